@@ -1,0 +1,29 @@
+# Shared by scripts/test and scripts/play: system libraries and the venv.
+
+# Libraries Qt 6.5+ needs for its xcb platform plugin (Xvfb, real desktops) and zbar for pyzbar.
+SYSTEM_PACKAGES="libzbar0 libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 libxkbcommon-x11-0 libgl1 libegl1 libglib2.0-0 libfontconfig1 libdbus-1-3 xvfb"
+
+install_system_libraries() {
+    command -v dpkg >/dev/null 2>&1 || return 0          # not Debian/Ubuntu: the user installs them
+    local missing=()
+    for p in $SYSTEM_PACKAGES; do
+        dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
+    done
+    [ ${#missing[@]} -eq 0 ] && return 0
+    local sudo=""
+    [ "$(id -u)" -ne 0 ] && sudo="sudo"
+    echo "Installing system libraries: ${missing[*]}"
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+}
+
+make_venv() {   # $1: "test" to add the test extras
+    local python="${PYTHON:-python3}"
+    [ -x .venv/bin/python ] || "$python" -m venv .venv
+    .venv/bin/python -m pip install -q --upgrade pip
+    if [ "${1:-}" = "test" ]; then
+        .venv/bin/python -m pip install -q -e ".[test]"
+    else
+        .venv/bin/python -m pip install -q -e .
+    fi
+}
