@@ -1,0 +1,71 @@
+"""Command line: `python -m vision print-tags ...`, `python -m vision registry --update`.
+
+Examples::
+
+    python -m vision print-tags carmen -o carmen-tags.pdf
+    python -m vision print-tags assets/decks/carmen-cards.toml --kind qr --size 25mm --paper letter -o qr.pdf
+    python -m vision registry --update     # give new cards their tag ids
+    python -m vision registry --check      # exit 1 if a card has no tag id yet
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from vision.decks import DeckError
+from vision.registry import REGISTRY_PATH, RegistryError, TagRegistry, missing_cards, update_registry_file
+from vision.sheets import PAPER_MM, SheetError, print_tags
+from vision.tags import TagKind
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m vision", description="Gumshoe card tags")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("print-tags", help="write printable sticker sheets for a deck as a PDF")
+    p.add_argument("deck", help='deck id (e.g. "carmen") or deck file path')
+    p.add_argument("--kind", choices=[k.value for k in TagKind], default=TagKind.APRILTAG.value)
+    p.add_argument("--size", default="20mm", help="side of the tag's square, e.g. 20mm (default), 2cm, 0.8in")
+    p.add_argument("--paper", choices=sorted(PAPER_MM), default="a4")
+    p.add_argument("-o", "--output", required=True, type=Path, help="PDF file to write")
+
+    r = sub.add_parser("registry", help="show, check or update the tag registry")
+    r.add_argument("--update", action="store_true", help="give every new card of every deck a tag id")
+    r.add_argument("--check", action="store_true", help="exit 1 if a card has no tag id yet")
+    r.add_argument("--path", type=Path, default=REGISTRY_PATH, help=argparse.SUPPRESS)
+
+    args = parser.parse_args(argv)
+    try:
+        if args.command == "print-tags":
+            def show(done: int, total: int) -> None:
+                print(f"\rdrawing stickers {done}/{total}", end="", file=sys.stderr, flush=True)
+
+            result = print_tags(args.deck, args.output, args.kind, args.size, args.paper, progress=show)
+            print(file=sys.stderr)
+            print(f"wrote {result.path}: {result.stickers} stickers on {result.pages} page(s)")
+            return 0
+        if args.update:
+            added = update_registry_file(args.path)
+            for e in added:
+                print(f"added tag {e.tag_id:3d} -> {e.card_id}")
+            print(f"{len(TagRegistry.load(args.path))} cards in {args.path} ({len(added)} new)")
+            return 0
+        registry = TagRegistry.load(args.path)
+        missing = missing_cards(registry)
+        if args.check:
+            for card in missing:
+                print(f"no tag id: {card}")
+            print(f"{len(registry)} cards registered, {len(missing)} missing")
+            return 1 if missing else 0
+        for e in registry.entries:
+            print(f"{e.tag_id:3d}  {e.card_id}  ({e.game})")
+        return 0
+    except (DeckError, RegistryError, SheetError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
