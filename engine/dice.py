@@ -1,0 +1,111 @@
+"""Dice as data: which symbol each face shows; and dice pools for games that draft dice.
+
+Chance is never invented here: a roll is an input (die reader, on-screen roll or
+"I rolled ..." button), so these classes only describe and record dice.
+
+>>> die = load_die("carmen")
+>>> die.shows(4)
+'loot'
+>>> die.face_showing("henchman")
+3
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from .paths import assets_dir
+
+
+class DieError(ValueError):
+    """A die file that cannot be used, or a face the die does not have."""
+
+
+@dataclass(frozen=True, slots=True)
+class DieSpec:
+    id: str
+    name: str
+    faces: tuple[tuple[int, str], ...]     # (face number, symbol)
+
+    def shows(self, face: int) -> str:
+        """The symbol on a face; ``DieError`` for a face the die does not have."""
+        for number, symbol in self.faces:
+            if number == face:
+                return symbol
+        raise DieError(f"the {self.name} has no face {face!r} (faces are 1-{len(self.faces)})")
+
+    def face_showing(self, symbol: str) -> int:
+        """The first face showing a symbol (for 'I rolled Loot' buttons)."""
+        for number, shown in self.faces:
+            if shown == symbol:
+                return number
+        raise DieError(f"no face of the {self.name} shows {symbol!r}")
+
+    @property
+    def symbols(self) -> list[str]:
+        return list(dict.fromkeys(s for _, s in self.faces))
+
+
+def load_die(die_id: str, folder: Path | None = None) -> DieSpec:
+    """Load ``assets/dice/<die_id>-die.toml``."""
+    path = (folder or assets_dir() / "dice") / f"{die_id}-die.toml"
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise DieError(f"{path}: file not found") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise DieError(f"{path}: not valid TOML ({exc})") from None
+    faces = []
+    for n, raw in enumerate(data.get("faces", []), 1):
+        face, shows = raw.get("face"), raw.get("shows")
+        if not isinstance(face, int) or not isinstance(shows, str):
+            raise DieError(f"{path}: face #{n} needs 'face' (a number) and 'shows' (a symbol)")
+        if any(face == f for f, _ in faces):
+            raise DieError(f"{path}: face {face} is listed twice")
+        faces.append((face, shows))
+    if not faces:
+        raise DieError(f"{path}: no [[faces]]")
+    head = data.get("die", {})
+    return DieSpec(head.get("id", die_id), head.get("name", f"{die_id} die"), tuple(faces))
+
+
+@dataclass(frozen=True, slots=True)
+class PoolDie:
+    """One die of a shared pool (e.g. Sudds & Malone): colour, owner, last value, taker."""
+
+    color: str
+    owner: str | None = None       # a personal die only its owner may take
+    value: int | None = None
+    taken_by: str | None = None
+
+
+@dataclass(frozen=True)
+class DicePool:
+    """A pool of dice that is rolled together and then drafted one die at a time.
+
+    >>> pool = DicePool((PoolDie("white"), PoolDie("black", owner="Ann")))
+    >>> pool = pool.rolled([3, 6])
+    >>> pool.take(0, "Bob").dice[0].taken_by
+    'Bob'
+    """
+
+    dice: tuple[PoolDie, ...] = field(default_factory=tuple)
+
+    def rolled(self, values: list[int]) -> "DicePool":
+        """Every die rolled (values come from outside: chance is an input); all back in the pool."""
+        if len(values) != len(self.dice):
+            raise DieError(f"{len(self.dice)} dice were rolled but {len(values)} values were given")
+        return DicePool(tuple(replace(d, value=v, taken_by=None) for d, v in zip(self.dice, values)))
+
+    def available(self, player: str) -> list[int]:
+        """Indexes of dice this player may take now."""
+        return [i for i, d in enumerate(self.dice) if d.taken_by is None and d.owner in (None, player)]
+
+    def take(self, index: int, player: str) -> "DicePool":
+        if index not in self.available(player):
+            raise DieError(f"{player} cannot take die #{index}")
+        dice = list(self.dice)
+        dice[index] = replace(dice[index], taken_by=player)
+        return DicePool(tuple(dice))

@@ -1,0 +1,276 @@
+"""What every game module provides: state, actions, prompts, outcomes, journals.
+
+A game module (``engine/games/<game>.py``) defines a :class:`Rules` subclass: a set of
+:class:`Action` types and functions of (state, action) that either change a copy of
+the state and emit events, or raise :class:`~engine.errors.RuleViolation`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any, ClassVar, Mapping
+
+from .cards import Deck
+from .errors import BadInput, Contradiction, RuleViolation
+from .events import Event
+from .knowledge import PUBLIC, REFEREE, REFEREE_ONLY, Knowledge, Visibility
+from .table import Place, Table
+
+
+@dataclass(frozen=True)
+class Action:
+    """Something a player does (or chance does: a roll). Subclasses add fields.
+
+    Actions are plain values: ``to_json``/``from_json`` give the JSON Lines format of
+    ``docs/replay-format.md``.
+    """
+
+    type: ClassVar[str] = "action"
+    player: str
+
+    def to_json(self) -> dict:
+        return {"type": self.type, **dataclasses.asdict(self)}
+
+
+def action_from_json(raw: Mapping[str, Any], types: Mapping[str, type[Action]]) -> Action:
+    """Build an action from its JSON form, with a clear message for anything malformed."""
+    if not isinstance(raw, Mapping):
+        raise BadInput("An action must be a JSON object.")
+    kind = raw.get("type")
+    cls = types.get(kind)  # type: ignore[arg-type]
+    if cls is None:
+        raise BadInput(f"Unknown action {kind!r}; this game knows: {', '.join(sorted(types))}.")
+    fields = {f.name: f for f in dataclasses.fields(cls)}
+    extra = set(raw) - set(fields) - {"type"}
+    if extra:
+        raise BadInput(f"Action {kind!r} has unknown field(s): {', '.join(sorted(extra))}.")
+    missing = [n for n, f in fields.items() if n not in raw
+               and f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING]
+    if missing:
+        raise BadInput(f"Action {kind!r} is missing: {', '.join(missing)}.")
+    return cls(**{k: v for k, v in raw.items() if k != "type"})
+
+
+class Assist(str, Enum):
+    """How much the journal works out for a player."""
+
+    NOTES = "notes"      # what the paper journal would hold
+    HINTS = "hints"      # plus eliminated cards, warrants ready, what is known of the center
+    FULL = "full"        # plus exact probabilities
+
+
+@dataclass(frozen=True)
+class Option:
+    """One legal kind of action now.
+
+    ``targets`` lists the legal values of each field (places as text, die faces...).
+    ``reads`` says which card fields are read off which place field: ``{"card": "slot"}``
+    means "the identity of the card lying at ``slot``" (from the camera or a private pick).
+    """
+
+    action: str
+    label: str
+    targets: Mapping[str, tuple[Any, ...]] = field(default_factory=dict)
+    reads: Mapping[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Prompt:
+    """Who must act and what they may do: enough for a screen to highlight legal slots."""
+
+    player: str | None
+    text: str
+    options: tuple[Option, ...] = ()
+
+    def option(self, action: str) -> Option | None:
+        return next((o for o in self.options if o.action == action), None)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    winners: tuple[str, ...]
+    losers: tuple[str, ...]
+    reason: str
+
+
+@dataclass(frozen=True)
+class JournalEntry:
+    """One line of a player's journal: a card and where this player knows it to be."""
+
+    card: str
+    name: str
+    kind: str
+    where: str                 # "Mark / Top", "Table center", "Out of play", "Unknown"
+    place: str | None = None   # the machine form of the place, when known
+
+
+@dataclass(frozen=True)
+class Deduction:
+    """Something worked out from the notes, with a one-line reason."""
+
+    kind: str
+    text: str
+    reason: str
+    data: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Journal:
+    player: str
+    assist: Assist
+    entries: tuple[JournalEntry, ...]
+    deductions: tuple[Deduction, ...] = ()
+
+    def where(self, card: str) -> str:
+        return next(e.where for e in self.entries if e.card == card)
+
+    def as_places(self) -> dict[str, str]:
+        """card id -> where, the form used by the replay CLI's JSON output."""
+        return {e.card: e.where for e in self.entries}
+
+
+class GameState:
+    """Everything at the table that the rules need. Subclasses add game fields.
+
+    Game fields must be immutable values or flat containers of them (list, dict, set):
+    :meth:`clone` copies containers one level deep, and objects with a ``clone``.
+    """
+
+    def __init__(self, players: tuple[str, ...], deck: Deck) -> None:
+        self.players = players
+        self.deck = deck
+        self.table = Table()
+        self.knowledge: dict[str, Knowledge] = {p: Knowledge() for p in (*players, REFEREE)}
+        self.eliminated: list[str] = []
+        self.current: str = players[0]
+        self.outcome: Outcome | None = None
+        self.events: list[Event] = []
+
+    def clone(self) -> "GameState":
+        new = object.__new__(type(self))
+        for name, value in vars(self).items():
+            if name == "knowledge":
+                value = {k: v.clone() for k, v in value.items()}
+            elif hasattr(value, "clone"):
+                value = value.clone()
+            elif isinstance(value, (list, dict, set)):
+                value = type(value)(value)
+            setattr(new, name, value)
+        new.events = []
+        return new
+
+    # --- seating ---------------------------------------------------------------
+    @property
+    def active(self) -> list[str]:
+        return [p for p in self.players if p not in self.eliminated]
+
+    def left_of(self, player: str, *, skip_eliminated: bool = True) -> str:
+        """The next gumshoe to the left (seating order), skipping eliminated ones."""
+        i = self.players.index(player)
+        for step in range(1, len(self.players) + 1):
+            p = self.players[(i + step) % len(self.players)]
+            if not skip_eliminated or p not in self.eliminated:
+                return p
+        return player
+
+    # --- changes, each with its event ------------------------------------------
+    def emit(self, type: str, text: str, visibility: Visibility = PUBLIC, **data: Any) -> None:
+        self.events.append(Event(type, visibility, text, data))
+
+    def observe(self, token: int, card: str, seen_by: Visibility, *, confirm: bool = False) -> None:
+        """Record that the observers of ``seen_by`` saw ``token`` is ``card``.
+
+        Refuses a card of another kind than the token's back, and asks (raises
+        :class:`Contradiction`) when the card is recorded elsewhere or the token was
+        recorded as another card, unless ``confirm``: then the old record is dropped
+        by everyone. The message never says where the other record is (that could be
+        someone's secret).
+        """
+        if card not in self.deck:
+            raise BadInput(f"{card!r} is not a card of {self.deck.name}.", "Contents")
+        info = self.deck.card(card)
+        kind = self.table.kind(token)
+        if kind is not None and info.kind != kind:
+            want = self.deck.kinds[kind].name
+            raise RuleViolation(
+                f"{info.name} is a {self.deck.kinds[info.kind].name} card, but that slot holds a {want} card. "
+                f"Show the card that lies in that slot.", "Setup")
+        ref = self.knowledge[REFEREE]
+        before, elsewhere = ref.card_at(token), ref.token_of(card)
+        clash_token = before is not None and before != card
+        clash_card = elsewhere is not None and elsewhere != token and self.table.place_of(elsewhere).area != "out"
+        if clash_token or clash_card:
+            if not confirm:
+                what = (f"this card was recorded before as {self.deck.name_of(before)}" if clash_token
+                        else f"{info.name} is already recorded at another place")
+                raise Contradiction(
+                    f"The card reads as {info.name}, but {what}. If the cards were mixed up, confirm "
+                    f"{info.name} and the old record will be dropped.", "Game Play")
+            for k in self.knowledge.values():
+                if clash_token:
+                    k.forget(token)
+                if clash_card and k.card_at(elsewhere) == card:
+                    k.forget(elsewhere)
+            self.emit("record_corrected", f"A record was corrected: {info.name}.", REFEREE_ONLY,
+                      token=token, card=card)
+        for observer, k in self.knowledge.items():
+            if seen_by.shown_to(observer):
+                k.learn(token, card)
+
+    def reveal(self, token: int, card: str, *, confirm: bool = False) -> None:
+        """Turn a token face up: everyone now knows it."""
+        self.observe(token, card, PUBLIC, confirm=confirm)
+        self.table.set_face_up(token, True)
+
+    def shuffle(self, place: Place) -> None:
+        """The tokens at a place were shuffled: nobody knows which is which any more."""
+        for token in self.table.at(place):
+            self.table.set_face_up(token, False)
+            for k in self.knowledge.values():
+                k.forget(token)
+        self.emit("shuffled", f"The cards at {place} were shuffled.", place=str(place))
+
+    def token_at(self, place_text: str) -> int:
+        """The single token at a place written as text (``BadInput`` when there is none)."""
+        try:
+            place = Place.parse(place_text, self.players)
+        except ValueError as exc:
+            raise BadInput(str(exc)) from None
+        token = self.table.top(place)
+        if token is None:
+            raise BadInput(f"There is no card at {place_text}.")
+        return token
+
+
+class Rules(ABC):
+    """Base of every game module: class attributes name the game and its actions."""
+
+    game_id: ClassVar[str]
+    title: ClassVar[str]
+    actions: ClassVar[Mapping[str, type[Action]]]
+
+    def __init__(self, deck: Deck) -> None:
+        self.deck = deck
+
+    @abstractmethod
+    def setup(self, players: tuple[str, ...], options: Mapping[str, Any]) -> GameState:
+        """The table after the deal (identities unknown), or ``RuleViolation`` for a bad setup."""
+
+    @abstractmethod
+    def apply(self, state: GameState, action: Action) -> None:
+        """Change ``state`` (a private copy) and emit events, or raise ``RuleViolation``."""
+
+    @abstractmethod
+    def prompt(self, state: GameState) -> Prompt:
+        """Who must act now and the legal actions with their targets."""
+
+    @abstractmethod
+    def journal(self, state: GameState, player: str, assist: Assist) -> Journal:
+        """This player's Evidence Journal, computed only from what they may know."""
+
+    @abstractmethod
+    def describe(self, state: GameState, action: Action) -> str:
+        """A public sentence for the undo history (never a private card identity)."""

@@ -1,0 +1,27 @@
+"""Where shipped data and the family's own files live."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+
+def assets_dir() -> Path:
+    """The shipped ``assets/`` folder (override with ``GUMSHOE_ASSETS``)."""
+    if env := os.environ.get("GUMSHOE_ASSETS"):
+        return Path(env)
+    # A frozen app (PyInstaller) unpacks data beside the executable's modules.
+    base = Path(getattr(sys, "_MEIPASS", Path(__file__).resolve().parent.parent))
+    return base / "assets"
+
+
+def user_dir() -> Path:
+    """The family's own folder: saved games and deck corrections (``GUMSHOE_HOME``)."""
+    if env := os.environ.get("GUMSHOE_HOME"):
+        return Path(env)
+    if sys.platform == "win32":
+        return Path(os.environ.get("APPDATA", Path.home())) / "Gumshoe"
+    if sys.platform == "darwin":
+        return Path.home() / "Library" / "Application Support" / "Gumshoe"
+    return Path(os.environ.get("XDG_DATA_HOME", Path.home() / ".local" / "share")) / "gumshoe"

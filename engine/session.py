@@ -1,0 +1,245 @@
+"""A game in progress: actions in, events out; undo and redo by replay; views per player.
+
+>>> s = Session.new("carmen-cards", ["Ann", "Bob"])
+>>> events = s.apply({"type": "roll", "player": "Ann", "face": 3})
+>>> [e.text for e in events]
+['Ann rolled Henchman.']
+>>> s.undo()
+'Ann rolled Henchman'
+>>> s.undo_history()
+[]
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Mapping
+
+from .errors import BadInput, RuleViolation
+from .events import Event
+from .game import Action, Assist, GameState, Journal, Outcome, Prompt, Rules, action_from_json
+from .games import rules_for
+from .knowledge import PUBLIC, REFEREE
+from .store import EventStore
+
+UNDO, REDO = "undo", "redo"
+
+
+@dataclass(frozen=True)
+class CardView:
+    """A token as one viewer may see it: a card name only if face up or known to them."""
+
+    place: str
+    kind: str | None
+    face_up: bool
+    card: str | None
+    name: str | None
+
+
+@dataclass(frozen=True)
+class PlayerView:
+    """Everything one player may see; nothing another player saw privately."""
+
+    player: str | None            # None: the shared screen everyone sees
+    current: str
+    prompt: Prompt
+    cards: tuple[CardView, ...]
+    log: tuple[str, ...]
+    undo_history: tuple[str, ...]
+    journal: Journal | None
+    outcome: Outcome | None
+
+
+class Session:
+    """One game: the rules, the accepted actions, the current state and the event store."""
+
+    def __init__(self, rules: Rules, players: list[str] | tuple[str, ...], options: Mapping[str, Any] | None = None,
+                 *, store: EventStore | None = None) -> None:
+        self.rules = rules
+        self.players = tuple(players)
+        self.options = dict(options or {})
+        self.initial = rules.setup(self.players, self.options)
+        self.state: GameState = self.initial
+        self.done: list[Action] = []
+        self.undone: list[Action] = []
+        self._public_done: list[str] = []       # public words for each done action
+        self._public_undone: list[str] = []
+        self.log: list[Event] = list(self.initial.events)
+        self.store = store
+
+    # --- opening -------------------------------------------------------------------
+    @classmethod
+    def new(cls, game: str, players: list[str] | tuple[str, ...], options: Mapping[str, Any] | None = None,
+            *, path: str | Path | None = None) -> "Session":
+        """A new game; with ``path``, every accepted action is saved there before it is shown."""
+        rules = rules_for(game)
+        session = cls(rules, players, options)     # validates the setup before a file is made
+        if path is not None:
+            session.store = EventStore.create(path, {"game": game, "players": list(players),
+                                                     "options": dict(options or {})})
+        return session
+
+    @classmethod
+    def resume(cls, path: str | Path) -> "Session":
+        """Reopen a saved game: replaying its records gives the identical state."""
+        store = EventStore.open(path)
+        head = store.header
+        session = cls(rules_for(head["game"]), head["players"], head.get("options"))
+        for record in store.records():
+            session._replay(record)
+        session.store = store
+        return session
+
+    def close(self) -> None:
+        if self.store is not None:
+            self.store.close()
+
+    # --- playing -------------------------------------------------------------------
+    def apply(self, action: Action | Mapping[str, Any]) -> list[Event]:
+        """Apply an action: its events, or ``RuleViolation`` (and nothing changes)."""
+        action = self._parse(action)
+        words = self.rules.describe(self.state, action)
+        new = self._step(self.state, action)
+        self._commit(action.to_json(), new.events)
+        self.state = new
+        self.done.append(action)
+        self._public_done.append(words)
+        self.undone.clear()
+        self._public_undone.clear()
+        self.log.extend(new.events)
+        return list(new.events)
+
+    def undo(self) -> str:
+        """Take back the last action; returns what was undone, in public words."""
+        if not self.done:
+            raise RuleViolation("There is nothing to undo.")
+        words = self._public_done[-1]
+        self._commit({"type": UNDO}, [Event("undo", PUBLIC, f"Undone: {words}.")])
+        self._undo()
+        return words
+
+    def redo(self) -> str:
+        """Apply again the last undone action."""
+        if not self.undone:
+            raise RuleViolation("There is nothing to redo.")
+        action = self.undone[-1]
+        new = self._step(self.state, action)
+        self._commit({"type": REDO}, new.events)
+        self._redo(new)
+        return self._public_done[-1]
+
+    def _parse(self, action: Action | Mapping[str, Any]) -> Action:
+        if isinstance(action, Action):
+            if type(action) is not self.rules.actions.get(action.type):
+                raise BadInput(f"{type(action).__name__} is not an action of {self.rules.title}.")
+            return action
+        try:
+            return action_from_json(action, self.rules.actions)
+        except TypeError as exc:
+            raise BadInput(f"Malformed action: {exc}") from None
+
+    def _step(self, state: GameState, action: Action) -> GameState:
+        new = state.clone()
+        try:
+            self.rules.apply(new, action)
+        except (KeyError, ValueError, TypeError) as exc:
+            # A value the rules could not use (wrong type in a hand-written log, say).
+            if isinstance(exc, RuleViolation):
+                raise
+            raise BadInput(f"The action could not be used: {exc}") from None
+        return new
+
+    def _commit(self, record: dict, events: list[Event]) -> None:
+        if self.store is not None:
+            self.store.append(record, [e.to_json() for e in events])
+
+    def _undo(self) -> None:
+        action = self.done.pop()
+        self.undone.append(action)
+        self._public_undone.append(self._public_done.pop())
+        self._rebuild()
+
+    def _redo(self, new: GameState) -> None:
+        self.done.append(self.undone.pop())
+        self._public_done.append(self._public_undone.pop())
+        self.state = new
+        self.log.extend(new.events)
+
+    def _rebuild(self) -> None:
+        state = self.initial
+        log = list(state.events)
+        for action in self.done:
+            state = self._step(state, action)
+            log.extend(state.events)
+        self.state, self.log = state, log
+
+    def _replay(self, record: Mapping[str, Any]) -> None:
+        kind = record.get("type")
+        if kind == UNDO:
+            self._undo()
+        elif kind == REDO:
+            self._redo(self._step(self.state, self.undone[-1]))
+        else:
+            action = self._parse(record)
+            words = self.rules.describe(self.state, action)
+            self.state = self._step(self.state, action)
+            self.done.append(action)
+            self._public_done.append(words)
+            self.undone.clear()
+            self._public_undone.clear()
+            self.log.extend(self.state.events)
+
+    # --- looking -------------------------------------------------------------------
+    @property
+    def outcome(self) -> Outcome | None:
+        return self.state.outcome
+
+    def prompt(self) -> Prompt:
+        return self.rules.prompt(self.state)
+
+    def journal(self, player: str, assist: Assist | str = Assist.FULL) -> Journal:
+        if player not in self.players:
+            raise BadInput(f"{player!r} is not playing in this game.")
+        return self.rules.journal(self.state, player, Assist(assist))
+
+    def public_log(self) -> list[str]:
+        """What the shared screen shows: public events only."""
+        return [e.text for e in self.log if e.visibility.scope == "public"]
+
+    def log_for(self, player: str) -> list[str]:
+        """Public events plus this player's own private ones."""
+        return [e.text for e in self.log if e.visibility.shown_to(player)]
+
+    def undo_history(self) -> list[str]:
+        """Public words for every action that undo can take back, oldest first."""
+        return list(self._public_done)
+
+    def redo_history(self) -> list[str]:
+        return list(reversed(self._public_undone))
+
+    def view(self, player: str | None = None, assist: Assist | str = Assist.FULL) -> PlayerView:
+        """What ``player`` may see (``None``: the shared screen)."""
+        observer = self.state.knowledge[player] if player is not None else None
+        cards = []
+        table = self.state.table
+        for place, stack in sorted(table.stacks.items(), key=lambda kv: str(kv[0])):
+            for tok in stack:
+                card = None
+                if table.face_up(tok):
+                    card = self.state.knowledge[REFEREE].card_at(tok)
+                elif observer is not None:
+                    card = observer.card_at(tok)
+                cards.append(CardView(str(place), table.kind(tok), table.face_up(tok), card,
+                                      self.rules.deck.name_of(card) if card else None))
+        return PlayerView(
+            player, self.state.current, self.prompt(), tuple(cards),
+            tuple(self.log_for(player) if player else self.public_log()),
+            tuple(self.undo_history()),
+            self.journal(player, assist) if player else None,
+            self.state.outcome)
+
+    def referee_view(self) -> dict[str, str]:
+        """Place -> card for every card anyone has seen. For checking claims only: never show it."""
+        ref = self.state.knowledge[REFEREE]
+        return {str(self.state.table.place_of(t)): c for t, c in ref.known.items()}
