@@ -1,0 +1,124 @@
+"""Replay an action log (JSON Lines): each player's journal after every step, or the outcome.
+
+Format: ``docs/replay-format.md``. The same files are golden regression tests.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterator
+
+from .errors import RuleViolation
+from .game import Assist
+from .session import Session
+
+
+class LogError(ValueError):
+    """An action log that cannot be read (not a replay problem: a file problem)."""
+
+
+def read_log(path: str | Path) -> tuple[dict, list[tuple[int, dict]]]:
+    """The header and (line number, record) pairs. Blank lines and ``#`` lines are skipped."""
+    path = Path(path)
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except OSError as exc:
+        raise LogError(f"{path}: cannot be read ({exc.strerror})") from None
+    records = []
+    for n, line in enumerate(lines, 1):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise LogError(f"{path}:{n}: not valid JSON ({exc.msg})") from None
+        if not isinstance(record, dict):
+            raise LogError(f"{path}:{n}: each line must be a JSON object")
+        records.append((n, record))
+    if not records or "game" not in records[0][1]:
+        raise LogError(f"{path}: the first line must be the header, e.g. "
+                       '{"game": "carmen-cards", "players": ["Ann", "Bob"]}')
+    return records[0][1], records[1:]
+
+
+@dataclass
+class Step:
+    line: int
+    record: dict
+    words: str
+    violation: dict | None = None
+
+
+@dataclass
+class Replay:
+    session: Session
+    steps: list[Step] = field(default_factory=list)
+
+    @property
+    def violations(self) -> list[dict]:
+        return [s.violation for s in self.steps if s.violation]
+
+
+def replay(path: str | Path) -> Iterator[tuple[Session, Step]]:
+    """Apply each record; a refused action is reported and changes nothing."""
+    head, records = read_log(path)
+    try:
+        session = Session.new(head["game"], head.get("players", []), head.get("options"))
+    except (RuleViolation, ValueError) as exc:
+        raise LogError(f"{path}: bad header: {exc}") from None
+    for n, record in records:
+        try:
+            if record.get("type") == "undo":
+                words = "undo: " + session.undo()
+            elif record.get("type") == "redo":
+                words = "redo: " + session.redo()
+            else:
+                before = session.state
+                session.apply(record)
+                words = session.rules.describe(before, session.done[-1])
+            yield session, Step(n, record, words)
+        except RuleViolation as exc:
+            yield session, Step(n, record, f"refused: {exc.message}",
+                                {"line": n, "action": record, "message": exc.message, "section": exc.section,
+                                 "kind": type(exc).__name__})
+
+
+def run(path: str | Path) -> Replay:
+    result: Replay | None = None
+    for session, step in replay(path):
+        if result is None:
+            result = Replay(session)
+        result.steps.append(step)
+    if result is None:
+        head, _ = read_log(path)
+        result = Replay(Session.new(head["game"], head.get("players", []), head.get("options")))
+    return result
+
+
+def outcome_json(result: Replay, assist: Assist = Assist.NOTES) -> dict[str, Any]:
+    """The final outcome as one JSON object (see docs/replay-format.md)."""
+    s = result.session
+    out = s.outcome
+    return {
+        "game": s.rules.game_id,
+        "players": list(s.players),
+        "steps": len(result.steps),
+        "winners": list(out.winners) if out else [],
+        "losers": list(out.losers) if out else [],
+        "reason": out.reason if out else None,
+        "eliminated": list(s.state.eliminated),
+        "journals": {p: s.journal(p, assist).as_places() for p in s.players},
+        "violations": result.violations,
+    }
+
+
+def format_journals(session: Session, assist: Assist) -> str:
+    lines = []
+    for p in session.players:
+        j = session.journal(p, assist)
+        known = [f"{e.name}: {e.where}" for e in j.entries if e.where != "Unknown"]
+        lines.append(f"  {p}: " + ("; ".join(known) if known else "(nothing seen yet)"))
+        lines += [f"    * {d.text} ({d.reason})" for d in j.deductions]
+    return "\n".join(lines)

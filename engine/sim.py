@@ -1,0 +1,78 @@
+"""A simulated table: the true identity of every token, and a random legal player.
+
+The engine itself never knows face-down cards. For tests, benchmarks and the app's demo
+mode we need the physical truth: :class:`Truth` deals real identities to the tokens
+(seeded), and :func:`random_action` picks a legal action from the prompt and fills in
+the card identities a camera would read.
+
+>>> import random
+>>> from engine.session import Session
+>>> s = Session.new("carmen-cards", ["Ann", "Bob"])
+>>> truth = Truth.deal(s.state, random.Random(1))
+>>> len(truth.cards) == len(s.state.table.tokens)
+True
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+from .errors import RuleViolation
+from .game import GameState
+from .table import Place
+
+
+@dataclass(frozen=True)
+class Truth:
+    """token -> the card it really is."""
+
+    cards: Mapping[int, str]
+
+    @classmethod
+    def deal(cls, state: GameState, rng: random.Random) -> "Truth":
+        """Shuffle each kind's cards onto that kind's tokens, as a real shuffle would."""
+        out: dict[int, str] = {}
+        for kind in state.deck.kinds:
+            tokens = sorted(state.table.tokens_where(kind=kind))
+            cards = [c.id for c in state.deck.of_kind(kind)]
+            rng.shuffle(cards)
+            out.update(zip(tokens, cards))
+        return cls(out)
+
+    def card_at(self, state: GameState, place: str) -> str:
+        return self.cards[state.table.top(Place.parse(place, state.players))]  # type: ignore[index]
+
+
+def random_action(session: Any, truth: Truth, rng: random.Random,
+                  weights: Mapping[str, float] | None = None) -> dict:
+    """A random legal action (as JSON) for whoever must act, with true card identities."""
+    prompt = session.prompt()
+    if prompt.player is None or not prompt.options:
+        raise RuleViolation("Nobody can act: the game is over.")
+    weights = weights or {}
+    options = list(prompt.options)
+    option = rng.choices(options, [weights.get(o.action, 1.0) for o in options])[0]
+    action: dict[str, Any] = {"type": option.action, "player": prompt.player}
+    for name, values in option.targets.items():
+        action[name] = rng.choice(values)
+    for card_field, place_field in option.reads.items():
+        action[card_field] = truth.card_at(session.state, action[place_field])
+    return action
+
+
+# Warrants called at random mostly fail; keep them rare so games run long enough.
+CARMEN_WEIGHTS = {"warrant": 0.08, "final_warrant": 0.03, "decline_swap": 0.5}
+
+
+def play_random_game(session: Any, seed: int, max_actions: int = 2000,
+                     weights: Mapping[str, float] | None = CARMEN_WEIGHTS) -> Truth:
+    """Play legal random actions until the game ends or ``max_actions``; returns the truth."""
+    rng = random.Random(seed)
+    truth = Truth.deal(session.initial, rng)
+    for _ in range(max_actions):
+        if session.outcome is not None:
+            break
+        session.apply(random_action(session, truth, rng, weights))
+    return truth
