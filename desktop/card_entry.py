@@ -1,0 +1,181 @@
+"""Entering card identities: privately (a peek) or publicly (cards flipped face up).
+
+The same widget serves both: one list per card to read, filled by a click, by the
+keyboard or by a camera sighting. It builds the engine action and sends it; a
+``Contradiction`` becomes a plain question ("is it really X?") whose "yes" resends
+the action with ``confirm``; any other refusal is shown and changes nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QListWidget, QListWidgetItem, QVBoxLayout, QWidget
+
+from engine.errors import Contradiction, RuleViolation
+
+from .games import GameController, public_texts
+from .widgets import button, label
+
+
+class CardChooser(QWidget):
+    """One card to identify: a list of every card of the slot's type."""
+
+    def __init__(self, controller: GameController, field: str, place: str, *, hint: str | None = None,
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.field = field
+        self.place = place
+        self.kind = controller.kind_at(place) or place.split("/")[-2]
+        self.names = dict(controller.cards_of_kind(self.kind))
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        title = label(f"{controller.slot_words(place)}: which {controller.kind_name(self.kind)} is it?", "heading")
+        layout.addWidget(title)
+        if hint:
+            layout.addWidget(label(hint, "banner"))
+        self.status = label("")
+        self.status.setObjectName(f"status:{field}")
+        layout.addWidget(self.status)
+        self.list = QListWidget()
+        self.list.setObjectName(f"choose:{field}")
+        self.list.setStyleSheet("font-size: 17pt;")
+        for card_id, name in self.names.items():
+            item = QListWidgetItem(name)
+            item.setData(Qt.UserRole, card_id)
+            self.list.addItem(item)
+        layout.addWidget(self.list, 1)
+
+    def card(self) -> str | None:
+        # The selection, not the current item: a list that merely got keyboard focus has a
+        # current row without the player having chosen anything.
+        items = self.list.selectedItems()
+        return items[0].data(Qt.UserRole) if items else None
+
+    def select(self, card_id: str) -> None:
+        for row in range(self.list.count()):
+            if self.list.item(row).data(Qt.UserRole) == card_id:
+                self.list.setCurrentRow(row)
+                return
+
+    def accept_sighting(self, card_id: str) -> bool:
+        """Take a camera sighting if it is a card of this slot's type."""
+        if card_id not in self.names:
+            return False
+        self.select(card_id)
+        self.status.setText(f"\u2714 Read by the camera: {self.names[card_id]}")
+        return True
+
+
+class CardEntry(QWidget):
+    """Choosers for every card an action needs, a submit button, and the question on a clash."""
+
+    #: public words of what happened, for the table screen
+    done = Signal(list)
+    cancelled = Signal()
+
+    def __init__(self, controller: GameController, heading: str, reads: list[tuple[str, str]],
+                 make_action: Callable[[dict[str, str]], dict], *, submit_text: str,
+                 hints: dict[str, str] | None = None, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.controller = controller
+        self.make_action = make_action
+        self.pending: dict | None = None
+        layout = QVBoxLayout(self)
+        layout.addWidget(label(heading, "title"))
+        row = QHBoxLayout()
+        self.choosers = [CardChooser(controller, f, p, hint=(hints or {}).get(f)) for f, p in reads]
+        for chooser in self.choosers:
+            row.addWidget(chooser)
+        layout.addLayout(row, 1)
+        self.error = label("", "error")
+        self.error.setObjectName("entry-error")
+        self.error.hide()
+        layout.addWidget(self.error)
+
+        self.question = QFrame()
+        q = QHBoxLayout(self.question)
+        self.question_text = label("", "banner")
+        self.question_text.setObjectName("question")
+        self.yes = button("Yes, it really is that card", "danger")
+        self.yes.setObjectName("question:yes")
+        self.no = button("No, let me choose again")
+        self.yes.clicked.connect(self._confirm)
+        self.no.clicked.connect(self._retry)
+        q.addWidget(self.question_text, 1)
+        q.addWidget(self.yes)
+        q.addWidget(self.no)
+        self.question.hide()
+        layout.addWidget(self.question)
+
+        buttons = QHBoxLayout()
+        self.submit_button = button(submit_text, "primary")
+        self.submit_button.setObjectName("entry:submit")
+        self.submit_button.clicked.connect(self.submit)
+        cancel = button("Cancel")
+        cancel.setObjectName("entry:cancel")
+        cancel.clicked.connect(self.cancelled)
+        buttons.addStretch(1)
+        buttons.addWidget(cancel)
+        buttons.addWidget(self.submit_button)
+        layout.addLayout(buttons)
+        if self.choosers:
+            self.choosers[0].list.setFocus()
+
+    def chooser(self, field: str) -> CardChooser:
+        return next(c for c in self.choosers if c.field == field)
+
+    def accept_sighting(self, card_id: str) -> None:
+        """A card confirmed by the camera fills the first open chooser of its type;
+        when every card has been read, the action is sent (no button press needed)."""
+        for chooser in self.choosers:
+            if chooser.card() is None and chooser.accept_sighting(card_id):
+                break
+        else:
+            return
+        if all(c.card() for c in self.choosers):
+            self.submit()
+
+    def submit(self) -> None:
+        cards = {c.field: c.card() for c in self.choosers}
+        missing = [c for c in self.choosers if cards[c.field] is None]
+        if missing:
+            self._show_error(f"Choose the {self.controller.kind_name(missing[0].kind)} card first.")
+            return
+        self._send(self.make_action(cards))
+
+    def _send(self, action: dict) -> None:
+        try:
+            events = self.controller.apply(action)
+        except Contradiction as exc:
+            self.pending = dict(action, confirm=True)
+            self.question_text.setText(exc.message + "\nIs it really that card?")
+            self.question.show()
+            self.error.hide()
+            self.no.setFocus()
+            return
+        except RuleViolation as exc:
+            self._show_error(exc.message + (f"\n(Rulebook: {exc.section})" if exc.section else ""))
+            return
+        self.done.emit(public_texts(events))
+
+    def _show_error(self, text: str) -> None:
+        self.question.hide()
+        self.error.setText(text)
+        self.error.show()
+
+    def _confirm(self) -> None:
+        action, self.pending = self.pending, None
+        self.question.hide()
+        if action is not None:
+            self._send(action)
+
+    def _retry(self) -> None:
+        self.pending = None
+        self.question.hide()
+        for chooser in self.choosers:
+            chooser.list.clearSelection()
+            chooser.status.setText("")
+        if self.choosers:
+            self.choosers[0].list.setFocus()

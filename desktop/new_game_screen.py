@@ -1,0 +1,144 @@
+"""New game: 2-4 gumshoes in seating order, their ages (youngest starts), the assist level."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import QComboBox, QFormLayout, QGridLayout, QGroupBox, QHBoxLayout, QLineEdit, QSpinBox, \
+    QVBoxLayout, QWidget
+
+from engine.game import Assist
+
+from .widgets import button, label
+
+ASSIST_CHOICES = (
+    (Assist.NOTES, "Notes only \u2014 like the paper journal"),
+    (Assist.HINTS, "Hints \u2014 also eliminated cards, ready warrants, the center"),
+    (Assist.FULL, "Full \u2014 also where Carmen can be, with odds"),
+)
+MAX_PLAYERS = 4
+
+
+class NewGameScreen(QWidget):
+    #: players in seating order, ages, assist, demo
+    start_requested = Signal(list, dict, object, bool)
+    cancelled = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.demo = False
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(24, 16, 24, 16)
+        self.title = label("New game", "title")
+        outer.addWidget(self.title)
+        outer.addWidget(label("Write the gumshoes in the order they sit around the table, going to the left. "
+                              "The youngest plays first."))
+
+        form = QFormLayout()
+        self.count = QSpinBox()
+        self.count.setObjectName("new:count")
+        self.count.setRange(2, MAX_PLAYERS)
+        self.count.setValue(3)
+        self.count.valueChanged.connect(self._show_rows)
+        form.addRow("How many gumshoes?", self.count)
+        outer.addLayout(form)
+
+        box = QGroupBox("Gumshoes")
+        grid = QGridLayout(box)
+        grid.addWidget(label("Name", wrap=False), 0, 1)
+        grid.addWidget(label("Age", wrap=False), 0, 2)
+        self.names: list[QLineEdit] = []
+        self.ages: list[QSpinBox] = []
+        self.row_labels = []
+        for i in range(MAX_PLAYERS):
+            number = label(f"{i + 1}.", wrap=False)
+            name = QLineEdit()
+            name.setObjectName(f"new:name{i}")
+            name.setPlaceholderText(f"Gumshoe {i + 1}")
+            name.textChanged.connect(self._update_first)
+            age = QSpinBox()
+            age.setObjectName(f"new:age{i}")
+            age.setRange(3, 120)
+            age.setValue(10)
+            age.valueChanged.connect(self._update_first)
+            grid.addWidget(number, i + 1, 0)
+            grid.addWidget(name, i + 1, 1)
+            grid.addWidget(age, i + 1, 2)
+            self.names.append(name)
+            self.ages.append(age)
+            self.row_labels.append(number)
+        outer.addWidget(box)
+
+        form2 = QFormLayout()
+        self.assist = QComboBox()
+        self.assist.setObjectName("new:assist")
+        for value, text in ASSIST_CHOICES:
+            self.assist.addItem(text, value)
+        self.assist.setCurrentIndex(1)
+        form2.addRow("Journal help:", self.assist)
+        outer.addLayout(form2)
+        self.first = label("", "heading")
+        self.first.setObjectName("new:first")
+        outer.addWidget(self.first)
+        self.error = label("", "error")
+        self.error.setObjectName("new:error")
+        self.error.hide()
+        outer.addWidget(self.error)
+        outer.addStretch(1)
+        row = QHBoxLayout()
+        back = button("Back")
+        back.clicked.connect(self.cancelled)
+        self.start_button = button("Deal and start", "primary")
+        self.start_button.setObjectName("new:start")
+        self.start_button.setMinimumHeight(60)
+        self.start_button.clicked.connect(self._start)
+        row.addStretch(1)
+        row.addWidget(back)
+        row.addWidget(self.start_button)
+        outer.addLayout(row)
+        self._show_rows()
+
+    def reset(self, demo: bool) -> None:
+        self.demo = demo
+        self.title.setText("New game on the simulated table" if demo else "New game")
+        self.error.hide()
+        if demo and not any(n.text() for n in self.names):
+            for edit, name, age in zip(self.names, ("Julie", "Amberley", "Mark"), (8, 10, 12)):
+                edit.setText(name)
+            for spin, age in zip(self.ages, (8, 10, 12)):
+                spin.setValue(age)
+        self.names[0].setFocus()
+
+    def _show_rows(self) -> None:
+        n = self.count.value()
+        for i in range(MAX_PLAYERS):
+            for w in (self.names[i], self.ages[i], self.row_labels[i]):
+                w.setVisible(i < n)
+        self._update_first()
+
+    def players(self) -> tuple[list[str], dict[str, int]]:
+        n = self.count.value()
+        names = [self.names[i].text().strip() for i in range(n)]
+        ages = {names[i]: self.ages[i].value() for i in range(n) if names[i]}
+        return names, ages
+
+    def _update_first(self) -> None:
+        names, ages = self.players()
+        named = [x for x in names if x]
+        if not named:
+            self.first.setText("")
+            return
+        youngest = min(named, key=lambda p: (ages[p], names.index(p)))
+        self.first.setText(f"{youngest} is the youngest and goes first.")
+
+    def _start(self) -> None:
+        names, ages = self.players()
+        if not all(names):
+            self.error.setText("Every gumshoe needs a name.")
+            self.error.show()
+            return
+        self.error.hide()
+        self.start_requested.emit(names, ages, self.assist.currentData(), self.demo)
+
+    def show_error(self, text: str) -> None:
+        self.error.setText(text)
+        self.error.show()

@@ -1,0 +1,69 @@
+"""Small building blocks shared by the screens."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QLabel, QPushButton, QSizePolicy, QWidget
+
+from . import style
+
+
+def label(text: str = "", role: str | None = None, *, wrap: bool = True, parent: QWidget | None = None) -> QLabel:
+    widget = QLabel(text, parent)
+    if role:
+        widget.setProperty("role", role)
+    widget.setWordWrap(wrap)
+    return widget
+
+
+def button(text: str, role: str | None = None, *, parent: QWidget | None = None) -> QPushButton:
+    widget = QPushButton(text, parent)
+    if role:
+        widget.setProperty("role", role)
+    widget.setFocusPolicy(Qt.StrongFocus)
+    widget.setAutoDefault(True)     # Enter presses the focused button: keyboard-only play
+    return widget
+
+
+class SlotButton(QPushButton):
+    """One place on the table: a face-down card, a face-up card (by name) or an empty spot.
+
+    The card type is always written on it, so nothing depends on colour alone; a legal
+    slot gets a thick blue border and an arrow, a slot picked for a warrant a red one.
+    """
+
+    picked = Signal(str)
+
+    def __init__(self, place: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.place = place
+        self.setObjectName(f"slot:{place}")
+        self.setFocusPolicy(Qt.StrongFocus)
+        self.setSizePolicy(QSizePolicy.Expanding, QSizePolicy.Expanding)
+        self.setMinimumSize(120, 64)
+        self.legal = False
+        self.clicked.connect(lambda: self.picked.emit(self.place) if self.legal else None)
+
+    def show_card(self, kind_name: str, position: str, colour: str, *, name: str | None, present: bool,
+                  legal: bool, chosen: bool) -> None:
+        self.legal = legal and present
+        if not present:
+            text = f"{position}\n(empty)"
+        elif name:
+            text = f"{name}\n({kind_name}, face up)"
+        else:
+            text = f"{kind_name}\n{position}"
+        if chosen:
+            text = "[picked]\n" + text
+        elif self.legal:
+            text = "\u25B6 " + text     # the arrow: a legal slot without relying on colour
+        self.setText(text)
+        self.setAccessibleName(text.replace("\n", " "))
+        self.setEnabled(present)
+        border = (f"5px solid {style.CHOSEN}" if chosen else
+                  f"5px solid {style.HIGHLIGHT}" if self.legal else "2px solid #6B6B6B")
+        fill = "#FFFFFF" if name else (colour if present else "#EDEDED")
+        weight = "bold" if self.legal or chosen else "normal"
+        self.setStyleSheet(f"QPushButton {{ background: {fill}; border: {border}; border-radius: 10px;"
+                           f" font-size: 14pt; font-weight: {weight}; color: #111; padding: 4px; }}"
+                           f" QPushButton:focus {{ border: 5px dashed #000; }}")
