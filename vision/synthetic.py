@@ -1,0 +1,431 @@
+"""A synthetic table: tagged cards rendered into webcam-like frames, for tests, benchmarks and demo mode.
+
+Cards carry stickers drawn by `vision.tags.render_sticker` (the code that prints the real
+sheets). Scenes add what a webcam sees at a family table: perspective tilt, scale (tag side
+20-150 px in 1280x720), defocus and motion blur, sensor noise, uneven light, JPEG, a finger
+over part of a card; clutter frames have no tag at all. Everything is seeded.
+
+>>> table = SyntheticTable(seed=1)
+>>> frame = table.frame(cards_in_view=["carmen.loot.gandhis-glasses"])
+>>> frame.shape, frame.dtype
+((720, 1280, 3), dtype('uint8'))
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
+from typing import Sequence
+
+import cv2
+import numpy as np
+from PIL import Image, ImageDraw
+
+from vision.decks import load_all_decks
+from vision.registry import TagRegistry
+from vision.tags import TagKind, font, render_sticker, sticker_layout, tag_modules
+
+FRAME_SIZE = (1280, 720)
+CARD_MM = (63.0, 88.0)
+PX_PER_MM = 8.0  # source resolution of a card: a 20 mm tag is 160 px, enough for 150 px in frame
+TAG_MM = 20.0
+
+
+@dataclass(frozen=True)
+class Degradation:
+    """How the camera spoils the picture. Zero values mean "not applied"."""
+
+    tilt_deg: float = 0.0  # out-of-plane tilt of each card
+    defocus_sigma: float = 0.0  # Gaussian blur, px
+    motion_px: float = 0.0  # motion blur length, px
+    noise_sigma: float = 0.0  # sensor noise, grey levels
+    light_range: float = 0.0  # uneven light: brightness varies by up to this fraction across the frame
+    jpeg_quality: int = 0  # 0 = no JPEG
+    finger: bool = False  # a finger over one corner of each card (over one of its two tags)
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """A family of random scenes: tag sides drawn from `tag_px`, degradations drawn up to the given values."""
+
+    name: str
+    tag_px: tuple[float, float]
+    cards: int = 12
+    degradation: Degradation = Degradation()
+    clutter: bool = False
+
+
+SCENARIOS: dict[str, Scenario] = {s.name: s for s in [
+    Scenario("clean-60px", (55, 65), degradation=Degradation(noise_sigma=2, jpeg_quality=90)),
+    Scenario("typical-40px", (38, 46), degradation=Degradation(
+        tilt_deg=30, defocus_sigma=0.8, noise_sigma=4, light_range=0.4, jpeg_quality=75)),
+    Scenario("tilt-50deg", (40, 70), degradation=Degradation(tilt_deg=50, noise_sigma=3, jpeg_quality=80)),
+    Scenario("defocus", (40, 80), degradation=Degradation(defocus_sigma=1.6, noise_sigma=3, jpeg_quality=80)),
+    Scenario("motion-blur", (40, 80), degradation=Degradation(motion_px=6, noise_sigma=3, jpeg_quality=80)),
+    Scenario("dim-uneven-noisy", (40, 80), degradation=Degradation(
+        noise_sigma=9, light_range=0.6, jpeg_quality=60)),
+    Scenario("all-degradations-40px", (40, 60), degradation=Degradation(
+        tilt_deg=40, defocus_sigma=1.0, motion_px=3, noise_sigma=6, light_range=0.5, jpeg_quality=65)),
+    Scenario("small-25px", (23, 28), degradation=Degradation(tilt_deg=20, noise_sigma=3, jpeg_quality=85)),
+    Scenario("tiny-20px", (19, 22), degradation=Degradation(noise_sigma=2, jpeg_quality=90)),
+    Scenario("large-150px", (120, 150), cards=2, degradation=Degradation(
+        tilt_deg=30, defocus_sigma=1.0, noise_sigma=4, light_range=0.4, jpeg_quality=75)),
+    Scenario("finger", (40, 80), degradation=Degradation(
+        tilt_deg=20, noise_sigma=3, jpeg_quality=80, finger=True)),
+    Scenario("clutter", (40, 80), degradation=Degradation(
+        tilt_deg=30, defocus_sigma=0.6, noise_sigma=4, light_range=0.4, jpeg_quality=75), clutter=True),
+]}
+
+
+@dataclass
+class PlacedTag:
+    card_id: str
+    quad: np.ndarray  # 4x2 float32 corners in the frame
+    side_px: float
+    covered: bool  # a finger lies over part of this tag
+
+
+@dataclass
+class PlacedCard:
+    card_id: str
+    quad: np.ndarray  # the card's 4 corners in the frame
+    tags: list[PlacedTag] = field(default_factory=list)
+
+    @property
+    def tag_side_px(self) -> float:
+        return max(t.side_px for t in self.tags)
+
+
+@dataclass
+class SyntheticFrame:
+    image: np.ndarray  # BGR uint8
+    cards: list[PlacedCard]  # ground truth; empty for clutter frames
+
+
+def _rng(seed) -> np.random.Generator:
+    return np.random.default_rng(seed)
+
+
+class SyntheticTable:
+    """Renders frames of cards lying on (or held over) a table.
+
+    `frame(cards_in_view=[...])` is the demo-mode call; `render_scene` is for benchmarks and tests.
+    """
+
+    def __init__(self, seed: int = 0, kind: TagKind | str = TagKind.APRILTAG, registry: TagRegistry | None = None,
+                 double_tags: bool = True, size: tuple[int, int] = FRAME_SIZE) -> None:
+        self.seed = seed
+        self.kind = TagKind(kind)
+        self.registry = registry or TagRegistry.load()
+        self.double_tags = double_tags
+        self.size = size
+        self._names = {c.card_id: c.name for d in load_all_decks() for c in d.cards}
+        self._rng = _rng(seed)
+        self._backgrounds = [_background(i, seed, size) for i in range(4)]
+        self._demo_count = 0
+
+    @property
+    def card_ids(self) -> list[str]:
+        return [e.card_id for e in self.registry.entries if e.card_id in self._names]
+
+    # --- demo / simple API -----------------------------------------------------------------
+    def frame(self, cards_in_view: Sequence[str] = (), tag_px: float = 70.0, degradation: Degradation | None = None) -> np.ndarray:
+        """A BGR frame showing `cards_in_view` (card ids), steady but with a little hand jitter."""
+        self._demo_count += 1
+        rng = _rng((self.seed, self._demo_count))
+        deg = degradation or Degradation(tilt_deg=10, noise_sigma=3, light_range=0.25, jpeg_quality=85)
+        return self.render_scene(list(cards_in_view), tag_px, deg, rng, background=0, jitter=True).image
+
+    # --- scenes ----------------------------------------------------------------------------
+    def random_scene(self, scenario: Scenario, index: int) -> SyntheticFrame:
+        """Scene `index` of a scenario: the same (seed, scenario, index) always gives the same frame."""
+        rng = _rng((self.seed, _stable_hash(scenario.name), index))
+        tag_px = float(rng.uniform(*scenario.tag_px))
+        if scenario.clutter:
+            return self.render_clutter(scenario.degradation, rng)
+        ids = self.card_ids
+        picks = [ids[i] for i in rng.choice(len(ids), size=min(scenario.cards, len(ids)), replace=False)]
+        deg = _draw_degradation(scenario.degradation, rng)
+        return self.render_scene(picks, tag_px, deg, rng)
+
+    def render_scene(self, card_ids: list[str], tag_px: float, deg: Degradation, rng: np.random.Generator,
+                     background: int | None = None, jitter: bool = False) -> SyntheticFrame:
+        w, h = self.size
+        bg_index = int(rng.integers(len(self._backgrounds))) if background is None else background
+        canvas = self._backgrounds[bg_index].astype(np.float32)
+        placed: list[PlacedCard] = []
+        slots = _grid_slots(len(card_ids), tag_px, self.size, rng, jitter)
+        for card_id, (cx, cy) in zip(card_ids, slots):
+            src, tag_quads_src, finger_tag = self._card_image(card_id, deg.finger, rng)
+            scale = tag_px / (TAG_MM * PX_PER_MM)
+            quad = _project_card(src.shape[1], src.shape[0], scale, (cx, cy), deg.tilt_deg, rng, jitter)
+            H = cv2.getPerspectiveTransform(_corners(src.shape[1], src.shape[0]), quad)
+            _composite(canvas, src, H, quad)
+            card = PlacedCard(card_id, quad)
+            for i, q in enumerate(tag_quads_src):
+                q_frame = cv2.perspectiveTransform(q.reshape(1, 4, 2), H).reshape(4, 2)
+                card.tags.append(PlacedTag(card_id, q_frame, math.sqrt(abs(cv2.contourArea(q_frame))), i == finger_tag))
+            placed.append(card)
+        image = _degrade(canvas, deg, rng)
+        return SyntheticFrame(image, placed)
+
+    def render_clutter(self, deg: Degradation, rng: np.random.Generator) -> SyntheticFrame:
+        """A frame with no tag: untagged card faces, text, checkerboards, tag-like bit squares, QR-like blocks."""
+        canvas = self._backgrounds[int(rng.integers(len(self._backgrounds)))].astype(np.float32)
+        ids = self.card_ids
+        for _ in range(int(rng.integers(4, 10))):
+            card_id = ids[int(rng.integers(len(ids)))]
+            src = _card_face(card_id, self._names.get(card_id, card_id), None)
+            size_scale = float(rng.uniform(0.2, 0.5))
+            quad = _project_card(src.shape[1], src.shape[0], size_scale,
+                                 (rng.uniform(100, self.size[0] - 100), rng.uniform(100, self.size[1] - 100)),
+                                 deg.tilt_deg, rng, False)
+            _composite(canvas, src, cv2.getPerspectiveTransform(_corners(src.shape[1], src.shape[0]), quad), quad)
+        for _ in range(int(rng.integers(6, 16))):
+            _draw_distractor(canvas, rng)
+        image = _degrade(canvas, _draw_degradation(deg, rng), rng)
+        return SyntheticFrame(image, [])
+
+    def _card_image(self, card_id: str, finger: bool, rng: np.random.Generator):
+        base, tag_quads = _tagged_card(card_id, self._names.get(card_id, card_id), self.kind,
+                                       self.registry.tag_for_card(card_id), self.double_tags)
+        if not finger:
+            return base, tag_quads, -1
+        img = base.copy()
+        _draw_finger(img, tag_quads[0], rng)  # over the first tag's outer corner: the other tag stays clear
+        return img, tag_quads, 0
+
+
+def _stable_hash(text: str) -> int:
+    return int.from_bytes(text.encode()[:8].ljust(8, b"\0"), "little") ^ len(text)
+
+
+def _draw_degradation(limit: Degradation, rng: np.random.Generator) -> Degradation:
+    """Random values between mild and the scenario's limits (JPEG quality between it and 95)."""
+    u = lambda v: float(rng.uniform(0.5 * v, v)) if v else 0.0  # noqa: E731
+    q = int(rng.integers(limit.jpeg_quality, 96)) if limit.jpeg_quality else 0
+    return replace(limit, tilt_deg=u(limit.tilt_deg), defocus_sigma=u(limit.defocus_sigma), motion_px=u(limit.motion_px),
+                   noise_sigma=u(limit.noise_sigma), light_range=u(limit.light_range), jpeg_quality=q)
+
+
+# --- cards ----------------------------------------------------------------------------------
+@lru_cache(maxsize=64)
+def _card_face(card_id: str, name: str, _unused) -> np.ndarray:
+    """A card face without tag: coloured header, the name in big letters, text lines, a picture."""
+    w, h = int(CARD_MM[0] * PX_PER_MM), int(CARD_MM[1] * PX_PER_MM)
+    seed = _stable_hash(card_id) % (2**32)
+    rng = _rng(seed)
+    hue = rng.integers(0, 180)
+    header = cv2.cvtColor(np.uint8([[[hue, 150, 170]]]), cv2.COLOR_HSV2RGB)[0, 0].tolist()
+    img = Image.new("RGB", (w, h), (246, 240, 226))
+    d = ImageDraw.Draw(img)
+    d.rounded_rectangle([6, 6, w - 7, h - 7], radius=24, outline=tuple(header), width=10)
+    d.rectangle([16, 16, w - 17, 110], fill=tuple(header))
+    title = font(44)
+    text = name if d.textlength(name, font=title) < w - 40 else name[: max(4, int(len(name) * (w - 60) / d.textlength(name, font=title)))] + "."
+    d.text((24, 36), text, fill=(20, 20, 20), font=title)
+    body = font(22)
+    words = ("the case clue suspect travel city loot henchman warrant evidence pair agent "
+             "report chase capture secret plan museum stolen").split()
+    for i in range(18):
+        line = " ".join(words[int(k)] for k in rng.integers(0, len(words), 6))
+        d.text((24, 130 + i * 30), line, fill=(60, 50, 40), font=body)
+    for _ in range(3):
+        x, y, r = int(rng.integers(60, w - 60)), int(rng.integers(200, h - 60)), int(rng.integers(15, 45))
+        d.ellipse([x - r, y - r, x + r, y + r], outline=(120, 60, 40), width=4)
+    return cv2.cvtColor(np.asarray(img), cv2.COLOR_RGB2BGR)
+
+
+@lru_cache(maxsize=256)
+def _tagged_card(card_id: str, name: str, kind: TagKind, tag_id: int, double: bool):
+    face = _card_face(card_id, name, None).copy()
+    dpi = PX_PER_MM * 25.4
+    sticker = np.asarray(render_sticker(card_id, name, tag_id, kind, TAG_MM, dpi, double))
+    sh, sw = sticker.shape
+    x0, y0 = (face.shape[1] - sw) // 2, face.shape[0] - sh - 24
+    face[y0:y0 + sh, x0:x0 + sw] = sticker[:, :, None]
+    modules, quiet = tag_modules(kind, card_id, tag_id)
+    tag_px = int(round(TAG_MM / 25.4 * dpi))
+    layout = sticker_layout(tag_px, int(np.ceil(tag_px * quiet / modules.shape[0])), double)
+    quads = [np.float32([[x0 + x, y0 + y], [x0 + x + tag_px, y0 + y], [x0 + x + tag_px, y0 + y + tag_px], [x0 + x, y0 + y + tag_px]])
+             for x, y in layout.tag_origins]
+    face.setflags(write=False)
+    return face, quads
+
+
+def _draw_finger(img: np.ndarray, tag_quad: np.ndarray, rng: np.random.Generator) -> None:
+    """A fingertip from the card's left edge over the tag's top-left corner (covers its border)."""
+    x0, y0 = tag_quad[0]
+    side = tag_quad[1][0] - x0
+    tip = (x0 + side * rng.uniform(0.2, 0.45), y0 + side * rng.uniform(0.2, 0.45))
+    width = side * rng.uniform(0.45, 0.6)
+    start = (-40.0, tip[1] + rng.uniform(-0.3, 0.3) * side)
+    mask = np.zeros(img.shape[:2], np.uint8)
+    cv2.line(mask, (int(start[0]), int(start[1])), (int(tip[0]), int(tip[1])), 255, int(width))
+    cv2.circle(mask, (int(tip[0]), int(tip[1])), int(width / 2), 255, -1)
+    skin = np.array([110, 150, 205], np.float32) * rng.uniform(0.8, 1.1)
+    shade = cv2.GaussianBlur(mask, (0, 0), width / 6).astype(np.float32) / 255.0
+    m = (mask > 0)[:, :, None]
+    img[:] = np.where(m, (skin * (0.7 + 0.3 * shade[:, :, None])).clip(0, 255), img).astype(np.uint8)
+
+
+# --- geometry and compositing ---------------------------------------------------------------
+def _corners(w: int, h: int) -> np.ndarray:
+    return np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+
+
+def _grid_slots(n: int, tag_px: float, size: tuple[int, int], rng: np.random.Generator, jitter: bool) -> list[tuple[float, float]]:
+    """Non-overlapping card centres for n cards of the given tag size (fewer if they do not fit)."""
+    if n == 0:
+        return []
+    scale = tag_px / (TAG_MM * PX_PER_MM)
+    cw, ch = CARD_MM[0] * PX_PER_MM * scale * 1.15, CARD_MM[1] * PX_PER_MM * scale * 1.15
+    w, h = size
+    cols = max(1, min(n, int(w // max(cw, ch))))
+    rows = max(1, min(-(-n // cols), int(h // max(cw, ch))))
+    cells = [(c, r) for r in range(rows) for c in range(cols)]
+    order = rng.permutation(len(cells))[:n] if not jitter else range(min(n, len(cells)))
+    cell_w, cell_h = w / cols, h / rows
+    out = []
+    for i in order:
+        c, r = cells[i]
+        jx = rng.uniform(-0.1, 0.1) * cell_w if not jitter else rng.normal(0, 1.5)
+        jy = rng.uniform(-0.1, 0.1) * cell_h if not jitter else rng.normal(0, 1.5)
+        out.append(((c + 0.5) * cell_w + jx, (r + 0.5) * cell_h + jy))
+    return out
+
+
+def _project_card(w: int, h: int, scale: float, center: tuple[float, float], tilt_deg: float,
+                  rng: np.random.Generator, steady: bool) -> np.ndarray:
+    """Card corners after in-plane rotation and an out-of-plane tilt, seen by a pinhole camera."""
+    pts = (_corners(w, h) - [w / 2, h / 2]) * scale
+    angle = math.radians(rng.normal(0, 2) if steady else rng.uniform(-180, 180))
+    rot = np.array([[math.cos(angle), -math.sin(angle)], [math.sin(angle), math.cos(angle)]])
+    pts = pts @ rot.T
+    tilt = math.radians(tilt_deg)
+    axis = rng.uniform(0, math.pi)
+    ax, ay = math.cos(axis), math.sin(axis)
+    # Rodrigues rotation about an in-plane axis by `tilt`, then perspective with focal length f.
+    K = np.array([[0, 0, ay], [0, 0, -ax], [-ay, ax, 0]])
+    R = np.eye(3) + math.sin(tilt) * K + (1 - math.cos(tilt)) * K @ K
+    f = 900.0
+    p3 = np.c_[pts, np.zeros(4)] @ R.T
+    z = f + p3[:, 2]
+    proj = p3[:, :2] * (f / z)[:, None]
+    return (proj + center).astype(np.float32)
+
+
+def _composite(canvas: np.ndarray, src: np.ndarray, H: np.ndarray, quad: np.ndarray) -> None:
+    ch, cw = canvas.shape[:2]
+    x0, y0 = np.floor(quad.min(0)).astype(int) - 2
+    x1, y1 = np.ceil(quad.max(0)).astype(int) + 2
+    x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, cw), min(y1, ch)
+    if x1 <= x0 or y1 <= y0:
+        return
+    T = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]], np.float64) @ H
+    size = (x1 - x0, y1 - y0)
+    warped = cv2.warpPerspective(src, T, size, flags=cv2.INTER_AREA if np.linalg.det(H[:2, :2]) < 1 else cv2.INTER_LINEAR)
+    mask = cv2.warpPerspective(np.full(src.shape[:2], 255, np.uint8), T, size, flags=cv2.INTER_LINEAR).astype(np.float32)[:, :, None] / 255
+    roi = canvas[y0:y1, x0:x1]
+    roi *= 1 - mask
+    roi += warped.astype(np.float32) * mask
+
+
+def _degrade(canvas: np.ndarray, deg: Degradation, rng: np.random.Generator) -> np.ndarray:
+    img = canvas
+    h, w = img.shape[:2]
+    if deg.light_range:
+        # A smooth brightness field: a lamp on one side, shadow on the other.
+        gx, gy = np.meshgrid(np.linspace(-1, 1, w, dtype=np.float32), np.linspace(-1, 1, h, dtype=np.float32))
+        a = rng.uniform(0, 2 * math.pi)
+        field_ = 1 - deg.light_range * (0.5 + 0.5 * (gx * math.cos(a) + gy * math.sin(a)) / math.sqrt(2))
+        img = img * field_[:, :, None]
+    if deg.defocus_sigma:
+        img = cv2.GaussianBlur(img, (0, 0), deg.defocus_sigma)
+    if deg.motion_px >= 1:
+        k = int(round(deg.motion_px)) | 1
+        kernel = np.zeros((k, k), np.float32)
+        kernel[k // 2, :] = 1.0 / k
+        M = cv2.getRotationMatrix2D((k / 2 - 0.5, k / 2 - 0.5), rng.uniform(0, 180), 1.0)
+        kernel = cv2.warpAffine(kernel, M, (k, k))
+        img = cv2.filter2D(img, -1, kernel / max(kernel.sum(), 1e-6))
+    if deg.noise_sigma:
+        img = img + rng.normal(0, deg.noise_sigma, img.shape).astype(np.float32)
+    out = np.clip(img, 0, 255).astype(np.uint8)
+    if deg.jpeg_quality:
+        ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(deg.jpeg_quality)])
+        out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    return out
+
+
+# --- backgrounds and clutter ---------------------------------------------------------------------
+def _background(index: int, seed: int, size: tuple[int, int]) -> np.ndarray:
+    """Table tops: wood grain, a checked tablecloth, green felt, a printed newspaper."""
+    rng = _rng((seed, 7919, index))
+    w, h = size
+    kind = index % 4
+    if kind == 0:  # wood grain: warped sine bands
+        y, x = np.mgrid[0:h, 0:w].astype(np.float32)
+        warp = cv2.resize(rng.normal(0, 1, (h // 40 + 2, w // 40 + 2)).astype(np.float32), (w, h)) * 25
+        grain = np.sin((y + warp) / rng.uniform(6, 12)) * 0.5 + 0.5
+        base = np.array([60, 105, 150], np.float32)
+        img = base * (0.75 + 0.35 * grain[:, :, None])
+    elif kind == 1:  # gingham tablecloth
+        y, x = np.mgrid[0:h, 0:w]
+        p = int(rng.integers(30, 60))
+        stripes = ((x // p) % 2).astype(np.float32) + ((y // p) % 2).astype(np.float32)
+        color = np.array([rng.integers(40, 200), rng.integers(40, 200), rng.integers(120, 220)], np.float32)
+        img = 255 - (255 - color) * (stripes[:, :, None] / 2)
+    elif kind == 2:  # felt
+        img = np.array([50, 110, 40], np.float32) + rng.normal(0, 6, (h, w, 1)).astype(np.float32)
+    else:  # newspaper: text everywhere (clutter for every frame using it)
+        pil = Image.new("RGB", (w, h), (225, 222, 212))
+        d = ImageDraw.Draw(pil)
+        f = font(18)
+        for row in range(0, h, 24):
+            d.text((int(rng.integers(-30, 0)), row), "".join(chr(int(c)) for c in rng.integers(97, 123, 200)).replace("q", " ").replace("x", " "),
+                   fill=(40, 40, 40), font=f)
+        img = np.asarray(pil)[:, :, ::-1].astype(np.float32)
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
+def _draw_distractor(canvas: np.ndarray, rng: np.random.Generator) -> None:
+    """Things that look a bit like tags: bit squares, checkerboards, QR-like blocks, text, boxes."""
+    h, w = canvas.shape[:2]
+    kind = int(rng.integers(5))
+    size = int(rng.integers(25, 160))
+    x, y = int(rng.integers(0, w - size)), int(rng.integers(0, h - size))
+    if kind == 0:  # a black-bordered square of random 6x6 bits: the nearest thing to an AprilTag
+        bits = np.zeros((10, 10), np.uint8) + 255
+        bits[1:9, 1:9] = 0
+        bits[2:8, 2:8] = rng.integers(0, 2, (6, 6)) * 255
+        patch = cv2.resize(bits, (size, size), interpolation=cv2.INTER_NEAREST)
+    elif kind == 1:  # checkerboard
+        n = int(rng.integers(3, 9))
+        patch = cv2.resize(((np.indices((n, n)).sum(0) % 2) * 255).astype(np.uint8), (size, size), interpolation=cv2.INTER_NEAREST)
+    elif kind == 2:  # QR-like random modules with finder-like corners
+        n = int(rng.integers(21, 30))
+        m = (rng.integers(0, 2, (n, n)) * 255).astype(np.uint8)
+        for cy, cx in ((0, 0), (0, n - 7), (n - 7, 0)):
+            m[cy:cy + 7, cx:cx + 7] = 0
+            m[cy + 1:cy + 6, cx + 1:cx + 6] = 255
+            m[cy + 2:cy + 5, cx + 2:cx + 5] = 0
+        patch = cv2.resize(np.pad(m, 2, constant_values=255), (size, size), interpolation=cv2.INTER_NEAREST)
+    elif kind == 3:  # a block of text
+        pil = Image.new("L", (size * 2, size), 250)
+        d = ImageDraw.Draw(pil)
+        for row in range(0, size, 14):
+            d.text((2, row), "".join(chr(int(c)) for c in rng.integers(65, 91, 30)), fill=20, font=font(12))
+        patch = np.asarray(pil)
+    else:  # nested boxes
+        patch = np.full((size, size), 255, np.uint8)
+        for i in range(0, size // 2, max(3, size // 10)):
+            cv2.rectangle(patch, (i, i), (size - 1 - i, size - 1 - i), 0 if (i // max(3, size // 10)) % 2 == 0 else 255, max(2, size // 20))
+    ph, pw = patch.shape[:2]
+    pw, ph = min(pw, w - x), min(ph, h - y)
+    angle = rng.uniform(-40, 40)
+    M = cv2.getRotationMatrix2D((pw / 2, ph / 2), angle, 1.0)
+    rotated = cv2.warpAffine(patch[:ph, :pw], M, (pw, ph), borderValue=255)
+    roi = canvas[y:y + ph, x:x + pw]
+    roi[:] = np.minimum(roi, rotated[:, :, None].astype(np.float32))
