@@ -91,7 +91,7 @@ class GameController(QObject):
     @classmethod
     def new(cls, players: list[str], ages: Mapping[str, int], assist: Assist, *, demo: bool = False,
             path: Path | None = None) -> "GameController":
-        options: dict[str, Any] = {"ages": dict(ages), "assist": assist.value}
+        options: dict[str, Any] = {"ages": dict(ages), "assist": Assist(assist).value}
         if demo:
             options["demo_seed"] = random.SystemRandom().randrange(1 << 30)
         path = path or new_game_path()

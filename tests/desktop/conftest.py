@@ -1,0 +1,34 @@
+import os
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+import pytest  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def gumshoe_home(tmp_path, monkeypatch):
+    """Every test gets its own folder for saved games, never the developer's."""
+    home = tmp_path / "home"
+    monkeypatch.setenv("GUMSHOE_HOME", str(home))
+    return home
+
+
+@pytest.fixture
+def window(qtbot, qapp):
+    from desktop.main_window import MainWindow
+    from desktop.style import apply_style
+
+    apply_style(qapp)
+    win = MainWindow()
+    qtbot.addWidget(win)
+    win.show()
+    qtbot.waitExposed(win)
+    yield win
+    win.close()
+
+
+@pytest.fixture
+def table(window, qtbot):
+    from .driver import Driver
+
+    return Driver(window, qtbot)

@@ -1,0 +1,155 @@
+"""Drives the app the way a family would: by clicking what is on screen.
+
+The driver is also the physical table: it holds the true identity of every card
+(the family's real cards), chosen by the test, and enters what a player would see.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (QAbstractButton, QApplication, QLabel, QLineEdit, QListWidget, QTableWidget,
+                               QWidget)
+
+from engine.table import Place
+
+
+class Driver:
+    def __init__(self, window, qtbot) -> None:
+        self.window = window
+        self.qtbot = qtbot
+        self.truth: dict[int, str] = {}
+
+    # --- finding and clicking ------------------------------------------------------
+    def find(self, name: str, cls=QWidget):
+        widgets = [w for w in self.window.findChildren(cls, name) if w.isVisible()]
+        assert widgets, f"no visible widget named {name!r} on screen"
+        return widgets[0]
+
+    def visible(self, name: str) -> bool:
+        return any(w.isVisible() for w in self.window.findChildren(QWidget, name))
+
+    def click(self, name: str) -> None:
+        widget = self.find(name, QAbstractButton)
+        assert widget.isEnabled(), f"{name!r} is disabled"
+        self.qtbot.mouseClick(widget, Qt.LeftButton)
+
+    def text(self, name: str) -> str:
+        return self.find(name).text()
+
+    @property
+    def prompt(self) -> str:
+        return self.text("prompt")
+
+    @property
+    def banner(self) -> str:
+        return self.text("banner") if self.visible("banner") else ""
+
+    def log(self) -> list[str]:
+        lst = self.find("log", QListWidget)
+        return [lst.item(i).text() for i in range(lst.count())]
+
+    def legal_slots(self) -> set[str]:
+        from desktop.widgets import SlotButton
+        return {b.place for b in self.window.findChildren(SlotButton) if b.isVisible() and b.legal}
+
+    # --- starting --------------------------------------------------------------------
+    def new_game(self, players: list[tuple[str, int]], assist_index: int = 2) -> None:
+        self.click("start:new")
+        self.find("new:count").setValue(len(players))
+        for i, (name, age) in enumerate(players):
+            edit = self.find(f"new:name{i}", QLineEdit)
+            edit.clear()
+            self.qtbot.keyClicks(edit, name)
+            self.find(f"new:age{i}").setValue(age)
+        self.find("new:assist").setCurrentIndex(assist_index)
+        self.click("new:start")
+        assert self.window.stack.currentWidget() is self.window.table
+
+    @property
+    def session(self):
+        return self.window.controller.session
+
+    def deal(self, wanted: dict[str, str]) -> None:
+        """Decide the physical deal: ``wanted`` is place -> card id; the rest is arbitrary."""
+        state = self.session.state
+        fixed = {state.table.top(Place.parse(p, state.players)): c for p, c in wanted.items()}
+        for kind in state.deck.kinds:
+            tokens = sorted(t for t in state.table.tokens_where(kind=kind) if t not in fixed)
+            cards = [c.id for c in state.deck.of_kind(kind) if c.id not in fixed.values()]
+            self.truth.update(zip(tokens, cards))
+        self.truth.update(fixed)
+
+    def card_at(self, place: str) -> str:
+        state = self.session.state
+        return self.truth[state.table.top(Place.parse(place, state.players))]
+
+    def name(self, card_id: str) -> str:
+        return self.session.rules.deck.name_of(card_id)
+
+    # --- playing ---------------------------------------------------------------------
+    def roll(self, kind: str) -> None:
+        self.click(f"rolled:{kind}")
+
+    def choose(self, field: str, card_id: str) -> None:
+        lst = self.find(f"choose:{field}", QListWidget)
+        for i in range(lst.count()):
+            if lst.item(i).data(Qt.UserRole) == card_id:
+                rect = lst.visualItemRect(lst.item(i))
+                lst.scrollToItem(lst.item(i))
+                rect = lst.visualItemRect(lst.item(i))
+                self.qtbot.mouseClick(lst.viewport(), Qt.LeftButton, pos=rect.center())
+                assert lst.selectedItems() and lst.selectedItems()[0].data(Qt.UserRole) == card_id
+                return
+        raise AssertionError(f"{card_id} is not offered in {field}")
+
+    def peek(self, place: str, *, reveal: bool = True) -> None:
+        """Click a slot, pass the gate, and note the true card privately."""
+        self.click(f"slot:{place}")
+        assert self.window.stack.currentWidget() is self.window.gate
+        if not reveal:
+            return
+        self.click("gate:reveal")
+        self.choose("card", self.card_at(place))
+        self.click("entry:submit")
+
+    def warrant(self, loot: str, location: str, cards: tuple[str, str] | None = None) -> None:
+        self.click("action:warrant")
+        self.click(f"slot:{loot}")
+        self.click(f"slot:{location}")
+        assert self.window.stack.currentWidget() is self.window.flip_page
+        loot_card, location_card = cards or (self.card_at(loot), self.card_at(location))
+        self.choose("loot_card", loot_card)
+        self.choose("location_card", location_card)
+        self.click("entry:submit")
+
+    def final_warrant(self) -> None:
+        self.click("action:final_warrant")
+        self.choose("loot_card", self.card_at("center/loot"))
+        self.choose("location_card", self.card_at("center/location"))
+        self.click("entry:submit")
+
+    def flip_henchman(self, place: str) -> None:
+        self.click(f"slot:{place}")
+        self.choose("card", self.card_at(place))
+        self.click("entry:submit")
+
+    def end_turn(self) -> None:
+        self.click("action:end_turn")
+
+
+def visible_texts(root: QWidget) -> list[str]:
+    """Every piece of text a person could read on screen now (and the window title)."""
+    texts = [root.window().windowTitle()]
+    for w in root.findChildren(QWidget):
+        if not w.isVisible():
+            continue
+        if w.toolTip():
+            texts.append(w.toolTip())
+        if isinstance(w, (QLabel, QAbstractButton, QLineEdit)):
+            texts.append(w.text())
+        if isinstance(w, QListWidget):
+            texts += [w.item(i).text() for i in range(w.count())]
+        if isinstance(w, QTableWidget):
+            texts += [w.item(r, c).text() for r in range(w.rowCount()) for c in range(w.columnCount())
+                      if w.item(r, c)]
+    return texts
