@@ -1,0 +1,146 @@
+"""Nothing is lost when the app is killed mid-turn; nothing private shows on a shared screen."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+from PySide6.QtWidgets import QListWidget
+
+from .driver import visible_texts
+from .test_game_flow import DEAL, PLAYERS, first_legal
+
+GAME_TITLE = "Carmen Sandiego card game"
+REPO = Path(__file__).resolve().parents[2]
+
+CHILD = textwrap.dedent("""
+    import json, os, sys, time
+    os.environ["QT_QPA_PLATFORM"] = "offscreen"
+    from PySide6.QtTest import QTest
+    from PySide6.QtWidgets import QApplication
+    from desktop.main_window import MainWindow
+    from tests.desktop.driver import Driver
+    from tests.desktop.test_game_flow import DEAL, PLAYERS
+
+    class Bot:              # what qtbot offers the driver, outside pytest
+        mouseClick = staticmethod(QTest.mouseClick)
+        keyClicks = staticmethod(QTest.keyClicks)
+
+    app = QApplication([])
+    window = MainWindow()
+    window.show()
+    t = Driver(window, Bot())
+    t.new_game(PLAYERS)
+    t.deal(DEAL)
+    t.roll("loot")
+    t.peek("Julie/loot/top")
+    t.end_turn()
+    t.roll("location")          # Amberley's turn, in the middle: rolled, not yet looked
+    print(json.dumps({"prompt": t.prompt, "log": t.log()}), flush=True)
+    time.sleep(600)
+""")
+
+
+def test_resume_after_the_app_is_killed_mid_turn(tmp_path, gumshoe_home, table):
+    script = tmp_path / "child.py"
+    script.write_text(CHILD)
+    env = dict(os.environ, GUMSHOE_HOME=str(gumshoe_home), PYTHONPATH=str(REPO))
+    child = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True, env=env, cwd=REPO)
+    try:
+        line = child.stdout.readline()
+        assert line, child.stderr.read()
+    finally:
+        os.kill(child.pid, signal.SIGKILL)      # the power cut: no chance to save or close anything
+        child.wait(10)
+    import json
+    before = json.loads(line)
+
+    t = table
+    t.window.show_start()
+    saved = t.find("start:saved", QListWidget)
+    assert saved.count() == 1
+    assert saved.item(0).text().startswith("Mark, Julie, Amberley")
+    saved.setCurrentRow(0)
+    t.click("start:resume")
+    assert t.window.stack.currentWidget() is t.window.table
+    assert t.prompt == before["prompt"]
+    assert t.prompt.startswith("Amberley, look at one of your own Location")
+    assert t.log() == before["log"]
+    assert "Welcome back" in t.banner and "Amberley rolled Location" in t.banner
+    # Julie's private note survived too, and the game goes on from there.
+    assert t.session.journal("Julie").where("carmen.loot.gandhis-glasses") == "Julie / Top"
+    t.deal(DEAL)
+    t.peek(first_legal(t))
+    assert t.prompt == "Amberley, end your turn (or call a warrant)."
+
+
+def shared_screen_texts(window) -> list[str]:
+    texts = visible_texts(window)
+    # A card-entry list offers every card of a type whatever anyone saw: it tells nothing.
+    for lst in window.findChildren(QListWidget):
+        if lst.objectName().startswith("choose:") and lst.isVisible():
+            for i in range(lst.count()):
+                texts.remove(lst.item(i).text())
+    # The game's own title names its heroine; that is not the Henchman card of that name.
+    return [text.replace(GAME_TITLE, "the game") for text in texts]
+
+
+def test_no_privately_seen_card_name_appears_on_a_shared_screen(table):
+    t = table
+    t.new_game(PLAYERS)
+    t.deal(DEAL)
+    seen: set[str] = set()
+    public: set[str] = set()
+    checked = 0
+
+    def check(where: str) -> None:
+        nonlocal checked
+        secret = {t.name(c) for c in seen} - public
+        for text in shared_screen_texts(t.window):
+            for name in secret:
+                assert name not in text, f"{name!r} is visible on the {where}: {text!r}"
+        checked += 1
+
+    for turn in range(9):
+        check("table before the roll")
+        t.roll(("loot", "location", "henchman")[turn % 3])
+        check("table after the roll")
+        place = first_legal(t)
+        t.peek(place, reveal=False)
+        check("privacy gate")
+        t.click("gate:reveal")
+        seen.add(t.card_at(place))
+        t.choose("card", t.card_at(place))
+        t.click("entry:submit")
+        check("table after a peek")
+        player = t.session.prompt().player
+        t.click(f"journal:{player}")
+        check("journal gate")
+        t.click("gate:reveal")
+        t.click("journal:hide")
+        check("table after the journal")
+        t.click("undo")
+        check("undo question")
+        t.click("undo:no")
+        t.end_turn()
+    assert len(seen) >= 6 and checked > 50
+
+    # A warrant flips two cards face up: they become public, the rest stay secret.
+    t.click("action:warrant")
+    check("warrant: pick slots")
+    t.click("slot:Julie/loot/top")
+    t.click("slot:Mark/location/top")
+    check("warrant: flip page")
+    public |= {t.name(t.card_at("Julie/loot/top")), t.name(t.card_at("Mark/location/top"))}
+    t.choose("loot_card", t.card_at("Julie/loot/top"))
+    t.choose("location_card", t.card_at("Mark/location/top"))
+    t.click("entry:submit")
+    check("verdict")
+    assert "They match" in t.banner
+    assert t.window.windowTitle() == "Gumshoe \u2014 Carmen Sandiego card game"
+    assert all(t.name(c) not in "\n".join(t.session.undo_history()) for c in seen if t.name(c) not in public)
