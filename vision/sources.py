@@ -190,7 +190,7 @@ class WebcamSource(_SourceBase):
     def close(self) -> None:
         self._stop.set()
         if self._thread is not None:
-            self._thread.join(timeout=2.0)  # a driver stuck in read() must not hang the app
+            self._thread.join(timeout=1.0)  # a driver stuck in read() must not hang the app
             self._thread = None
         if self._cap is not None:
             self._cap.release()

@@ -131,8 +131,12 @@ class SyntheticTable:
 
     # --- demo / simple API -----------------------------------------------------------------
     def frame(self, cards_in_view: Sequence[str] = (), tag_px: float = 70.0, degradation: Degradation | None = None) -> np.ndarray:
-        """A BGR frame showing `cards_in_view` (card ids), steady but with a little hand jitter."""
+        """A BGR frame showing `cards_in_view` (card ids), steady but with a little hand jitter.
+
+        Tags are `tag_px` wide, or smaller when that many cards would not fit in the frame.
+        """
         self._demo_count += 1
+        tag_px = min(tag_px, _largest_fitting_tag_px(len(cards_in_view), self.size))
         rng = _rng((self.seed, self._demo_count))
         deg = degradation or Degradation(tilt_deg=10, noise_sigma=3, light_range=0.25, jpeg_quality=85)
         return self.render_scene(list(cards_in_view), tag_px, deg, rng, background=0, jitter=True).image
@@ -275,15 +279,28 @@ def _corners(w: int, h: int) -> np.ndarray:
     return np.float32([[0, 0], [w, 0], [w, h], [0, h]])
 
 
+def _grid_shape(n: int, tag_px: float, size: tuple[int, int]) -> tuple[int, int]:
+    scale = tag_px / (TAG_MM * PX_PER_MM)
+    cell = max(CARD_MM) * PX_PER_MM * scale * 1.15
+    w, h = size
+    cols = max(1, min(n, int(w // cell)))
+    rows = max(1, min(-(-n // cols), int(h // cell)))
+    return cols, rows
+
+
+def _largest_fitting_tag_px(n: int, size: tuple[int, int]) -> float:
+    tag_px = 150.0
+    while tag_px > 20 and (lambda c, r: c * r)(*_grid_shape(n, tag_px, size)) < n:
+        tag_px *= 0.95
+    return tag_px
+
+
 def _grid_slots(n: int, tag_px: float, size: tuple[int, int], rng: np.random.Generator, jitter: bool) -> list[tuple[float, float]]:
     """Non-overlapping card centres for n cards of the given tag size (fewer if they do not fit)."""
     if n == 0:
         return []
-    scale = tag_px / (TAG_MM * PX_PER_MM)
-    cw, ch = CARD_MM[0] * PX_PER_MM * scale * 1.15, CARD_MM[1] * PX_PER_MM * scale * 1.15
     w, h = size
-    cols = max(1, min(n, int(w // max(cw, ch))))
-    rows = max(1, min(-(-n // cols), int(h // max(cw, ch))))
+    cols, rows = _grid_shape(n, tag_px, size)
     cells = [(c, r) for r in range(rows) for c in range(cols)]
     order = rng.permutation(len(cells))[:n] if not jitter else range(min(n, len(cells)))
     cell_w, cell_h = w / cols, h / rows
