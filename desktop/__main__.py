@@ -13,6 +13,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--demo", action="store_true", help="play on the simulated table: no cards or camera needed")
     parser.add_argument("--smoke", action="store_true", help="open the main window offscreen, draw it, and exit")
     parser.add_argument("--camera", type=int, default=None, help="camera number to use (default: the first one)")
+    parser.add_argument("--no-camera", action="store_true", help="do not open a camera; pick cards on screen")
     args = parser.parse_args(argv)
     if args.smoke:
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -26,7 +27,8 @@ def main(argv: list[str] | None = None) -> int:
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("Gumshoe")
     apply_style(app)
-    window = MainWindow(demo=args.demo)
+    camera = "off" if args.smoke or args.no_camera else "auto"
+    window = MainWindow(demo=args.demo, camera=camera, camera_index=args.camera or 0)
     window.show()
     if args.smoke:
         shown: list[bool] = []

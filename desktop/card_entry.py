@@ -77,13 +77,18 @@ class CardEntry(QWidget):
 
     def __init__(self, controller: GameController, heading: str, reads: list[tuple[str, str]],
                  make_action: Callable[[dict[str, str]], dict], *, submit_text: str,
-                 hints: dict[str, str] | None = None, parent: QWidget | None = None) -> None:
+                 hints: dict[str, str] | None = None, camera_note: str | None = None,
+                 show_to_camera: Callable[[], None] | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.controller = controller
         self.make_action = make_action
         self.pending: dict | None = None
         layout = QVBoxLayout(self)
         layout.addWidget(label(heading, "title"))
+        if camera_note:
+            note = label(camera_note, "heading")
+            note.setObjectName("entry:camera-note")
+            layout.addWidget(note)
         row = QHBoxLayout()
         self.choosers = [CardChooser(controller, f, p, hint=(hints or {}).get(f)) for f, p in reads]
         for chooser in self.choosers:
@@ -116,6 +121,11 @@ class CardEntry(QWidget):
         cancel = button("Cancel")
         cancel.setObjectName("entry:cancel")
         cancel.clicked.connect(self.cancelled)
+        if show_to_camera is not None:
+            camera = button("Show it to the simulated camera")
+            camera.setObjectName("entry:camera")
+            camera.clicked.connect(show_to_camera)
+            buttons.addWidget(camera)
         buttons.addStretch(1)
         buttons.addWidget(cancel)
         buttons.addWidget(self.submit_button)

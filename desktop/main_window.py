@@ -10,6 +10,7 @@ from PySide6.QtWidgets import QMainWindow, QStackedWidget, QVBoxLayout, QWidget
 from engine.errors import RuleViolation
 from engine.store import StoreError
 
+from .camera import CameraPanel
 from .card_entry import CardEntry
 from .games import GameController
 from .new_game_screen import NewGameScreen
@@ -21,13 +22,16 @@ WINDOW_TITLE = "Gumshoe \u2014 Carmen Sandiego card game"
 
 
 class MainWindow(QMainWindow):
-    def __init__(self, *, demo: bool = False) -> None:
+    def __init__(self, *, demo: bool = False, camera: str = "off", camera_index: int = 0) -> None:
+        """``camera``: "auto" opens the webcam for each game, "off" only when asked (tests, smoke);
+        a demo game always uses the simulated table."""
         super().__init__()
+        self.camera_setting = camera
+        self.camera_index = camera_index
         self.setWindowTitle(WINDOW_TITLE)
         self.resize(1500, 940)
         self.controller: GameController | None = None
         self.entry: CardEntry | None = None        # the card entry now on screen, if any
-        self.camera_panel = None
 
         self.stack = QStackedWidget()
         self.setCentralWidget(self.stack)
@@ -50,6 +54,9 @@ class MainWindow(QMainWindow):
         self.table.flip_requested.connect(self.open_flip)
         self.table.journal_requested.connect(self.open_journal)
         self.gate.closed.connect(self._private_closed)
+        self.camera_panel = CameraPanel()
+        self.camera_panel.card_seen.connect(self._card_seen)
+        self.table.extra_side.addWidget(self.camera_panel)
         self.show_new_game(demo=True) if demo else self.show_start()
 
     # --- screens -------------------------------------------------------------------
@@ -93,8 +100,10 @@ class MainWindow(QMainWindow):
         self.controller = controller
         controller.turn_changed.connect(self._turn_changed)
         self.table.set_controller(controller)
-        if self.camera_panel is not None:
-            self.camera_panel.set_controller(controller)
+        if controller.demo:
+            self.camera_panel.start_simulated(controller.session.options.get("demo_seed", 0))
+        elif self.camera_setting == "auto":
+            self.camera_panel.start_webcam(self.camera_index)
         self.show_table()
 
     def _close_game(self) -> None:
@@ -102,6 +111,7 @@ class MainWindow(QMainWindow):
             self.gate.close_private()
             self.controller.close()
             self.controller = None
+        self.camera_panel.stop()
 
     def leave_game(self) -> None:
         self._close_game()
@@ -120,7 +130,9 @@ class MainWindow(QMainWindow):
                 hints["card"] = f"On the simulated table this card is: {c.deck.name_of(true_card)}"
             entry = CardEntry(c, f"{player}, look at {where}", [("card", place)],
                               lambda cards: {"type": "peek", "player": player, "slot": place, **cards},
-                              submit_text="Note it in my journal", hints=hints)
+                              submit_text="Note it in my journal", hints=hints,
+                              camera_note=self._camera_note("Hold the card up to the camera, face to the lens"),
+                              show_to_camera=self._simulated_show([place]))
             entry.done.connect(self._entry_done)
             entry.cancelled.connect(self.gate.close_private)
             self.entry = entry
@@ -142,13 +154,32 @@ class MainWindow(QMainWindow):
                    "final_warrant": "Warrant for Carmen! Flip the center Loot and Location",
                    "flip_henchman": "Flip the Henchman face up for everyone"}.get(action, "Flip the cards face up")
         entry = CardEntry(c, heading, [tuple(r) for r in reads], lambda cards: {**fixed, **cards},
-                          submit_text="These are the cards", hints=hints)
+                          submit_text="These are the cards", hints=hints,
+                          camera_note=self._camera_note("Flip the cards face up in front of the camera"),
+                          show_to_camera=self._simulated_show([place for _, place in reads]))
         entry.done.connect(self._entry_done)
         entry.cancelled.connect(self.show_table)
         self._clear_flip_page()
         self.flip_layout.addWidget(entry)
         self.entry = entry
         self.stack.setCurrentWidget(self.flip_page)
+
+    def _camera_note(self, text: str) -> str | None:
+        if not self.camera_panel.running:
+            return None
+        return f"{text} \u2014 or pick it from the list."
+
+    def _simulated_show(self, places: list[str]):
+        """Demo mode: a button that holds the virtual cards up to the simulated camera."""
+        c = self.controller
+        if c is None or not c.demo or self.camera_panel.simulated is None:
+            return None
+        cards = [c.true_card_at(p) for p in places]
+        return lambda: self.camera_panel.simulated.hold_up(cards)
+
+    def _card_seen(self, card_id: str) -> None:
+        if self.entry is not None:
+            self.entry.accept_sighting(card_id)
 
     def _clear_flip_page(self) -> None:
         while self.flip_layout.count():
@@ -191,7 +222,5 @@ class MainWindow(QMainWindow):
             self.gate.close_private()
 
     def closeEvent(self, event) -> None:
-        if self.camera_panel is not None:
-            self.camera_panel.stop()
         self._close_game()
         super().closeEvent(event)

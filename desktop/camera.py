@@ -1,0 +1,274 @@
+"""The camera: capture and tag detection in a worker thread, a privacy-safe preview on screen.
+
+Nothing here runs on the GUI thread except drawing the finished preview: the worker
+grabs the newest frame, runs vision's detector and tracker, pixelates the frame with
+vision's privacy preview, and hands the GUI a small image plus the confirmed sightings.
+A missing, busy or stopped camera becomes a message with a retry, never a hang.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import threading
+import time
+from typing import Protocol
+
+import numpy as np
+from PySide6.QtCore import QObject, Qt, QThread, Signal, Slot
+from PySide6.QtGui import QImage, QPixmap
+from PySide6.QtWidgets import QComboBox, QGroupBox, QHBoxLayout, QLabel, QVBoxLayout, QWidget
+
+from .widgets import button, label
+
+PREVIEW_WIDTH = 360
+DEMO_FRAME_SIZE = (640, 360)      # rendering a full 720p synthetic frame costs ~100 ms: too slow to feel live
+DEMO_TAG_PX = 46.0
+MAX_FAILED_READS = 30             # ~1 s of no frames: the camera has stopped
+
+
+class FrameSource(Protocol):
+    def read(self) -> np.ndarray | None: ...
+    def close(self) -> None: ...
+
+
+class CameraError(RuntimeError):
+    """A camera that cannot be used; the message is for the family."""
+
+
+class WebcamSource:
+    """A webcam through OpenCV, with each platform's working backend."""
+
+    def __init__(self, index: int = 0) -> None:
+        import cv2
+        if sys.platform == "win32":
+            # MSMF's hardware transforms make some webcams take seconds to open.
+            os.environ.setdefault("OPENCV_VIDEOIO_MSMF_ENABLE_HW_TRANSFORMS", "0")
+            backends = [cv2.CAP_MSMF, cv2.CAP_DSHOW]
+        elif sys.platform == "darwin":
+            os.environ.setdefault("OPENCV_AVFOUNDATION_SKIP_AUTH", "1")
+            backends = [cv2.CAP_AVFOUNDATION]
+        else:
+            backends = [cv2.CAP_V4L2, cv2.CAP_ANY]
+        self.capture = None
+        for backend in backends:
+            capture = cv2.VideoCapture(index, backend)
+            if capture.isOpened():
+                capture.set(cv2.CAP_PROP_FRAME_WIDTH, 1280)
+                capture.set(cv2.CAP_PROP_FRAME_HEIGHT, 720)
+                capture.set(cv2.CAP_PROP_BUFFERSIZE, 1)      # the newest frame, not a queue of stale ones
+                self.capture = capture
+                break
+            capture.release()
+        if self.capture is None:
+            raise CameraError(f"No camera number {index} was found, or another program is using it.")
+
+    def read(self) -> np.ndarray | None:
+        ok, frame = self.capture.read()
+        return frame if ok else None
+
+    def close(self) -> None:
+        self.capture.release()
+
+
+class SimulatedCamera:
+    """vision's synthetic table as a camera: it shows whichever cards the app holds up."""
+
+    def __init__(self, seed: int = 0) -> None:
+        from vision.synthetic import SyntheticTable
+        self.table = SyntheticTable(seed=seed, size=DEMO_FRAME_SIZE)
+        self._lock = threading.Lock()
+        self._cards: tuple[str, ...] = ()
+        self._until = 0.0
+
+    def hold_up(self, card_ids: list[str], seconds: float = 2.0) -> None:
+        """Called from the GUI thread: these cards are in front of the camera for a while."""
+        with self._lock:
+            self._cards, self._until = tuple(card_ids), time.monotonic() + seconds
+
+    def read(self) -> np.ndarray | None:
+        with self._lock:
+            cards = self._cards if time.monotonic() < self._until else ()
+        time.sleep(0.02)      # a real camera delivers at its frame rate; keep the demo near it
+        return self.table.frame(list(cards), tag_px=DEMO_TAG_PX)
+
+    def close(self) -> None:
+        pass
+
+
+class CameraWorker(QObject):
+    """Runs in its own QThread: frames -> detections -> sightings, plus the safe preview."""
+
+    preview = Signal(QImage)
+    sighting = Signal(str)           # a confirmed card id of the active deck
+    foreign = Signal(str)            # a confirmed tag that is not a card of this game
+    failed = Signal(str)
+    started = Signal(str)
+
+    def __init__(self, make_source, active_decks: set[str]) -> None:
+        super().__init__()
+        self.make_source = make_source
+        self.active_decks = active_decks
+        self._stop = threading.Event()
+
+    def stop(self) -> None:
+        self._stop.set()
+
+    @Slot()
+    def run(self) -> None:
+        try:
+            from vision.detector import TagDetector
+            from vision.preview import privacy_preview
+            from vision.tracker import SightingTracker
+            source = self.make_source()
+            detector = TagDetector(active=self.active_decks)
+        except CameraError as exc:
+            self.failed.emit(str(exc))
+            return
+        except Exception as exc:      # an unusable camera or a broken install must reach the screen
+            self.failed.emit(f"The camera could not be started: {exc}")
+            return
+        tracker = SightingTracker()
+        self.started.emit("Camera on")
+        misses = 0
+        try:
+            while not self._stop.is_set():
+                frame = source.read()
+                if frame is None:
+                    misses += 1
+                    if misses > MAX_FAILED_READS:
+                        self.failed.emit("The camera stopped sending pictures. Check the cable and press Retry.")
+                        return
+                    time.sleep(0.03)
+                    continue
+                misses = 0
+                detections = detector.detect(frame)
+                for s in tracker.update(detections):
+                    if s.card_id is not None and s.status.value == "card":
+                        self.sighting.emit(s.card_id)
+                    else:
+                        self.foreign.emit(s.card_id or s.key)
+                confirmed = set(tracker.in_view())
+                image = privacy_preview(frame, detections, confirmed)
+                self.preview.emit(to_qimage(image, PREVIEW_WIDTH))
+        finally:
+            source.close()
+
+
+def to_qimage(bgr: np.ndarray, width: int) -> QImage:
+    import cv2
+    h, w = bgr.shape[:2]
+    small = cv2.resize(bgr, (width, max(1, round(h * width / w))), interpolation=cv2.INTER_AREA)
+    rgb = np.ascontiguousarray(small[:, :, ::-1])
+    image = QImage(rgb.data, rgb.shape[1], rgb.shape[0], rgb.strides[0], QImage.Format_RGB888)
+    return image.copy()       # own the pixels: the numpy buffer dies with this function
+
+
+class CameraPanel(QGroupBox):
+    """Preview, status with a tick per confirmed card, camera choice and retry."""
+
+    #: a card id confirmed by the camera
+    card_seen = Signal(str)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__("Camera", parent)
+        self.setObjectName("camera")
+        self._thread: QThread | None = None
+        self._worker: CameraWorker | None = None
+        # A thread still stuck opening a slow camera is kept alive here until it ends:
+        # dropping a running QThread would crash the app.
+        self._retired: list[tuple[QThread, CameraWorker]] = []
+        self.simulated: SimulatedCamera | None = None
+        self.mode = "off"
+        layout = QVBoxLayout(self)
+        self.image = QLabel()
+        self.image.setObjectName("camera:preview")
+        self.image.setFixedSize(PREVIEW_WIDTH, PREVIEW_WIDTH * 9 // 16)
+        self.image.setAlignment(Qt.AlignCenter)
+        self.image.setStyleSheet("background: #333; color: white;")
+        self.image.setText("Camera off")
+        layout.addWidget(self.image, 0, Qt.AlignHCenter)
+        self.status = label("")
+        self.status.setObjectName("camera:status")
+        layout.addWidget(self.status)
+        row = QHBoxLayout()
+        self.choice = QComboBox()
+        self.choice.setObjectName("camera:choice")
+        for i in range(4):
+            self.choice.addItem(f"Camera {i + 1}", i)
+        self.choice.addItem("Simulated table", -1)
+        self.retry = button("Retry")
+        self.retry.setObjectName("camera:retry")
+        self.retry.clicked.connect(self.restart)
+        row.addWidget(self.choice, 1)
+        row.addWidget(self.retry)
+        layout.addLayout(row)
+
+    # --- starting and stopping -----------------------------------------------------
+    def start_webcam(self, index: int = 0) -> None:
+        self.choice.setCurrentIndex(index)
+        self.simulated = None
+        self._start(lambda: WebcamSource(index), "Looking for the camera\u2026")
+        self.mode = "webcam"
+
+    def start_simulated(self, seed: int = 0) -> None:
+        self.choice.setCurrentIndex(self.choice.count() - 1)
+        sim = SimulatedCamera(seed)
+        self._start(lambda: sim, "Simulated table: cards are shown to it for you.")
+        self.simulated = sim
+        self.mode = "simulated"
+
+    def restart(self) -> None:
+        index = self.choice.currentData()
+        if index == -1:
+            self.start_simulated()
+        else:
+            self.start_webcam(index)
+
+    def _start(self, make_source, message: str) -> None:
+        self.stop()
+        self.status.setText(message)
+        self._thread = QThread(self)
+        self._worker = CameraWorker(make_source, {"carmen"})
+        self._worker.moveToThread(self._thread)
+        self._thread.started.connect(self._worker.run)
+        self._worker.preview.connect(self._show_preview)
+        self._worker.sighting.connect(self._seen)
+        self._worker.foreign.connect(self._foreign)
+        self._worker.failed.connect(self._failed)
+        self._worker.started.connect(self.status.setText)
+        self._thread.start()
+
+    def stop(self) -> None:
+        if self._worker is not None:
+            self._worker.stop()
+        if self._thread is not None:
+            self._thread.quit()
+            if not self._thread.wait(3000):
+                self._retired.append((self._thread, self._worker))
+        self._retired = [(t, w) for t, w in self._retired if t.isRunning()]
+        self._thread = self._worker = None
+        self.mode = "off"
+
+    @property
+    def running(self) -> bool:
+        return self._thread is not None and self._thread.isRunning()
+
+    # --- from the worker ------------------------------------------------------------
+    def _show_preview(self, image: QImage) -> None:
+        self.image.setPixmap(QPixmap.fromImage(image).scaled(self.image.size(), Qt.KeepAspectRatio))
+
+    def _seen(self, card_id: str) -> None:
+        # The card's name is not shown: a peek's card must stay private on this shared panel.
+        self.status.setText("\u2714 Card read")
+        self.card_seen.emit(card_id)
+
+    def _foreign(self, what: str) -> None:
+        self.status.setText("That tag is not a card of this game.")
+
+    def _failed(self, message: str) -> None:
+        self.status.setText(message + "\nChoose another camera, press Retry, or play without the camera "
+                                      "(pick cards on screen).")
+        self.image.setText("No camera")
+        if self._thread is not None:
+            self._thread.quit()

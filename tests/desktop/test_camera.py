@@ -1,0 +1,58 @@
+"""The simulated table through the real vision pipeline: worker thread, detector, tracker, preview."""
+
+from __future__ import annotations
+
+import numpy as np
+from PySide6.QtGui import QImage
+
+
+def start_demo_game(t) -> None:
+    t.click("start:demo")
+    t.click("new:start")                     # the demo fills in three gumshoes
+    assert t.window.stack.currentWidget() is t.window.table
+    assert t.window.controller.demo
+
+
+def image_to_bgr(image: QImage) -> np.ndarray:
+    image = image.convertToFormat(QImage.Format_RGB888)
+    w, h = image.width(), image.height()
+    raw = np.frombuffer(image.constBits(), np.uint8, count=image.bytesPerLine() * h).reshape(h, image.bytesPerLine())
+    return np.ascontiguousarray(raw[:, : w * 3].reshape(h, w, 3)[:, :, ::-1])
+
+
+def test_a_peek_is_read_by_the_simulated_camera_and_recorded(table, qtbot):
+    t = table
+    start_demo_game(t)
+    panel = t.window.camera_panel
+    qtbot.waitUntil(lambda: panel.image.pixmap() is not None and not panel.image.pixmap().isNull(), timeout=10_000)
+    player = t.session.prompt().player
+    t.roll("loot")
+    place = f"{player}/loot/top"
+    t.click(f"slot:{place}")
+    t.click("gate:reveal")
+    assert "camera" in t.text("entry:camera-note")
+    t.click("entry:camera")
+    # Confirmed over several frames, then recorded without a button press.
+    qtbot.waitUntil(lambda: t.window.stack.currentWidget() is t.window.table, timeout=10_000)
+    truth = t.window.controller.true_card_at(place)
+    assert t.session.journal(player).where(truth) == f"{player} / Top"
+    assert panel.status.text() == "\u2714 Card read"
+    assert t.prompt == f"{player}, end your turn (or call a warrant)."
+
+
+def test_the_preview_on_the_shared_screen_decodes_to_nothing(table, qtbot):
+    from vision.detector import TagDetector
+
+    t = table
+    start_demo_game(t)
+    panel = t.window.camera_panel
+    card = t.window.controller.true_card_at(f"{t.session.prompt().player}/loot/top")
+    panel.simulated.hold_up([card], seconds=5)
+    seen = []
+    panel.card_seen.connect(seen.append)
+    qtbot.waitUntil(lambda: seen == [card], timeout=10_000)     # the camera really sees the card...
+    frame = image_to_bgr(panel.image.pixmap().toImage())
+    assert frame.std() > 5                                       # ...a real picture is on screen...
+    assert TagDetector().detect(frame) == []                     # ...and nothing in it can be read
+    big = np.kron(frame, np.ones((4, 4, 1), np.uint8))           # not even enlarged
+    assert TagDetector().detect(big) == []
