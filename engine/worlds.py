@@ -49,9 +49,11 @@ def card_marginals(
     cards = frozenset(cards)
     if not tokens:
         return {}
+    if card not in cards:
+        return {t: Fraction(0) for t in tokens}
     if all(frozenset(candidates[t]) >= cards for t in tokens):
         # No negative knowledge: every arrangement is open, so each token is equally likely.
-        p = Fraction(1, len(cards)) if card in cards and len(cards) >= len(tokens) else Fraction(0)
+        p = Fraction(1, len(cards)) if len(cards) >= len(tokens) else Fraction(0)
         return {t: p for t in tokens}
     total = count_worlds(tokens, candidates, cards)
     if total == 0:

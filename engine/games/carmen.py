@@ -703,21 +703,24 @@ class CarmenRules(Rules):
         if known_at is not None:
             place = state.table.place_of(known_at)
             return [Deduction("carmen_odds", f"Carmen is at {self.label(state, place)} (certain).",
-                              "You have seen her card.", {"odds": {str(place): "1"}})]
+                              "You have seen her card.", {"odds": {str(place): "1/1"}})]
         tokens = [t for t in state.table.tokens_where(kind=HENCHMAN)
                   if know.card_at(t) is None and state.table.place_of(t).area != "out"]
         unknown_cards = {c.id for c in self.deck.of_kind(HENCHMAN) if know.token_of(c.id) is None}
         cands = {t: unknown_cards - know.excluded.get(t, frozenset()) for t in tokens}
         odds = card_marginals(tokens, cands, unknown_cards, carmen.id)
-        grouped: dict[str, Fraction] = {}
+        # Tokens of one pile are grouped: the pile is one place to the family.
+        grouped: dict[Place, Fraction] = {}
         for t, p in odds.items():
-            grouped[self.label(state, state.table.place_of(t))] = grouped.get(self.label(state, state.table.place_of(t)), Fraction(0)) + p
-        text = "; ".join(f"{where} {p.numerator}/{p.denominator} ({float(p):.0%})" for where, p in
-                         sorted(grouped.items(), key=lambda kv: -kv[1]) if p)
+            place = state.table.place_of(t)
+            grouped[place] = grouped.get(place, Fraction(0)) + p
+        ranked = sorted(grouped.items(), key=lambda kv: (-kv[1], str(kv[0])))
+        text = "; ".join(f"{self.label(state, place)} {p.numerator}/{p.denominator} ({float(p):.0%})"
+                         for place, p in ranked if p)
         return [Deduction("carmen_odds", f"Where Carmen can be: {text}.",
                           f"{len(unknown_cards)} Henchman cards are unknown to you; every arrangement of them "
                           f"you cannot rule out is equally likely.",
-                          {"odds": {w: f"{p.numerator}/{p.denominator}" for w, p in grouped.items()}})]
+                          {"odds": {str(place): f"{p.numerator}/{p.denominator}" for place, p in ranked}})]
 
     # --- undo history ------------------------------------------------------------------
     def describe(self, state: GameState, action: Action) -> str:

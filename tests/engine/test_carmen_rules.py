@@ -438,8 +438,8 @@ def test_journal_assist_levels_and_warrant_hint():
     assert "center" in hints and "carmen_odds" not in hints
     full = t.s.journal("Ann", "full")
     odds = next(d for d in full.deductions if d.kind == "carmen_odds")
-    assert "Ann / Top" not in odds.data["odds"]         # Yul B. Sorry is there: Carmen cannot be
-    assert odds.data["odds"]["Bob / Top"] == "1/12"     # 12 unknown Henchmen, 12 unknown places
+    assert "Ann/henchman/top" not in odds.data["odds"]         # Yul B. Sorry is there: Carmen cannot be
+    assert odds.data["odds"]["Bob/henchman/top"] == "1/12"     # 12 unknown Henchmen, 12 unknown places
 
 
 def test_warrant_ready_hint_names_the_pair_and_a_safe_henchman():
