@@ -150,14 +150,20 @@ class SyntheticTable:
             return self.render_clutter(scenario.degradation, rng)
         ids = self.card_ids
         picks = [ids[i] for i in rng.choice(len(ids), size=min(scenario.cards, len(ids)), replace=False)]
-        deg = _draw_degradation(scenario.degradation, rng)
+        deg = draw_degradation(scenario.degradation, rng)
         return self.render_scene(picks, tag_px, deg, rng)
 
     def render_scene(self, card_ids: list[str], tag_px: float, deg: Degradation, rng: np.random.Generator,
-                     background: int | None = None, jitter: bool = False) -> SyntheticFrame:
+                     background: int | None = None, jitter: bool = False,
+                     noise_rng: np.random.Generator | None = None) -> SyntheticFrame:
+        """Cards placed with `rng`; camera noise, blur direction and light drawn from `noise_rng` (default: rng).
+
+        Video sequences pass a fresh `rng` with the same seed for every frame (cards stay put)
+        and a running `noise_rng` (every frame is a new exposure).
+        """
         w, h = self.size
         bg_index = int(rng.integers(len(self._backgrounds))) if background is None else background
-        canvas = self._backgrounds[bg_index].astype(np.float32)
+        canvas = self._backgrounds[bg_index].copy()
         placed: list[PlacedCard] = []
         slots = _grid_slots(len(card_ids), tag_px, self.size, rng, jitter)
         for card_id, (cx, cy) in zip(card_ids, slots):
@@ -171,12 +177,12 @@ class SyntheticTable:
                 q_frame = cv2.perspectiveTransform(q.reshape(1, 4, 2), H).reshape(4, 2)
                 card.tags.append(PlacedTag(card_id, q_frame, math.sqrt(abs(cv2.contourArea(q_frame))), i == finger_tag))
             placed.append(card)
-        image = _degrade(canvas, deg, rng)
+        image = _degrade(canvas, deg, noise_rng or rng)
         return SyntheticFrame(image, placed)
 
     def render_clutter(self, deg: Degradation, rng: np.random.Generator) -> SyntheticFrame:
         """A frame with no tag: untagged card faces, text, checkerboards, tag-like bit squares, QR-like blocks."""
-        canvas = self._backgrounds[int(rng.integers(len(self._backgrounds)))].astype(np.float32)
+        canvas = self._backgrounds[int(rng.integers(len(self._backgrounds)))].copy()
         ids = self.card_ids
         for _ in range(int(rng.integers(4, 10))):
             card_id = ids[int(rng.integers(len(ids)))]
@@ -188,7 +194,7 @@ class SyntheticTable:
             _composite(canvas, src, cv2.getPerspectiveTransform(_corners(src.shape[1], src.shape[0]), quad), quad)
         for _ in range(int(rng.integers(6, 16))):
             _draw_distractor(canvas, rng)
-        image = _degrade(canvas, _draw_degradation(deg, rng), rng)
+        image = _degrade(canvas, draw_degradation(deg, rng), rng)
         return SyntheticFrame(image, [])
 
     def _card_image(self, card_id: str, finger: bool, rng: np.random.Generator):
@@ -205,7 +211,7 @@ def _stable_hash(text: str) -> int:
     return int.from_bytes(text.encode()[:8].ljust(8, b"\0"), "little") ^ len(text)
 
 
-def _draw_degradation(limit: Degradation, rng: np.random.Generator) -> Degradation:
+def draw_degradation(limit: Degradation, rng: np.random.Generator) -> Degradation:
     """Random values between mild and the scenario's limits (JPEG quality between it and 95)."""
     u = lambda v: float(rng.uniform(0.5 * v, v)) if v else 0.0  # noqa: E731
     q = int(rng.integers(limit.jpeg_quality, 96)) if limit.jpeg_quality else 0
@@ -343,21 +349,27 @@ def _composite(canvas: np.ndarray, src: np.ndarray, H: np.ndarray, quad: np.ndar
     T = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]], np.float64) @ H
     size = (x1 - x0, y1 - y0)
     warped = cv2.warpPerspective(src, T, size, flags=cv2.INTER_AREA if np.linalg.det(H[:2, :2]) < 1 else cv2.INTER_LINEAR)
-    mask = cv2.warpPerspective(np.full(src.shape[:2], 255, np.uint8), T, size, flags=cv2.INTER_LINEAR).astype(np.float32)[:, :, None] / 255
+    mask = cv2.warpPerspective(np.full(src.shape[:2], 1.0, np.float32), T, size, flags=cv2.INTER_LINEAR)
     roi = canvas[y0:y1, x0:x1]
-    roi *= 1 - mask
-    roi += warped.astype(np.float32) * mask
+    roi[:] = cv2.blendLinear(warped, roi, mask, 1.0 - mask)  # anti-aliased card edges, in uint8
+
+
+@lru_cache(maxsize=2)
+def _noise_bank(h: int, w: int) -> np.ndarray:
+    """Unit Gaussian noise, larger than a frame: each frame takes a random window of it (fast)."""
+    return _rng(12345).standard_normal((h + 97, w + 97, 3), dtype=np.float32)
 
 
 def _degrade(canvas: np.ndarray, deg: Degradation, rng: np.random.Generator) -> np.ndarray:
-    img = canvas
+    img = canvas.astype(np.float32)
     h, w = img.shape[:2]
     if deg.light_range:
-        # A smooth brightness field: a lamp on one side, shadow on the other.
-        gx, gy = np.meshgrid(np.linspace(-1, 1, w, dtype=np.float32), np.linspace(-1, 1, h, dtype=np.float32))
+        # A smooth brightness field: a lamp on one side, shadow on the other (computed small, scaled up).
+        gx, gy = np.meshgrid(np.linspace(-1, 1, 64, dtype=np.float32), np.linspace(-1, 1, 36, dtype=np.float32))
         a = rng.uniform(0, 2 * math.pi)
-        field_ = 1 - deg.light_range * (0.5 + 0.5 * (gx * math.cos(a) + gy * math.sin(a)) / math.sqrt(2))
-        img = img * field_[:, :, None]
+        small = 1 - deg.light_range * (0.5 + 0.5 * (gx * math.cos(a) + gy * math.sin(a)) / math.sqrt(2))
+        field_ = cv2.resize(small.astype(np.float32), (w, h), interpolation=cv2.INTER_LINEAR)
+        img = cv2.multiply(img, cv2.merge([field_, field_, field_]))
     if deg.defocus_sigma:
         img = cv2.GaussianBlur(img, (0, 0), deg.defocus_sigma)
     if deg.motion_px >= 1:
@@ -368,8 +380,10 @@ def _degrade(canvas: np.ndarray, deg: Degradation, rng: np.random.Generator) -> 
         kernel = cv2.warpAffine(kernel, M, (k, k))
         img = cv2.filter2D(img, -1, kernel / max(kernel.sum(), 1e-6))
     if deg.noise_sigma:
-        img = img + rng.normal(0, deg.noise_sigma, img.shape).astype(np.float32)
-    out = np.clip(img, 0, 255).astype(np.uint8)
+        bank = _noise_bank(h, w)
+        y, x = int(rng.integers(0, 97)), int(rng.integers(0, 97))
+        img = cv2.scaleAdd(bank[y:y + h, x:x + w], float(deg.noise_sigma), img)
+    out = np.clip(img, 0, 255, out=img).astype(np.uint8)
     if deg.jpeg_quality:
         ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(deg.jpeg_quality)])
         out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
@@ -445,4 +459,4 @@ def _draw_distractor(canvas: np.ndarray, rng: np.random.Generator) -> None:
     M = cv2.getRotationMatrix2D((pw / 2, ph / 2), angle, 1.0)
     rotated = cv2.warpAffine(patch[:ph, :pw], M, (pw, ph), borderValue=255)
     roi = canvas[y:y + ph, x:x + pw]
-    roi[:] = np.minimum(roi, rotated[:, :, None].astype(np.float32))
+    roi[:] = np.minimum(roi, rotated[:, :, None])
