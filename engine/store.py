@@ -1,0 +1,661 @@
+"""The game file: an append-only SQLite event store (see DESIGN.md, "Store").
+
+Each accepted action record is committed, together with the events it produced,
+in one transaction before ``append`` returns, so pulling the plug never loses an
+acknowledged move and never leaves half of one. Resuming a game is replaying
+``records()``.
+
+    >>> with EventStore.create("game.gumshoe", {"game": "carmen"}) as store:
+    ...     store.append({"action": "roll", "face": 3}, [{"kind": "rolled"}])
+    1
+    >>> with EventStore.open("game.gumshoe") as store:
+    ...     store.records()
+    [{'action': 'roll', 'face': 3}]
+
+Files that are corrupted, or written by a newer program, raise a ``StoreError``
+and are never written to. Older files are copied to ``<name>.v<old>.bak`` before
+they are migrated.
+
+Pure standard library (sqlite3, json): the engine must not depend on Qt.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import pathlib
+import sqlite3
+import uuid
+from collections.abc import Callable
+from datetime import datetime, timezone
+from typing import Any
+
+__all__ = [
+    "SCHEMA_VERSION",
+    "MIGRATIONS",
+    "EventStore",
+    "StoreError",
+    "StoreCorrupted",
+    "StoreTooNew",
+    "StoreLocked",
+]
+
+SCHEMA_VERSION: int = 1
+
+# PRAGMA application_id lets us tell our files from any other SQLite database
+# (a photo library, a browser profile...) before looking at a single table.
+APPLICATION_ID = 0x47534852  # "GSHR"
+
+_MAGIC = b"SQLite format 3\x00"
+
+# Every version of the file format keeps the `meta` key/value table with the
+# keys below, so that any version can be identified, summarised and migrated.
+_SCHEMA_V1 = """
+CREATE TABLE meta (
+    key   TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE records (
+    seq    INTEGER PRIMARY KEY,
+    at     TEXT NOT NULL,
+    record TEXT NOT NULL
+);
+CREATE TABLE events (
+    seq   INTEGER NOT NULL REFERENCES records(seq),
+    idx   INTEGER NOT NULL,
+    event TEXT NOT NULL,
+    PRIMARY KEY (seq, idx)
+) WITHOUT ROWID;
+"""
+
+# MIGRATIONS[v] upgrades an open connection, inside a transaction, from
+# version v to v + 1. There is no older format yet; the first change to the
+# tables above adds MIGRATIONS[1] and bumps SCHEMA_VERSION to 2.
+MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {}
+
+# How long to wait for another connection before calling the file locked.
+# Short: the only other writer we expect is another copy of the app, which
+# holds the lock for the whole game.
+_BUSY_TIMEOUT_S = 0.5
+
+
+class StoreError(Exception):
+    """Something is wrong with a game file; the message says what, in plain words."""
+
+
+class StoreCorrupted(StoreError):
+    """The file is not a game file, or it is damaged."""
+
+
+class StoreTooNew(StoreError):
+    """The file was written by a newer version of the program."""
+
+
+class StoreLocked(StoreError):
+    """Another program (or another window) has the game open."""
+
+
+def _dumps(value: Any) -> str:
+    # Compact and canonical, so equal records are equal bytes on disk;
+    # allow_nan=False because NaN is not JSON and other readers would choke.
+    return json.dumps(
+        value, separators=(",", ":"), ensure_ascii=False, sort_keys=True, allow_nan=False
+    )
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+
+
+def _parse_time(text: str | None) -> datetime | None:
+    if text is None:
+        return None
+    try:
+        return datetime.fromisoformat(text)
+    except ValueError:
+        return None
+
+
+def _name(path: pathlib.Path) -> str:
+    return f"'{path}'"
+
+
+def _is_locked(exc: sqlite3.Error) -> bool:
+    text = str(exc).lower()
+    return "locked" in text or "busy" in text
+
+
+def _fsync_dir(directory: pathlib.Path) -> None:
+    # A new file's name is only durable once its directory is synced (POSIX).
+    # Windows cannot open directories; NTFS journals the metadata itself.
+    if os.name != "posix":
+        return
+    fd = os.open(directory, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _check_magic(path: pathlib.Path) -> None:
+    """Refuse anything that is not an SQLite file *before* SQLite touches it:
+    SQLite treats an empty file as a new database and would write to it."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(100)
+    except FileNotFoundError:
+        raise StoreError(f"The game file {_name(path)} does not exist.") from None
+    except IsADirectoryError:
+        raise StoreError(f"{_name(path)} is a folder, not a game file.") from None
+    except PermissionError:
+        raise StoreError(f"This program is not allowed to read {_name(path)}.") from None
+    except OSError as exc:
+        raise StoreError(f"Could not read {_name(path)}: {exc.strerror or exc}.") from None
+    if not head:
+        raise StoreCorrupted(f"The game file {_name(path)} is empty: it holds no game.")
+    if not head.startswith(_MAGIC):
+        raise StoreCorrupted(
+            f"{_name(path)} is not a Gumshoe game file (it is not an SQLite database)."
+        )
+    if len(head) < 100:
+        raise StoreCorrupted(f"The game file {_name(path)} is cut short: it is damaged.")
+
+
+def _connect_ro(path: pathlib.Path) -> sqlite3.Connection:
+    # mode=ro: validation must not change a byte of a file we may reject.
+    uri = path.resolve().as_uri() + "?mode=ro"
+    try:
+        conn = sqlite3.connect(uri, uri=True, timeout=_BUSY_TIMEOUT_S, isolation_level=None)
+    except sqlite3.Error as exc:
+        raise StoreCorrupted(f"Could not open {_name(path)}: {exc}.") from exc
+    return conn
+
+
+def _locked_error(path: pathlib.Path) -> StoreLocked:
+    return StoreLocked(
+        f"The game file {_name(path)} is open in another window or program. "
+        "Close it there first."
+    )
+
+
+def _read_meta(conn: sqlite3.Connection, path: pathlib.Path) -> dict[str, str]:
+    """Identify the file and read its meta table (any schema version)."""
+    (app_id,) = conn.execute("PRAGMA application_id").fetchone()
+    tables = {
+        row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+    }
+    if app_id != APPLICATION_ID or "meta" not in tables:
+        raise StoreCorrupted(
+            f"{_name(path)} is an SQLite database, but not a Gumshoe game file."
+        )
+    meta = dict(conn.execute("SELECT key, value FROM meta").fetchall())
+    for key in ("schema_version", "header", "created_at", "updated_at"):
+        if key not in meta:
+            raise StoreCorrupted(
+                f"The game file {_name(path)} is damaged: its '{key}' entry is missing."
+            )
+    try:
+        meta["schema_version"] = int(meta["schema_version"])  # type: ignore[assignment]
+    except (TypeError, ValueError):
+        raise StoreCorrupted(
+            f"The game file {_name(path)} is damaged: its version number is unreadable."
+        ) from None
+    meta["header"] = _decode_dict(meta["header"], "the game header", path)  # type: ignore[assignment]
+    return meta
+
+
+def _check_version(meta: dict[str, Any], path: pathlib.Path) -> int:
+    version = meta["schema_version"]
+    if version > SCHEMA_VERSION:
+        raise StoreTooNew(
+            f"The game file {_name(path)} was saved by a newer version of Gumshoe "
+            f"(file format {version}; this program reads up to {SCHEMA_VERSION}). "
+            "Update Gumshoe to open it; the file has not been changed."
+        )
+    if version < 0:
+        raise StoreCorrupted(
+            f"The game file {_name(path)} is damaged: its version number is {version}."
+        )
+    return version
+
+
+def _decode_dict(text: Any, what: str, path: pathlib.Path) -> dict:
+    try:
+        value = json.loads(text)
+    except (TypeError, ValueError):
+        raise StoreCorrupted(
+            f"The game file {_name(path)} is damaged: {what} cannot be read."
+        ) from None
+    if not isinstance(value, dict):
+        raise StoreCorrupted(
+            f"The game file {_name(path)} is damaged: {what} is not a record."
+        )
+    return value
+
+
+def _quick_check(conn: sqlite3.Connection, path: pathlib.Path) -> None:
+    rows = [row[0] for row in conn.execute("PRAGMA quick_check")]
+    if rows != ["ok"]:
+        raise StoreCorrupted(
+            f"The game file {_name(path)} is damaged (SQLite integrity check: {rows[0]})."
+        )
+
+
+def _load(conn: sqlite3.Connection, path: pathlib.Path) -> tuple[list[dict], list[tuple[int, dict]]]:
+    """Read and check every record and event of a current-version file."""
+    tables = {
+        row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+    }
+    for table in ("records", "events"):
+        if table not in tables:
+            raise StoreCorrupted(
+                f"The game file {_name(path)} is damaged: its '{table}' table is missing."
+            )
+    records: list[dict] = []
+    for expected, (seq, text) in enumerate(
+        conn.execute("SELECT seq, record FROM records ORDER BY seq"), start=1
+    ):
+        if seq != expected:
+            raise StoreCorrupted(
+                f"The game file {_name(path)} is damaged: move {expected} is missing "
+                f"(the next one stored is move {seq})."
+            )
+        records.append(_decode_dict(text, f"move {seq}", path))
+    events: list[tuple[int, dict]] = []
+    last = (0, -1)
+    for seq, idx, text in conn.execute("SELECT seq, idx, event FROM events ORDER BY seq, idx"):
+        if not (isinstance(seq, int) and 1 <= seq <= len(records)):
+            raise StoreCorrupted(
+                f"The game file {_name(path)} is damaged: it has events for move {seq}, "
+                "which is not stored."
+            )
+        expected_idx = last[1] + 1 if seq == last[0] else 0
+        if idx != expected_idx:
+            raise StoreCorrupted(
+                f"The game file {_name(path)} is damaged: an event of move {seq} is missing."
+            )
+        events.append((seq, _decode_dict(text, f"an event of move {seq}", path)))
+        last = (seq, idx)
+    return records, events
+
+
+def _inspect(path: pathlib.Path) -> tuple[dict[str, Any], int | None, sqlite3.Connection]:
+    """Check a file read-only; return its meta table, record count and the
+    read-only connection (the caller closes it; open() backs up through it).
+
+    Every record and event is decoded and checked (current version only: an
+    older layout is checked after migration instead). SQLite may create the
+    -wal/-shm side files, but never changes the game file itself.
+    """
+    _check_magic(path)
+    conn = _connect_ro(path)
+    try:
+        try:
+            conn.execute("BEGIN")  # one consistent snapshot for all the reads
+            _quick_check(conn, path)
+            meta = _read_meta(conn, path)
+            version = _check_version(meta, path)
+            count: int | None
+            # Decoding everything costs ~10 ms per 1,000 moves; a resume list
+            # that marks a damaged game beats one that fails when it is picked.
+            count = len(_load(conn, path)[0]) if version == SCHEMA_VERSION else None
+            conn.execute("COMMIT")
+        except sqlite3.Error as exc:
+            if _is_locked(exc):
+                raise _locked_error(path) from exc
+            raise StoreCorrupted(
+                f"The game file {_name(path)} is damaged and cannot be read ({exc})."
+            ) from exc
+        return meta, count, conn
+    except BaseException:
+        conn.close()
+        raise
+
+
+def _backup_path(path: pathlib.Path, version: int) -> pathlib.Path:
+    # Never overwrite an earlier backup: it may be the only copy of an old game.
+    candidate = path.with_name(f"{path.name}.v{version}.bak")
+    n = 2
+    while candidate.exists():
+        candidate = path.with_name(f"{path.name}.v{version}.{n}.bak")
+        n += 1
+    return candidate
+
+
+def _make_backup(src: sqlite3.Connection, path: pathlib.Path, version: int) -> pathlib.Path:
+    """Copy the file before a migration. The SQLite backup API (not a byte
+    copy) so moves still in the -wal file after a crash are in the copy."""
+    while True:
+        target = _backup_path(path, version)
+        try:
+            fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+        except FileExistsError:
+            continue  # someone took the name between exists() and open()
+        os.close(fd)
+        break
+    try:
+        dst = sqlite3.connect(target)
+        try:
+            src.backup(dst)
+        finally:
+            dst.close()
+        fd = os.open(target, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        _fsync_dir(target.parent)
+    except BaseException as exc:
+        target.unlink(missing_ok=True)
+        if isinstance(exc, (sqlite3.Error, OSError)):
+            raise StoreError(
+                f"Could not make a backup copy of {_name(path)} before updating it ({exc}); "
+                "the file has not been changed."
+            ) from exc
+        raise
+    return target
+
+
+class EventStore:
+    """One game file, open for appending. Use ``create`` or ``open``.
+
+    >>> store = EventStore.create("game.gumshoe", {"game": "carmen", "players": ["Julie"]})
+    >>> store.append({"action": "peek"}, [{"kind": "saw", "to": ["Julie"]}])
+    1
+    >>> len(store), store.header["game"]
+    (1, 'carmen')
+    >>> store.close()
+    """
+
+    path: pathlib.Path
+    header: dict
+    created_at: datetime | None
+    updated_at: datetime | None
+    backup_path: pathlib.Path | None
+
+    def __init__(self, path: pathlib.Path, conn: sqlite3.Connection, meta: dict, count: int,
+                 backup_path: pathlib.Path | None = None) -> None:
+        # Private: callers use create() or open(), which check the file first.
+        self.path = path
+        self._conn: sqlite3.Connection | None = conn
+        self.header = meta["header"]
+        self.created_at = _parse_time(meta["created_at"])
+        self.updated_at = _parse_time(meta["updated_at"])
+        self.backup_path = backup_path
+        self._count = count
+
+    # ----------------------------------------------------------------- opening
+
+    @classmethod
+    def create(cls, path: str | os.PathLike, header: dict) -> "EventStore":
+        """Start a new game file; refuse if ``path`` exists.
+
+        >>> EventStore.create("game.gumshoe", {"game": "carmen"}).close()
+
+        The file is built under a temporary name and then linked into place,
+        so a crash during creation never leaves a half-made file at ``path``.
+        """
+        if not isinstance(header, dict):
+            raise TypeError(f"the header must be a dict, not {type(header).__name__}")
+        path = pathlib.Path(path)
+        header_text = _dumps(header)
+        if os.path.lexists(path):
+            raise StoreError(
+                f"{_name(path)} already exists; a new game will not overwrite it."
+            )
+        tmp = path.with_name(f".{path.name}.{uuid.uuid4().hex}.tmp")
+        now = _now()
+        try:
+            conn = sqlite3.connect(tmp, isolation_level=None)
+            try:
+                conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+                conn.execute("PRAGMA journal_mode = WAL")
+                conn.execute("PRAGMA synchronous = FULL")
+                conn.execute("BEGIN IMMEDIATE")
+                for statement in _SCHEMA_V1.split(";"):
+                    if statement.strip():
+                        conn.execute(statement)
+                conn.executemany(
+                    "INSERT INTO meta (key, value) VALUES (?, ?)",
+                    [
+                        ("schema_version", str(SCHEMA_VERSION)),
+                        ("header", header_text),
+                        ("created_at", now),
+                        ("updated_at", now),
+                    ],
+                )
+                conn.execute("COMMIT")
+            finally:
+                conn.close()  # checkpoints: the whole file is in `tmp` itself now
+            _link_into_place(tmp, path)
+        except sqlite3.Error as exc:
+            raise StoreError(f"Could not create the game file {_name(path)}: {exc}.") from exc
+        except FileExistsError:
+            raise StoreError(
+                f"{_name(path)} already exists; a new game will not overwrite it."
+            ) from None
+        except OSError as exc:
+            raise StoreError(
+                f"Could not create the game file {_name(path)}: {exc.strerror or exc}."
+            ) from exc
+        finally:
+            for leftover in (tmp, *(tmp.with_name(tmp.name + s) for s in ("-wal", "-shm"))):
+                try:
+                    leftover.unlink()
+                except FileNotFoundError:
+                    pass
+        _fsync_dir(path.parent)
+        return cls.open(path)
+
+    @classmethod
+    def open(cls, path: str | os.PathLike) -> "EventStore":
+        """Open an existing game file for appending, after checking all of it.
+
+        >>> store = EventStore.open("game.gumshoe"); moves = store.records()
+
+        Raises StoreCorrupted, StoreTooNew or StoreLocked (all StoreError);
+        in those cases the file is left exactly as it was.
+        """
+        path = pathlib.Path(path)
+        meta, _, ro = _inspect(path)
+        backup = None
+        try:
+            version = meta["schema_version"]
+            if version < SCHEMA_VERSION:
+                missing = [v for v in range(version, SCHEMA_VERSION) if v not in MIGRATIONS]
+                if missing:
+                    raise StoreError(
+                        f"The game file {_name(path)} uses file format {version}, which "
+                        "this version of Gumshoe can no longer update."
+                    )
+                backup = _make_backup(ro, path, version)
+        finally:
+            ro.close()
+        return cls._open_rw(path, backup)
+
+    @classmethod
+    def _open_rw(cls, path: pathlib.Path, backup: pathlib.Path | None) -> "EventStore":
+        # mode=rw: never let SQLite create a fresh empty file if ours vanished.
+        uri = path.resolve().as_uri() + "?mode=rw"
+        try:
+            conn = sqlite3.connect(uri, uri=True, timeout=_BUSY_TIMEOUT_S, isolation_level=None)
+        except sqlite3.Error as exc:
+            raise StoreError(f"Could not open {_name(path)} for writing: {exc}.") from exc
+        try:
+            # EXCLUSIVE: the write lock is kept until close(), so a second
+            # window opening the same game gets StoreLocked instead of both
+            # appending moves from two diverging games.
+            conn.execute("PRAGMA locking_mode = EXCLUSIVE")
+            conn.execute("PRAGMA journal_mode = WAL")
+            conn.execute("PRAGMA synchronous = FULL")
+            conn.execute("BEGIN IMMEDIATE")  # takes the lock; re-check under it
+            meta = _read_meta(conn, path)
+            version = _check_version(meta, path)
+            for v in range(version, SCHEMA_VERSION):
+                try:
+                    MIGRATIONS[v](conn)
+                except Exception as exc:
+                    raise StoreError(
+                        f"Could not update the game file {_name(path)} from file format "
+                        f"{v} ({exc}); it has not been changed"
+                        + (f" and a copy is in '{backup}'." if backup else ".")
+                    ) from exc
+                conn.execute(
+                    "UPDATE meta SET value = ? WHERE key = 'schema_version'", (str(v + 1),)
+                )
+            if version != SCHEMA_VERSION:
+                meta = _read_meta(conn, path)
+            records, _ = _load(conn, path)
+            conn.execute("COMMIT")
+        except BaseException as exc:
+            try:
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")  # a failed migration leaves the old file
+            finally:
+                conn.close()
+            if isinstance(exc, sqlite3.Error):
+                if _is_locked(exc):
+                    raise _locked_error(path) from exc
+                raise StoreCorrupted(
+                    f"The game file {_name(path)} is damaged and cannot be read ({exc})."
+                ) from exc
+            raise
+        return cls(path, conn, meta, len(records), backup)
+
+    @staticmethod
+    def summary(path: str | os.PathLike) -> dict:
+        """What a "resume game" list shows, read without writing to the file.
+
+        >>> EventStore.summary("game.gumshoe")["records"]
+        12
+
+        Returns ``{"path", "header", "records", "schema_version", "created_at",
+        "updated_at"}``; ``records`` is None for an older file not yet updated.
+        Raises StoreError (StoreLocked while the game is open elsewhere).
+        """
+        path = pathlib.Path(path)
+        meta, count, ro = _inspect(path)
+        ro.close()
+        return {
+            "path": path,
+            "header": meta["header"],
+            "records": count,
+            "schema_version": meta["schema_version"],
+            "created_at": _parse_time(meta["created_at"]),
+            "updated_at": _parse_time(meta["updated_at"]),
+        }
+
+    # ----------------------------------------------------------------- writing
+
+    def append(self, record: dict, events: list[dict]) -> int:
+        """Store one accepted action and its events atomically; return its seq.
+
+        >>> store.append({"action": "swap"}, [{"kind": "moved"}, {"kind": "moved"}])
+        2
+
+        The move is committed and synced to disk when this returns.
+        """
+        conn = self._require_open()
+        if not isinstance(record, dict):
+            raise TypeError(f"a record must be a dict, not {type(record).__name__}")
+        if not all(isinstance(e, dict) for e in events):
+            raise TypeError("every event must be a dict")
+        # Encode before the transaction: a value JSON cannot hold fails here,
+        # with nothing written.
+        record_text = _dumps(record)
+        event_texts = [_dumps(e) for e in events]
+        seq = self._count + 1
+        now = _now()
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            conn.execute(
+                "INSERT INTO records (seq, at, record) VALUES (?, ?, ?)", (seq, now, record_text)
+            )
+            conn.executemany(
+                "INSERT INTO events (seq, idx, event) VALUES (?, ?, ?)",
+                [(seq, i, text) for i, text in enumerate(event_texts)],
+            )
+            conn.execute("UPDATE meta SET value = ? WHERE key = 'updated_at'", (now,))
+            conn.execute("COMMIT")
+        except sqlite3.Error as exc:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise StoreError(
+                f"Could not save move {seq} to {_name(self.path)} ({exc}). "
+                "The move was not recorded."
+            ) from exc
+        self._count = seq
+        self.updated_at = _parse_time(now)
+        return seq
+
+    # ----------------------------------------------------------------- reading
+
+    def records(self) -> list[dict]:
+        """All action records, oldest first (read back from the file).
+
+        >>> [r["action"] for r in store.records()]
+        ['peek', 'swap']
+        """
+        conn = self._require_open()
+        return [
+            _decode_dict(text, f"move {seq}", self.path)
+            for seq, text in conn.execute("SELECT seq, record FROM records ORDER BY seq")
+        ]
+
+    def events(self) -> list[tuple[int, dict]]:
+        """``(seq, event)`` for every event, in the order they happened.
+
+        >>> store.events()[0]
+        (1, {'kind': 'saw', 'to': ['Julie']})
+        """
+        conn = self._require_open()
+        return [
+            (seq, _decode_dict(text, f"an event of move {seq}", self.path))
+            for seq, text in conn.execute("SELECT seq, event FROM events ORDER BY seq, idx")
+        ]
+
+    def __len__(self) -> int:
+        return self._count
+
+    # ---------------------------------------------------------------- closing
+
+    def close(self) -> None:
+        """Release the file (safe to call twice)."""
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None
+
+    @property
+    def closed(self) -> bool:
+        return self._conn is None
+
+    def __enter__(self) -> "EventStore":
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        state = "closed" if self._conn is None else f"{self._count} records"
+        return f"<EventStore {str(self.path)!r} {state}>"
+
+    def _require_open(self) -> sqlite3.Connection:
+        if self._conn is None:
+            raise StoreError(f"The game file {_name(self.path)} has been closed.")
+        return self._conn
+
+
+def _link_into_place(tmp: pathlib.Path, path: pathlib.Path) -> None:
+    """Give the finished file its name, failing (FileExistsError) if taken."""
+    try:
+        os.link(tmp, path)  # atomic, and never replaces an existing file
+    except FileExistsError:
+        raise
+    except OSError:
+        # Filesystems without hard links (FAT, some network shares).
+        if os.name == "nt":
+            os.rename(tmp, path)  # on Windows rename refuses an existing target
+        else:
+            if os.path.lexists(path):
+                raise FileExistsError(path) from None
+            os.rename(tmp, path)
