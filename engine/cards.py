@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 import tomllib
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Iterable, Mapping
 
@@ -72,7 +73,14 @@ class Deck:
 
     def of_kind(self, kind: str) -> list[Card]:
         """The cards of one kind, in file order."""
-        return [c for c in self.cards.values() if c.kind == kind]
+        return list(self._by_kind.get(kind, ()))
+
+    @cached_property
+    def _by_kind(self) -> dict[str, tuple[Card, ...]]:
+        out: dict[str, list[Card]] = {}
+        for c in self.cards.values():
+            out.setdefault(c.kind, []).append(c)
+        return {k: tuple(v) for k, v in out.items()}
 
     def with_role(self, role: str) -> Card:
         """The single card carrying a game role (``DeckError`` if none or several)."""

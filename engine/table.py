@@ -20,6 +20,9 @@ from dataclasses import dataclass
 from typing import Iterable, Iterator
 
 
+_TEXT: dict["Place", str] = {}
+
+
 @dataclass(frozen=True, slots=True, order=True)
 class Place:
     """Where a token lies: an area, optionally owned by a player, optionally a slot.
@@ -33,7 +36,10 @@ class Place:
     slot: str | None = None
 
     def __str__(self) -> str:
-        return "/".join(p for p in (self.owner, self.area, self.slot) if p is not None)
+        text = _TEXT.get(self)
+        if text is None:      # places are few and written often (journals, prompts): remember them
+            text = _TEXT[self] = "/".join(p for p in (self.owner, self.area, self.slot) if p is not None)
+        return text
 
     @classmethod
     def parse(cls, text: str, players: Iterable[str]) -> "Place":

@@ -155,6 +155,15 @@ class CarmenRules(Rules):
         self.die = die or load_die("carmen")
         self.mastermind = deck.with_role(MASTERMIND).id
         self.kind_name = {k: deck.kinds[k].name for k in KINDS}
+        # The journal's line order, like the paper one: each Location beside its Loot, then Henchmen.
+        order = []
+        for loc in deck.of_kind(LOCATION):
+            order.append(loc)
+            if loc.pair:
+                order.append(deck.card(loc.pair))
+        seen = {c.id for c in order}
+        order += [c for c in deck.of_kind(LOOT) if c.id not in seen] + deck.of_kind(HENCHMAN)
+        self.journal_order = tuple(order)
 
     # --- setup ---------------------------------------------------------------------
     def setup(self, players: tuple[str, ...], options: Mapping[str, Any]) -> CarmenState:
@@ -625,51 +634,43 @@ class CarmenRules(Rules):
     # --- journal ---------------------------------------------------------------------
     def journal(self, state: GameState, player: str, assist: Assist) -> Journal:
         assert isinstance(state, CarmenState)
-        know = state.knowledge[player]
+        known = self._known_places(state, player)
         entries = []
-        ordered = []
-        for loc in self.deck.of_kind(LOCATION):
-            ordered.append(loc)
-            if loc.pair:
-                ordered.append(self.deck.card(loc.pair))
-        ordered += [c for c in self.deck.of_kind(LOOT) if c not in ordered]
-        ordered += self.deck.of_kind(HENCHMAN)
-        for card in ordered:
-            tok = know.token_of(card.id)
-            if tok is None:
+        for card in self.journal_order:
+            place = known.get(card.id)
+            if place is None:
                 entries.append(JournalEntry(card.id, card.name, card.kind, "Unknown"))
             else:
-                place = state.table.place_of(tok)
                 entries.append(JournalEntry(card.id, card.name, card.kind, self.label(state, place), str(place)))
         deductions: list[Deduction] = []
         if assist != Assist.NOTES:
-            deductions += self._hints(state, player)
+            deductions += self._hints(state, player, known)
         if assist == Assist.FULL:
             deductions += self._carmen_odds(state, player)
         return Journal(player, assist, tuple(entries), tuple(deductions))
 
-    def _known_place(self, state: CarmenState, player: str, card: str) -> Place | None:
-        tok = state.knowledge[player].token_of(card)
-        return None if tok is None else state.table.place_of(tok)
+    def _known_places(self, state: CarmenState, player: str) -> dict[str, Place]:
+        """card id -> where this player knows it lies."""
+        where = state.table.where
+        return {card: where[tok] for tok, card in state.knowledge[player].known.items()}
 
-    def _hints(self, state: CarmenState, player: str) -> list[Deduction]:
+    def _hints(self, state: CarmenState, player: str, known: dict[str, Place]) -> list[Deduction]:
         out = []
-        gone = [c for c in self.deck.cards.values() if (pl := self._known_place(state, player, c.id)) and pl.area == "out"]
+        gone = [c for c in self.journal_order if (pl := known.get(c.id)) and pl.area == "out"]
         if gone:
             out.append(Deduction("eliminated", "Out of play: " + ", ".join(c.name for c in gone) + ".",
                                  "These cards were flipped face up and set aside.", {"cards": [c.id for c in gone]}))
         safe = [c for c in self.deck.of_kind(HENCHMAN) if c.id != self.mastermind
-                and (pl := self._known_place(state, player, c.id)) and pl.owner is not None]
+                and (pl := known.get(c.id)) and pl.owner is not None]
         for loot in self.deck.of_kind(LOOT):
             if not loot.pair:
                 continue
-            a, b = self._known_place(state, player, loot.id), self._known_place(state, player, loot.pair)
+            a, b = known.get(loot.id), known.get(loot.pair)
             if a and b and a.owner and b.owner:
                 pair = f"{loot.name} ({self.label(state, a)}) and {self.deck.name_of(loot.pair)} ({self.label(state, b)})"
                 if safe:
                     h = safe[0]
-                    hp = self._known_place(state, player, h.id)
-                    assert hp is not None
+                    hp = known[h.id]
                     out.append(Deduction("warrant_ready", f"Warrant ready: {pair}, with {h.name} ({self.label(state, hp)}).",
                                          "You have seen both cards of this pair and a Henchman who is not Carmen.",
                                          {"loot": str(a), "location": str(b), "henchman": str(hp)}))
@@ -689,7 +690,7 @@ class CarmenRules(Rules):
                       if matches else "The center Loot and Location do not match yet.")
         out.append(Deduction("center", "Table center: " + "; ".join(parts) + ".", reason,
                              {k: c for k, c in center.items()}))
-        carmen = self._known_place(state, player, self.mastermind)
+        carmen = known.get(self.mastermind)
         if carmen is not None and center[LOOT] and center[LOCATION] \
                 and self.deck.card(center[LOOT]).pair == center[LOCATION] and carmen.area != "out":
             out.append(Deduction("final_ready", f"Final warrant ready: Carmen is at {self.label(state, carmen)}.",
