@@ -1,0 +1,209 @@
+"""Engine speed: per-action cost with full journals, resume from the game file, whole games,
+and the exact Carmen odds against brute-force enumeration of worlds (same inputs, same run).
+
+Run:  python benchmarks/engine_bench.py [--games N] [--quick]
+
+Targets (issue 2): p99 < 1 ms per action with every player's full-assist journal;
+resume of a 1,000-event game < 150 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from engine.session import Session  # noqa: E402
+from engine.sim import CARMEN_WEIGHTS, Truth, play_random_game, random_action  # noqa: E402
+from engine.worlds import brute_force_marginals, card_marginals  # noqa: E402
+
+GAME = "carmen-cards"
+PLAYERS = ("Ann", "Bob", "Cyd", "Dee")
+
+
+def pct(values: list[float], q: float) -> float:
+    s = sorted(values)
+    return s[min(len(s) - 1, int(round(q * (len(s) - 1))))]
+
+
+def ms(x: float) -> str:
+    return f"{x * 1000:.3f} ms"
+
+
+def row(name: str, figure: str, target: str = "", verdict: str = "") -> None:
+    print(f"  {name:<46} {figure:>22}   {target:<16} {verdict}")
+
+
+def verdict(ok: bool) -> str:
+    return "ok" if ok else "MISSED"
+
+
+# --- 1. apply + every player's full journal, per action ------------------------------------
+def bench_actions(games: int) -> None:
+    print("\n1. session.apply(action) + session.journal(p, 'full') for every player, per action")
+    all_times: list[float] = []
+    apply_only: list[float] = []
+    by_type: dict[str, list[float]] = {}
+    best_of_3: list[float] = []      # apply once + journals timed 3 times, best: discounts CPU contention
+    for n in (2, 3, 4):
+        times: list[float] = []
+        for seed in range(games):
+            s = Session.new(GAME, PLAYERS[:n])
+            rng = random.Random(seed)
+            truth = Truth.deal(s.initial, rng)
+            for _ in range(2000):
+                if s.outcome is not None:
+                    break
+                action = random_action(s, truth, rng, CARMEN_WEIGHTS)   # not timed: the "camera"
+                t0 = time.perf_counter()
+                s.apply(action)
+                t1 = time.perf_counter()
+                for p in s.players:
+                    s.journal(p, "full")
+                t2 = time.perf_counter()
+                times.append(t2 - t0)
+                apply_only.append(t1 - t0)
+                by_type.setdefault(action["type"], []).append(t2 - t0)
+                again = []
+                for _ in range(2):
+                    t3 = time.perf_counter()
+                    for p in s.players:
+                        s.journal(p, "full")
+                    again.append(time.perf_counter() - t3)
+                best_of_3.append((t1 - t0) + min(t2 - t1, *again))
+        all_times += times
+        p99 = pct(times, 0.99)
+        row(f"{n} players ({len(times)} actions, {games} games)",
+            f"median {ms(statistics.median(times))}, p99 {ms(p99)}", "p99 < 1 ms", verdict(p99 < 0.001))
+    p99 = pct(all_times, 0.99)
+    row(f"all ({len(all_times)} actions)", f"median {ms(statistics.median(all_times))}, p99 {ms(p99)}",
+        "p99 < 1 ms", verdict(p99 < 0.001))
+    row("  of which apply alone", f"median {ms(statistics.median(apply_only))}, p99 {ms(pct(apply_only, 0.99))}")
+    row("  max", ms(max(all_times)))
+    p99b = pct(best_of_3, 0.99)
+    row("  journals best of 3 (discounts preemption)", f"median {ms(statistics.median(best_of_3))}, p99 {ms(p99b)}",
+        "p99 < 1 ms", verdict(p99b < 0.001))
+    for kind, ts in sorted(by_type.items(), key=lambda kv: -pct(kv[1], 0.99)):
+        row(f"  {kind} ({len(ts)})", f"median {ms(statistics.median(ts))}, p99 {ms(pct(ts, 0.99))}")
+
+
+# --- 2. resume a 1,000-event game from SQLite ------------------------------------------------
+def bench_resume(runs: int, target_events: int = 1000) -> None:
+    print(f"\n2. Session.resume(path) of a {target_events}-action game file (SQLite, WAL), median of {runs}")
+    with tempfile.TemporaryDirectory() as tmp:
+        path = None
+        for seed in range(200):
+            path = Path(tmp) / f"bench-{seed}.gumshoe"
+            s = Session.new(GAME, PLAYERS[:4], path=path)
+            rng = random.Random(seed)
+            truth = Truth.deal(s.initial, rng)
+            while s.outcome is None and len(s.done) < target_events:
+                s.apply(random_action(s, truth, rng, CARMEN_WEIGHTS))
+            done = len(s.done)
+            n_events = len(s.log)
+            final = [s.view(p) for p in (*s.players, None)]
+            s.close()
+            if done >= target_events:
+                break
+        assert path is not None
+        times = []
+        for _ in range(runs):
+            t0 = time.perf_counter()
+            again = Session.resume(path)
+            times.append(time.perf_counter() - t0)
+            same = [again.view(p) for p in (*again.players, None)] == final
+            again.close()
+            assert same, "the resumed game differs from the live one"
+        size = path.stat().st_size + sum(p.stat().st_size for p in Path(tmp).glob(path.name + "-*"))
+        med = statistics.median(times)
+        row(f"{done} actions, {n_events} events, 4 players, {size // 1024} KiB",
+            f"median {med * 1000:.1f} ms", "< 150 ms", verdict(med < 0.150))
+        row("  min / max", f"{min(times) * 1000:.1f} / {max(times) * 1000:.1f} ms")
+        row("  identical views after resume", "yes")
+
+
+# --- 3. random full games per second ----------------------------------------------------------
+def bench_games(games: int) -> None:
+    print("\n3. random legal games to the end (no file, no journals), simulator included")
+    for n in (2, 3, 4):
+        t0 = time.perf_counter()
+        actions = ended = 0
+        for seed in range(games):
+            s = Session.new(GAME, PLAYERS[:n])
+            play_random_game(s, seed, max_actions=3000)
+            actions += len(s.done)
+            ended += s.outcome is not None
+        dt = time.perf_counter() - t0
+        row(f"{n} players, {games} games ({ended} ended, {actions // games} actions avg)",
+            f"{games / dt:.1f} games/s, {actions / dt:.0f} act/s")
+
+
+# --- 4. exact odds against brute force ----------------------------------------------------------
+def odds_problem(rng: random.Random, m: int, exclusions: bool) -> tuple[list[int], dict, set, str]:
+    """m unknown Henchmen on m unknown tokens; with exclusions, some tokens are known not to be some cards."""
+    cards = [f"carmen.henchman.h{i}" for i in range(m)]
+    order = cards[:]
+    rng.shuffle(order)
+    tokens = list(range(100, 100 + m))
+    world = dict(zip(tokens, order))
+    if exclusions:
+        cands = {t: {c for c in cards if c == world[t] or rng.random() < 0.6} for t in tokens}
+    else:
+        cands = {t: set(cards) for t in tokens}
+    return tokens, cands, set(cards), cards[0]
+
+
+def timed(fn, *args, min_time: float = 0.2) -> float:
+    n, t0 = 0, time.perf_counter()
+    while True:
+        fn(*args)
+        n += 1
+        dt = time.perf_counter() - t0
+        if dt >= min_time:
+            return dt / n
+
+
+def bench_odds(sizes: tuple[int, ...], problems: int) -> None:
+    print("\n4. exact Carmen odds: engine.worlds.card_marginals vs brute_force_marginals, same inputs")
+    print(f"  {'unknown Henchmen / path':<46} {'card_marginals':>14} {'brute force':>14} {'ratio':>10}  same answers")
+    for exclusions in (True, False):
+        for m in sizes:
+            rng = random.Random(m)
+            fast_t, slow_t = [], []
+            for _ in range(problems):
+                prob = odds_problem(rng, m, exclusions)
+                fast = card_marginals(*prob)
+                slow = brute_force_marginals(*prob)
+                assert fast == slow, f"card_marginals {fast} != brute force {slow}"
+                fast_t.append(timed(card_marginals, *prob, min_time=0.02))
+                slow_t.append(timed(brute_force_marginals, *prob, min_time=0.0))
+            f, b = statistics.median(fast_t), statistics.median(slow_t)
+            path = "counting (exclusions)" if exclusions else "fast path (no exclusions)"
+            print(f"  {f'{m} cards, {path}':<46} {ms(f):>14} {ms(b):>14} {b / f:>9.0f}x  yes ({problems} inputs)")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=20, help="random games per player count for 1 and 3")
+    ap.add_argument("--quick", action="store_true", help="fewer games and smaller brute force")
+    args = ap.parse_args()
+    games = 4 if args.quick else args.games
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(f"Gumshoe engine benchmark -- Python {platform.python_version()} on {platform.machine()}, "
+          f"{os.cpu_count()} CPUs, load average {load:.1f}, {platform.platform(terse=True)}")
+    bench_actions(games)
+    bench_resume(runs=3 if args.quick else 7)
+    bench_games(games)
+    bench_odds(sizes=(6, 7) if args.quick else (6, 8, 9), problems=3 if args.quick else 5)
+
+
+if __name__ == "__main__":
+    main()
