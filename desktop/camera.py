@@ -21,7 +21,7 @@ from PySide6.QtWidgets import QComboBox, QGroupBox, QHBoxLayout, QLabel, QVBoxLa
 
 from .widgets import button, label
 
-PREVIEW_WIDTH = 360
+PREVIEW_WIDTH = 288
 DEMO_FRAME_SIZE = (640, 360)      # rendering a full 720p synthetic frame costs ~100 ms: too slow to feel live
 DEMO_TAG_PX = 46.0
 MAX_FAILED_READS = 30             # ~1 s of no frames: the camera has stopped

@@ -138,14 +138,15 @@ class GameController(QObject):
             return None
         return self.truth.card_at(self.session.state, place)
 
-    def slot_words(self, place: str) -> str:
-        """'Julie's Top Loot card', 'the center Loot card' — public words for a place."""
+    def slot_words(self, place: str, viewer: str | None = None) -> str:
+        """'Julie's Top Loot card', 'your Top Loot card' (to ``viewer``), 'the center Loot card'."""
         parts = place.split("/")
         if parts[0] == "center" and len(parts) == 2:
             return f"the center {self.kind_name(parts[1])} card"
         if len(parts) == 3:
             owner, kind, slot = parts
-            return f"{owner}'s {slot.capitalize()} {self.kind_name(kind)} card"
+            whose = "your" if owner == viewer else f"{owner}'s"
+            return f"{whose} {slot.capitalize()} {self.kind_name(kind)} card"
         return place
 
     # --- playing ---------------------------------------------------------------------

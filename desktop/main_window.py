@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QMainWindow, QStackedWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QFrame, QMainWindow, QScrollArea, QStackedWidget, QVBoxLayout, QWidget
 
 from engine.errors import RuleViolation
 from engine.store import StoreError
@@ -39,8 +39,14 @@ class MainWindow(QMainWindow):
         self.new_game = NewGameScreen()
         self.table = TableScreen()
         self.gate = PrivacyGate()
-        self.flip_page = QWidget()
-        self.flip_layout = QVBoxLayout(self.flip_page)
+        # In a scroll area: wrapped labels and long lists must not make the window taller
+        # than a laptop screen.
+        self.flip_page = QScrollArea()
+        self.flip_page.setWidgetResizable(True)
+        self.flip_page.setFrameShape(QFrame.NoFrame)
+        flip_inner = QWidget()
+        self.flip_page.setWidget(flip_inner)
+        self.flip_layout = QVBoxLayout(flip_inner)
         for page in (self.start, self.new_game, self.table, self.gate, self.flip_page):
             self.stack.addWidget(page)
 
@@ -121,7 +127,7 @@ class MainWindow(QMainWindow):
     def open_peek(self, player: str, place: str) -> None:
         c = self.controller
         assert c is not None
-        where = c.slot_words(place)
+        where = c.slot_words(place, viewer=player)
 
         def content() -> CardEntry:
             hints = {}
@@ -138,7 +144,7 @@ class MainWindow(QMainWindow):
             self.entry = entry
             return entry
 
-        self.gate.open_for(player, f"{player} looks at {where}. Pick up the card, keep it hidden, "
+        self.gate.open_for(player, f"{player} looks at {c.slot_words(place)}. Pick up the card, keep it hidden, "
                                    f"and show it only to the camera or to this screen.", content)
         self.stack.setCurrentWidget(self.gate)
 

@@ -9,7 +9,7 @@ hidden) when it closes, so no card name lingers in a widget.
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
-from PySide6.QtWidgets import (QAbstractItemView, QApplication, QHBoxLayout, QHeaderView, QListWidget,
+from PySide6.QtWidgets import (QAbstractItemView, QApplication, QFrame, QHBoxLayout, QScrollArea, QHeaderView, QListWidget,
                                QStackedWidget, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
 
 from engine.game import Journal
@@ -60,8 +60,12 @@ class PrivacyGate(QWidget):
         g.addStretch(2)
         self.pages.addWidget(gate)
 
-        self.holder = QWidget()
-        self.holder_layout = QVBoxLayout(self.holder)
+        self.holder = QScrollArea()      # long content scrolls instead of growing the window
+        self.holder.setWidgetResizable(True)
+        self.holder.setFrameShape(QFrame.NoFrame)
+        inner = QWidget()
+        self.holder.setWidget(inner)
+        self.holder_layout = QVBoxLayout(inner)
         self.holder_layout.setContentsMargins(0, 0, 0, 0)
         self.pages.addWidget(self.holder)
 
@@ -183,12 +187,17 @@ class JournalView(QWidget):
         table.setHorizontalHeaderLabels(headers)
         table.verticalHeader().hide()
         table.setEditTriggers(QAbstractItemView.NoEditTriggers)
-        table.setStyleSheet("font-size: 14pt;")
+        table.setStyleSheet("font-size: 16pt;")
         for r, row in enumerate(rows):
             for c, text in enumerate(row):
                 item = QTableWidgetItem(text)
                 if text == "Unknown":
                     item.setForeground(Qt.darkGray)
+                elif c % 2 == 1 and text:
+                    # A known place stands out by weight, not only by colour.
+                    font = item.font()
+                    font.setBold(True)
+                    item.setFont(font)
                 table.setItem(r, c, item)
         table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeToContents)
         table.horizontalHeader().setStretchLastSection(True)

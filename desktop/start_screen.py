@@ -131,6 +131,7 @@ class StartScreen(QWidget):
         text = label(RULES_SUMMARY)
         text.setObjectName("start:rules")
         text.setTextFormat(Qt.RichText)
+        text.setAlignment(Qt.AlignTop | Qt.AlignLeft)
         scroll = QScrollArea()
         scroll.setWidgetResizable(True)
         scroll.setWidget(text)

@@ -116,8 +116,17 @@ class TableScreen(QWidget):
         scroll.setFrameShape(QFrame.NoFrame)
         body.addWidget(scroll, 3)
 
-        side = QVBoxLayout()
-        body.addLayout(side, 1)
+        # The side column scrolls rather than stretching the window past a laptop screen.
+        side_widget = QWidget()
+        side = QVBoxLayout(side_widget)
+        side.setContentsMargins(0, 0, 4, 0)
+        side_scroll = QScrollArea()
+        side_scroll.setWidgetResizable(True)
+        side_scroll.setFrameShape(QFrame.NoFrame)
+        side_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
+        side_scroll.setWidget(side_widget)
+        self.side_widget, self.side_scroll = side_widget, side_scroll
+        body.addWidget(side_scroll, 1)
         die_box = QGroupBox("Die")
         die_layout = QVBoxLayout(die_box)
         self.roll_button = button("Roll the die (R)", "primary")
@@ -143,13 +152,7 @@ class TableScreen(QWidget):
         self.extra_side = QVBoxLayout()      # the camera panel goes here
         side.addLayout(self.extra_side)
 
-        log_box = QGroupBox("What happened")
-        log_layout = QVBoxLayout(log_box)
-        self.log_list = QListWidget()
-        self.log_list.setObjectName("log")
-        self.log_list.setWordWrap(True)
-        log_layout.addWidget(self.log_list)
-        side.addWidget(log_box, 1)
+        side.addStretch(1)
 
         QShortcut(QKeySequence("R"), self, activated=lambda: self.roll_button.isEnabled() and self.roll_on_screen())
         QShortcut(QKeySequence.Undo, self, activated=self.ask_undo)
@@ -164,15 +167,24 @@ class TableScreen(QWidget):
         self._build_boards()
         self._build_die_buttons()
         self._build_journal_buttons()
+        self._fit_side_column()
         self.banner.hide()
         self.error.hide()
         self.undo_panel.hide()
         self.refresh()
 
+    def _fit_side_column(self) -> None:
+        # Never narrower than its contents: only vertical scrolling, never clipped buttons.
+        bar = self.side_scroll.verticalScrollBar().sizeHint().width()
+        self.side_scroll.setMinimumWidth(self.side_widget.minimumSizeHint().width() + bar + 8)
+
     def _clear(self, layout) -> None:
         while layout.count():
             item = layout.takeAt(0)
             if item.widget():
+                # Hidden now, deleted later: a removed button must not linger on screen
+                # (or be clickable) until the event loop gets round to deleting it.
+                item.widget().hide()
                 item.widget().deleteLater()
             elif item.layout():
                 self._clear(item.layout())
@@ -200,6 +212,7 @@ class TableScreen(QWidget):
             self.player_boxes[player] = box
             self.board_layout.addWidget(box, i // columns, i % columns)
         center_box = QGroupBox("Center of the table")
+        center_box.setObjectName("center")
         grid = QGridLayout(center_box)
         for c, kind in enumerate(kinds):
             grid.addWidget(label(self.controller.kind_name(kind), wrap=False), 0, c, Qt.AlignHCenter)
@@ -213,8 +226,22 @@ class TableScreen(QWidget):
         self.out_label = label("")
         self.out_label.setObjectName("out")
         grid.addWidget(self.out_label, 3, 0, 1, len(kinds))
+        # The center takes the next free cell after the gumshoes, the log the one after it
+        # (or a full row of its own), so the table fits a laptop screen without scrolling.
         n = len(session.players)
-        self.board_layout.addWidget(center_box, (n + columns - 1) // columns, 0, 1, columns)
+        self.board_layout.addWidget(center_box, n // columns, n % columns)
+        log_box = QGroupBox("What happened")
+        log_layout = QVBoxLayout(log_box)
+        self.log_list = QListWidget()
+        self.log_list.setObjectName("log")
+        self.log_list.setWordWrap(True)
+        self.log_list.setMinimumHeight(150)
+        log_layout.addWidget(self.log_list)
+        cell = n + 1
+        if cell % columns:
+            self.board_layout.addWidget(log_box, cell // columns, cell % columns)
+        else:
+            self.board_layout.addWidget(log_box, cell // columns, 0, 1, columns)
 
     def _build_die_buttons(self) -> None:
         assert self.controller is not None
@@ -243,6 +270,10 @@ class TableScreen(QWidget):
             self.journal_layout.addWidget(b)
 
     # --- drawing -------------------------------------------------------------------
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        self._fit_side_column()       # sizes are only right once the style is applied
+
     def refresh(self) -> None:
         if self.controller is None:
             return
@@ -250,7 +281,14 @@ class TableScreen(QWidget):
         view = c.shared_view()
         prompt = view.prompt
         over = view.outcome is not None
-        self.turn_label.setText("Game over" if over else f"{view.current}'s turn")
+        actor = prompt.player
+        if over:
+            self.turn_label.setText("Game over")
+        elif actor and actor != view.current:
+            # A penalty swap or a replacement: someone else acts inside this turn.
+            self.turn_label.setText(f"{view.current}'s turn \u2014 {actor} to act")
+        else:
+            self.turn_label.setText(f"{view.current}'s turn")
         if self.warrant is not None and prompt.option(self.warrant.option.action) is None:
             self.warrant = None          # the game moved on (undo, say): drop a half-made warrant
         self.prompt_label.setText(self._prompt_text(prompt.text))
@@ -280,6 +318,8 @@ class TableScreen(QWidget):
         self.log_list.addItems(list(view.log))
         self.log_list.scrollToBottom()
         self.undo_button.setEnabled(bool(view.undo_history))
+        if self.isVisible():
+            self._fit_side_column()
 
     def _prompt_text(self, text: str) -> str:
         if self.warrant is None:
@@ -306,19 +346,30 @@ class TableScreen(QWidget):
         for b in self.rolled_buttons.values():
             b.setEnabled(can_roll)
 
+    def _add_action(self, widget: QWidget) -> None:
+        self.action_layout.addWidget(widget)
+        # Show it now: a layout otherwise shows new children only on the next event-loop pass.
+        widget.show()
+
     def _refresh_actions(self, prompt, over: bool) -> None:
         self._clear(self.action_layout)
         if over:
             b = button("Back to the start screen", "primary")
             b.clicked.connect(self.leave_requested)
-            self.action_layout.addWidget(b)
+            self._add_action(b)
             return
         if self.warrant is not None:
             b = button("Cancel the warrant")
             b.setObjectName("action:cancel")
             b.clicked.connect(self.cancel_warrant)
-            self.action_layout.addWidget(b)
+            self._add_action(b)
             return
+        if self._slot_option(prompt) is not None:
+            hint = label("Click a highlighted card (\u25B6) on the table, or use Tab and Enter.")
+            hint.setObjectName("action:hint")
+            self._add_action(hint)
+        elif [o.action for o in prompt.options] == ["roll"]:
+            self._add_action(label("Roll the die: the real one or the button above."))
         for option in prompt.options:
             if option.action == "roll":
                 continue
@@ -330,13 +381,13 @@ class TableScreen(QWidget):
                     b = button(f"Look at {self.controller.slot_words(targets[0])}", "primary")
                     b.setObjectName("action:peek")
                     b.clicked.connect(lambda _=False, t=targets[0]: self.slot_picked(t))
-                    self.action_layout.addWidget(b)
+                    self._add_action(b)
                 continue
             role = "primary" if option.action in ("warrant", "final_warrant", "end_turn") else None
             b = button(option.label, role)
             b.setObjectName(f"action:{option.action}")
             b.clicked.connect(lambda _=False, o=option: self.option_chosen(o))
-            self.action_layout.addWidget(b)
+            self._add_action(b)
 
     # --- messages ------------------------------------------------------------------
     def say(self, lines: list[str]) -> None:
@@ -437,6 +488,7 @@ class TableScreen(QWidget):
         if not history:
             return
         self.undo_question.setText(f"Undo \u201c{history[-1]}\u201d?")
+        self.banner.hide()            # one message at a time keeps the board on screen
         self.undo_panel.show()
         self.undo_no.setFocus()
 

@@ -92,6 +92,7 @@ def test_a_failed_warrant_lets_the_left_gumshoe_swap_and_ends_the_turn(game):
     t.warrant("Julie/loot/top", "Julie/location/top")       # Gandhi's Glasses and London
     assert "No match" in t.banner
     assert t.prompt.startswith("Amberley, the warrant failed")
+    assert t.text("turn") == "Julie's turn \u2014 Amberley to act"
     assert t.legal_slots() == {"Amberley/loot/top", "Amberley/loot/bottom",
                                "Amberley/location/top", "Amberley/location/bottom"}
     t.click("slot:Amberley/loot/bottom")
