@@ -573,20 +573,16 @@ def test_marginals_are_exact_with_exclusions_from_seen_cards(problem: tuple, rnd
     assert sum(fast.values()) <= 1
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: card_marginals' counting path gives a card that is "
-                   "not among `cards` a non-zero chance when a token's candidates name it "
-                   "(the fast path and brute force say 0)")
 def test_marginals_of_a_card_outside_the_unknown_cards_are_zero() -> None:
+    """Regression (found by these tests): the counting path gave such a card a chance of 1."""
     tokens, cands, cards = [1, 2], {1: {"a", "b", "x"}, 2: {"a"}}, {"a", "b"}
     assert brute_force_marginals(tokens, cands, cards, "x") == {1: 0, 2: 0}
     assert card_marginals(tokens, cands, cards, "x") == {1: 0, 2: 0}
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: the carmen_odds deduction keys its data by the journal "
-                   "label ('Ann / Top') while Carmen is uncertain, but by the machine place "
-                   "('Ann/henchman/top') once she is seen, so a screen reading the odds finds the same "
-                   "slot under two different names")
 def test_carmen_odds_name_a_place_the_same_way_before_and_after_she_is_seen() -> None:
+    """Regression (found by these tests): the odds keyed a slot 'Ann / Top' while Carmen was
+    uncertain but 'Ann/henchman/top' once seen, so a screen found one slot under two names."""
     s = Session.new(GAME, ["Ann", "Bob"])
     seed = next(k for k in range(500)
                 if Truth.deal(s.initial, random.Random(k)).card_at(s.state, "Ann/henchman/top")
@@ -598,5 +594,5 @@ def test_carmen_odds_name_a_place_the_same_way_before_and_after_she_is_seen() ->
     s.apply({"type": "peek", "player": "Ann", "slot": "Ann/henchman/top",
              "card": truth.card_at(s.state, "Ann/henchman/top")})
     after = next(d for d in s.journal("Ann").deductions if d.kind == "carmen_odds").data["odds"]
-    assert list(after.values()) == ["1"]
+    assert [Fraction(p) for p in after.values()] == [1]
     assert set(after) <= set(before), f"Carmen's place is keyed {set(after)} now, but was among {set(before)}"
