@@ -28,6 +28,8 @@ def main(argv: list[str] | None = None) -> int:
             return 0
         for session, step in replay(args.log):
             print(f"[line {step.line}] {step.words}")
+            for text in step.verdicts:
+                print(f"  > {text}")
             print(format_journals(session, assist))
         return 0
     except (LogError, StoreError, RuleViolation) as exc:

@@ -49,6 +49,7 @@ class Step:
     record: dict
     words: str
     violation: dict | None = None
+    verdicts: tuple[str, ...] = ()       # the public events of this step (verdicts, draws, turns)
 
 
 @dataclass
@@ -70,6 +71,7 @@ def replay(path: str | Path) -> Iterator[tuple[Session, Step]]:
         raise LogError(f"{path}: bad header: {exc}") from None
     for n, record in records:
         try:
+            logged = len(session.log)
             if record.get("type") == "undo":
                 words = "undo: " + session.undo()
             elif record.get("type") == "redo":
@@ -78,7 +80,9 @@ def replay(path: str | Path) -> Iterator[tuple[Session, Step]]:
                 before = session.state
                 session.apply(record)
                 words = session.rules.describe(before, session.done[-1])
-            yield session, Step(n, record, words)
+            verdicts = () if record.get("type") == "undo" else tuple(
+                e.text for e in session.log[logged:] if e.visibility.scope == "public")
+            yield session, Step(n, record, words, verdicts=verdicts)
         except RuleViolation as exc:
             yield session, Step(n, record, f"refused: {exc.message}",
                                 {"line": n, "action": record, "message": exc.message, "section": exc.section,

@@ -24,6 +24,7 @@ def transcript(path: Path) -> str:
     out = []
     for session, step in replay(path):
         out.append(f"[line {step.line}] {step.words}")
+        out += [f"  > {text}" for text in step.verdicts]
         out.append(format_journals(session, Assist.HINTS))
     return "\n".join(out) + "\n"
 
@@ -128,3 +129,14 @@ def test_replay_cli_bad_file_clear_error(tmp_path):
     proc = subprocess.run([sys.executable, "-m", "engine", "replay", str(log)], capture_output=True, text=True)
     assert proc.returncode == 2
     assert "garbled.jsonl:2: not valid JSON" in proc.stderr
+
+
+def test_worked_example_draws_follow_the_rulebook():
+    """Example of Gameplay: after each match Julie refills first, then the others to her left."""
+    steps = {step.line: step for _, step in replay(EXAMPLE)}
+    first = steps[line_of("She puts her New York into the center")].verdicts
+    assert first[-3:] == ("Julie draws a Loot card (Top), a Henchman card (Top).",
+                          "Mark draws a Location card (Top).", "Amberley's turn.")
+    second = steps[line_of("She puts the Torch into the center")].verdicts
+    assert second[-3:] == ("Julie draws a Location card (Bottom), a Henchman card (Bottom).",
+                           "Amberley draws a Loot card (Top).", "Amberley's turn.")
