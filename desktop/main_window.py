@@ -161,7 +161,8 @@ class MainWindow(QMainWindow):
                    "flip_henchman": "Flip the Henchman face up for everyone"}.get(action, "Flip the cards face up")
         entry = CardEntry(c, heading, [tuple(r) for r in reads], lambda cards: {**fixed, **cards},
                           submit_text="These are the cards", hints=hints,
-                          camera_note=self._camera_note("Flip the cards face up in front of the camera"),
+                          camera_note=self._camera_note("Flip the cards face up in front of the camera" if len(reads) > 1
+                                                        else "Flip the card face up in front of the camera"),
                           show_to_camera=self._simulated_show([place for _, place in reads]))
         entry.done.connect(self._entry_done)
         entry.cancelled.connect(self.show_table)
@@ -173,7 +174,7 @@ class MainWindow(QMainWindow):
     def _camera_note(self, text: str) -> str | None:
         if not self.camera_panel.running:
             return None
-        return f"{text} \u2014 or pick it from the list."
+        return f"{text} \u2014 or pick from the list."
 
     def _simulated_show(self, places: list[str]):
         """Demo mode: a button that holds the virtual cards up to the simulated camera."""

@@ -26,7 +26,14 @@ class NewGameScreen(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.demo = False
-        outer = QVBoxLayout(self)
+        # A narrow centered column: short fields read better than ones stretched across a wide screen.
+        page = QHBoxLayout(self)
+        column = QWidget()
+        column.setMaximumWidth(900)
+        page.addStretch(1)
+        page.addWidget(column, 4)
+        page.addStretch(1)
+        outer = QVBoxLayout(column)
         outer.setContentsMargins(24, 16, 24, 16)
         self.title = label("New game", "title")
         outer.addWidget(self.title)
@@ -38,6 +45,7 @@ class NewGameScreen(QWidget):
         self.count.setObjectName("new:count")
         self.count.setRange(2, MAX_PLAYERS)
         self.count.setValue(3)
+        self.count.setMaximumWidth(120)
         self.count.valueChanged.connect(self._show_rows)
         form.addRow("How many gumshoes?", self.count)
         outer.addLayout(form)
@@ -59,6 +67,7 @@ class NewGameScreen(QWidget):
             age.setObjectName(f"new:age{i}")
             age.setRange(3, 120)
             age.setValue(10)
+            age.setMinimumWidth(110)
             age.valueChanged.connect(self._update_first)
             grid.addWidget(number, i + 1, 0)
             grid.addWidget(name, i + 1, 1)

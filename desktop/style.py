@@ -44,8 +44,8 @@ QLabel[role="banner"] {{ font-size: 18pt; font-weight: bold; background: {YELLOW
 QLabel[role="error"] {{ font-size: 16pt; font-weight: bold; background: #FFE3D6;
     border: 2px solid {VERMILLION}; border-radius: 8px; padding: 10px; }}
 QLabel[role="gate"] {{ font-size: 32pt; font-weight: bold; }}
-QListWidget, QTableWidget, QLineEdit, QSpinBox, QComboBox {{ background: white; border: 2px solid #6B6B6B; border-radius: 6px; }}
-QListWidget:focus, QTableWidget:focus, QLineEdit:focus, QSpinBox:focus, QComboBox:focus {{ border: 3px solid {BLUE}; }}
+QListWidget, QTableWidget, QLineEdit {{ background: white; border: 2px solid #6B6B6B; border-radius: 6px; }}
+QListWidget:focus, QTableWidget:focus, QLineEdit:focus {{ border: 3px solid {BLUE}; }}
 QListWidget::item {{ padding: 6px; }}
 QListWidget::item:selected {{ background: {BLUE}; color: white; }}
 QGroupBox {{ font-weight: bold; border: 2px solid #9A9A9A; border-radius: 10px; margin-top: 18px; padding: 8px; }}

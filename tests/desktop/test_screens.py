@@ -1,0 +1,62 @@
+"""Start screen, keyboard-only play, and the private screens hiding themselves."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication
+
+from .test_game_flow import DEAL, PLAYERS
+
+
+def test_the_start_screen_makes_the_tag_sheets_off_the_gui_thread(table, qtbot):
+    t = table
+    assert "Carmen Sandiego is hiding among the Henchman cards" in t.text("start:rules")
+    t.click("start:print")
+    qtbot.waitUntil(lambda: t.visible("start:open-pdf"), timeout=30_000)
+    pdf = Path(t.window.start.pdf_path)
+    assert pdf.exists() and pdf.read_bytes().startswith(b"%PDF")
+    assert str(pdf) in t.text("start:print-status")
+
+
+def test_a_turn_can_be_played_with_the_keyboard_only(table, qtbot):
+    t = table
+    t.new_game(PLAYERS)
+    t.deal(DEAL)
+    window = t.window
+    qtbot.keyClick(window.table, Qt.Key_1)                   # "1": the die shows Loot
+    assert t.prompt == "Julie, look at one of your own Loot cards: Top or Bottom."
+    slot = t.find("slot:Julie/loot/top")
+    t.find("undo").setFocus()
+    for _ in range(80):                                       # Tab until the wanted slot has focus
+        if QApplication.focusWidget() is slot:
+            break
+        qtbot.keyClick(QApplication.focusWidget(), Qt.Key_Tab)
+    assert QApplication.focusWidget() is slot, "Tab never reaches the slot"
+    qtbot.keyClick(slot, Qt.Key_Space)
+    assert window.stack.currentWidget() is window.gate
+    assert QApplication.focusWidget() is t.find("gate:reveal")
+    qtbot.keyClick(QApplication.focusWidget(), Qt.Key_Return)
+    chooser = t.find("choose:card")
+    chooser.setFocus()
+    names = [chooser.item(i).text() for i in range(chooser.count())]
+    row = names.index("Gandhi's Glasses")
+    qtbot.keyClick(chooser, Qt.Key_Home)
+    for _ in range(row):
+        qtbot.keyClick(chooser, Qt.Key_Down)
+    qtbot.keyClick(chooser, Qt.Key_Space)                     # select the current row
+    qtbot.keyClick(t.find("entry:submit"), Qt.Key_Space)
+    assert window.stack.currentWidget() is window.table
+    assert t.session.journal("Julie").where("carmen.loot.gandhis-glasses") == "Julie / Top"
+
+
+def test_an_open_journal_hides_itself_when_nobody_touches_it(table, qtbot):
+    t = table
+    t.new_game(PLAYERS)
+    t.window.gate.idle.setInterval(200)
+    t.click("journal:Julie")
+    t.click("gate:reveal")
+    assert t.visible("journal")
+    qtbot.waitUntil(lambda: t.window.stack.currentWidget() is t.window.table, timeout=3_000)
+    assert not t.visible("journal")
