@@ -451,7 +451,10 @@ class EventStore:
     def open(cls, path: str | os.PathLike) -> "EventStore":
         """Open an existing game file for appending, after checking all of it.
 
-        >>> store = EventStore.open("game.gumshoe"); moves = store.records()
+        >>> EventStore.create("g.gumshoe", {"game": "carmen"}).close()
+        >>> with EventStore.open("g.gumshoe") as store:
+        ...     store.records()
+        []
 
         Raises StoreCorrupted, StoreTooNew or StoreLocked (all StoreError);
         in those cases the file is left exactly as it was.
@@ -526,8 +529,11 @@ class EventStore:
     def summary(path: str | os.PathLike) -> dict:
         """What a "resume game" list shows, read without writing to the file.
 
-        >>> EventStore.summary("game.gumshoe")["records"]
-        12
+        >>> with EventStore.create("g.gumshoe", {"game": "carmen"}) as store:
+        ...     store.append({"action": "roll"}, [])
+        1
+        >>> EventStore.summary("g.gumshoe")["records"]
+        1
 
         Returns ``{"path", "header", "records", "schema_version", "created_at",
         "updated_at"}``; ``records`` is None for an older file not yet updated.
@@ -550,7 +556,10 @@ class EventStore:
     def append(self, record: dict, events: list[dict]) -> int:
         """Store one accepted action and its events atomically; return its seq.
 
-        >>> store.append({"action": "swap"}, [{"kind": "moved"}, {"kind": "moved"}])
+        >>> with EventStore.create("g.gumshoe", {"game": "carmen"}) as store:
+        ...     store.append({"action": "peek"}, [{"kind": "saw"}])
+        ...     store.append({"action": "swap"}, [{"kind": "moved"}, {"kind": "moved"}])
+        1
         2
 
         The move is committed and synced to disk when this returns.
@@ -593,8 +602,10 @@ class EventStore:
     def records(self) -> list[dict]:
         """All action records, oldest first (read back from the file).
 
-        >>> [r["action"] for r in store.records()]
-        ['peek', 'swap']
+        >>> with EventStore.create("g.gumshoe", {"game": "carmen"}) as store:
+        ...     _ = store.append({"action": "peek"}, [])
+        ...     [r["action"] for r in store.records()]
+        ['peek']
         """
         conn = self._require_open()
         return [
@@ -605,7 +616,9 @@ class EventStore:
     def events(self) -> list[tuple[int, dict]]:
         """``(seq, event)`` for every event, in the order they happened.
 
-        >>> store.events()[0]
+        >>> with EventStore.create("g.gumshoe", {"game": "carmen"}) as store:
+        ...     _ = store.append({"action": "peek"}, [{"kind": "saw", "to": ["Julie"]}])
+        ...     store.events()[0]
         (1, {'kind': 'saw', 'to': ['Julie']})
         """
         conn = self._require_open()
