@@ -1,0 +1,437 @@
+"""`gumshoe --self-test`: is everything Gumshoe needs present and working on this computer?
+
+Prints one line per check, "ok   name: detail" or "FAIL name: reason", then a summary, and
+exits 1 if any check failed. Families run it when something does not work; the installer
+builds run it as their smoke test (see docs/install.md).
+
+Checks: every native dependency imports (Qt, OpenCV with its ArUco module, numpy, zxing-cpp,
+pyzbar with the zbar library, Pillow, pyserial, SQLite); the shipped data loads (decks through
+the engine, the die, the tag registry); the bundled tag image (assets/selftest/tag.png) is
+decoded by every decoder (AprilTag by vision's detector, QR by zxing-cpp and by pyzbar); a
+serial `loop://` link echoes a line; the main window opens and closes without being shown.
+
+Nothing here touches the camera, and nothing is written to the family's saved games.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import platform
+import sys
+import tempfile
+import time
+import traceback
+from pathlib import Path
+from typing import Callable
+
+SELFTEST_CARD = "carmen.loot.gandhis-glasses"
+SELFTEST_NAME = "Gandhi's Glasses"
+DIST_NAME = "gumshoe-referee"
+
+# Hints printed after a failure, by check name: what a family (or a packager) can do about it.
+HINTS = {
+    "pyzbar": {
+        "linux": "install the zbar library (Debian/Ubuntu: sudo apt install libzbar0); QR codes are still read by zxing-cpp",
+        "darwin": "install the zbar library (brew install zbar); QR codes are still read by zxing-cpp",
+        "win32": "install the Microsoft Visual C++ 2013 Redistributable (x64); QR codes are still read by zxing-cpp",
+    },
+    "qt": {"linux": "install Qt's system libraries (Debian/Ubuntu: sudo apt install libxcb-cursor0 libxkbcommon-x11-0 libegl1)"},
+}
+
+
+class CheckFailed(Exception):
+    """A check's own, readable reason for failing (printed without a traceback)."""
+
+
+def frozen() -> bool:
+    return bool(getattr(sys, "frozen", False))
+
+
+def bundle_dir() -> Path | None:
+    return Path(sys._MEIPASS).resolve() if frozen() and hasattr(sys, "_MEIPASS") else None  # type: ignore[attr-defined]
+
+
+def tag_image_path() -> Path:
+    from engine.paths import assets_dir
+
+    return assets_dir() / "selftest" / "tag.png"
+
+
+def app_version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version(DIST_NAME)
+    except PackageNotFoundError:
+        return "unknown"
+
+
+# ---------------------------------------------------------------- where a native library came from
+
+def library_path(lib: ctypes.CDLL, symbol: str) -> str | None:
+    """The file a ctypes-loaded library was loaded from (None if the system will not say)."""
+    try:
+        if sys.platform == "win32":
+            buf = ctypes.create_unicode_buffer(32768)
+            kernel32 = ctypes.WinDLL("kernel32", use_last_error=True)
+            kernel32.GetModuleFileNameW.argtypes = [ctypes.c_void_p, ctypes.c_wchar_p, ctypes.c_uint32]
+            n = kernel32.GetModuleFileNameW(ctypes.c_void_p(lib._handle), buf, len(buf))
+            return buf.value if n else None
+
+        class DlInfo(ctypes.Structure):
+            _fields_ = [("dli_fname", ctypes.c_char_p), ("dli_fbase", ctypes.c_void_p),
+                        ("dli_sname", ctypes.c_char_p), ("dli_saddr", ctypes.c_void_p)]
+
+        libc = ctypes.CDLL(None)
+        dladdr = libc.dladdr
+        dladdr.argtypes = [ctypes.c_void_p, ctypes.POINTER(DlInfo)]
+        info = DlInfo()
+        address = ctypes.cast(getattr(lib, symbol), ctypes.c_void_p)
+        if dladdr(address, ctypes.byref(info)) and info.dli_fname:
+            return os.path.realpath(info.dli_fname.decode(errors="replace"))
+    except Exception:  # noqa: BLE001 - diagnostics only
+        return None
+    return None
+
+
+def mapped_copies(name: str) -> list[str]:
+    """Linux: every file whose name contains `name` mapped into this process."""
+    try:
+        with open("/proc/self/maps", encoding="utf-8", errors="replace") as maps:
+            paths = {line.split(None, 5)[5].strip() for line in maps if len(line.split(None, 5)) == 6}
+    except OSError:
+        return []
+    return sorted(p for p in paths if name in os.path.basename(p))
+
+
+def inside_bundle(path: str) -> bool:
+    base = bundle_dir()
+    if base is None:
+        return True
+    try:
+        Path(path).resolve().relative_to(base)
+        return True
+    except ValueError:
+        return False
+
+
+# ---------------------------------------------------------------- checks
+
+def check_python() -> str:
+    where = f"frozen in {bundle_dir()}" if frozen() else f"from source ({sys.executable})"
+    return f"Gumshoe {app_version()}, Python {platform.python_version()} on {platform.system()} {platform.machine()}, {where}"
+
+
+def check_qt() -> str:
+    import PySide6
+    from PySide6 import QtCore, QtGui, QtWidgets  # noqa: F401
+
+    return f"PySide6 {PySide6.__version__}, Qt {QtCore.qVersion()} (QtCore, QtGui, QtWidgets)"
+
+
+def check_numpy() -> str:
+    import numpy
+
+    return f"numpy {numpy.__version__}"
+
+
+def check_opencv() -> str:
+    import cv2
+
+    if not hasattr(cv2, "aruco") or not hasattr(cv2.aruco, "ArucoDetector"):
+        raise CheckFailed(f"OpenCV {cv2.__version__} has no cv2.aruco.ArucoDetector (need OpenCV >= 4.10)")
+    cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_APRILTAG_36h11)
+    return f"OpenCV {cv2.__version__} with cv2.aruco (AprilTag 36h11)"
+
+
+def check_pillow() -> str:
+    import PIL
+    from PIL import Image, ImageFont
+
+    ImageFont.load_default(size=12)  # the FreeType font vision prints card names with
+    Image.new("L", (2, 2)).tobytes()
+    return f"Pillow {PIL.__version__} (FreeType font ok)"
+
+
+def check_zxing() -> str:
+    import zxingcpp
+
+    version = getattr(zxingcpp, "__version__", "") or _dist_version("zxing-cpp")
+    return f"zxing-cpp {version}"
+
+
+def check_pyzbar() -> str:
+    try:
+        from pyzbar import pyzbar
+        from pyzbar.wrapper import load_libzbar
+        lib = load_libzbar()
+    except (ImportError, OSError) as exc:
+        raise CheckFailed(f"the zbar library cannot be loaded ({exc})") from None
+    path = library_path(lib, "zbar_version") or "unknown location"
+    major, minor = ctypes.c_uint(), ctypes.c_uint()
+    try:
+        lib.zbar_version(ctypes.byref(major), ctypes.byref(minor))
+        zbar = f"{major.value}.{minor.value}"
+    except AttributeError:
+        zbar = "?"
+    if frozen() and path != "unknown location" and not inside_bundle(path):
+        raise CheckFailed(f"libzbar was loaded from outside the app bundle: {path}")
+    extra = [p for p in mapped_copies("libzbar") if os.path.realpath(p) != path]
+    if extra:
+        raise CheckFailed(f"more than one libzbar is loaded: {path} and {', '.join(extra)}")
+    del pyzbar
+    place = "bundled" if frozen() else "system"
+    return f"pyzbar {_dist_version('pyzbar')}, zbar {zbar}, libzbar ({place}): {path}"
+
+
+def check_serial() -> str:
+    import serial
+
+    link = serial.serial_for_url("loop://", baudrate=115200, timeout=1)
+    try:
+        link.write(b"ROLL 17 4\n")
+        echoed = link.readline()
+    finally:
+        link.close()
+    if echoed != b"ROLL 17 4\n":
+        raise CheckFailed(f"loop:// echoed {echoed!r} instead of b'ROLL 17 4\\n'")
+    return f"pyserial {serial.__version__}, loop:// echoed 'ROLL 17 4'"
+
+
+def check_sqlite() -> str:
+    import sqlite3
+
+    with tempfile.TemporaryDirectory(prefix="gumshoe-selftest-") as folder:
+        db = sqlite3.connect(Path(folder) / "t.sqlite")
+        try:
+            mode = db.execute("PRAGMA journal_mode=WAL").fetchone()[0]
+            db.execute("CREATE TABLE t (x)")
+            db.execute("INSERT INTO t VALUES (1)")
+            db.commit()
+        finally:
+            db.close()
+    if mode.lower() != "wal":
+        raise CheckFailed(f"SQLite {sqlite3.sqlite_version} refused WAL mode (got {mode!r})")
+    return f"SQLite {sqlite3.sqlite_version}, WAL ok"
+
+
+def check_decks() -> str:
+    from engine.cards import deck_files, load_deck, load_game_deck
+    from engine.dice import load_die
+    from engine.paths import assets_dir
+
+    files = deck_files()
+    if not files:
+        raise CheckFailed(f"no deck files in {assets_dir() / 'decks'}")
+    cards = 0
+    for path in files:
+        deck = load_deck(path)
+        cards += len(getattr(deck, "cards", ()) or ())
+    load_game_deck("carmen-cards")
+    die = load_die("carmen")
+    return f"{len(files)} deck file(s), {cards} cards, die with {len(die.faces)} faces, from {assets_dir()}"
+
+
+def check_tag_registry() -> str:
+    from vision.registry import TagRegistry, missing_cards
+
+    registry = TagRegistry.load()
+    missing = missing_cards(registry)
+    if missing:
+        raise CheckFailed(f"{len(missing)} card(s) have no tag id, e.g. {missing[0]}")
+    return f"{len(registry)} tags, every card has one"
+
+
+def _tag_image():
+    import cv2
+
+    path = tag_image_path()
+    gray = cv2.imread(str(path), cv2.IMREAD_GRAYSCALE)
+    if gray is None:
+        raise CheckFailed(f"cannot read the test image {path}")
+    return gray
+
+
+def check_apriltag() -> str:
+    from vision.detector import TagDetector
+    from vision.tags import TagKind
+
+    detector = TagDetector(kinds=[TagKind.APRILTAG])
+    cards = {d.card_id for d in detector.detect(_tag_image())}
+    if cards != {SELFTEST_CARD}:
+        raise CheckFailed(f"the test image read as {sorted(map(str, cards)) or 'nothing'}, expected {SELFTEST_CARD}")
+    return f"vision's AprilTag detector read {SELFTEST_CARD}"
+
+
+def _qr_check(backend: str) -> str:
+    from vision.detector import DecoderUnavailableError, QrReader
+    from vision.payload import PayloadError, decode_payload
+
+    try:
+        reader = QrReader(backend)
+    except DecoderUnavailableError as exc:
+        raise CheckFailed(str(exc)) from None
+    texts = [text for text, _ in reader.read(_tag_image())]
+    if not texts:
+        raise CheckFailed("no QR code found in the test image")
+    try:
+        cards = {decode_payload(t) for t in texts}
+    except PayloadError as exc:
+        raise CheckFailed(f"QR code read but rejected: {exc}") from None
+    if cards != {SELFTEST_CARD}:
+        raise CheckFailed(f"QR read as {sorted(cards)}, expected {SELFTEST_CARD}")
+    return f"read {SELFTEST_CARD}"
+
+
+def check_qr_zxing() -> str:
+    return "zxing-cpp " + _qr_check("zxing")
+
+
+def check_qr_pyzbar() -> str:
+    return "pyzbar " + _qr_check("pyzbar")
+
+
+def find_main_window_class():
+    """The app's main window class (desktop.main_window.MainWindow, or the first QMainWindow there)."""
+    from PySide6.QtWidgets import QMainWindow
+
+    from desktop import main_window
+
+    cls = getattr(main_window, "MainWindow", None)
+    if isinstance(cls, type) and issubclass(cls, QMainWindow):
+        return cls
+    for value in vars(main_window).values():
+        if isinstance(value, type) and issubclass(value, QMainWindow) and value is not QMainWindow:
+            return value
+    raise CheckFailed("desktop.main_window defines no QMainWindow subclass")
+
+
+def _qt_message_handler(mode, context, message) -> None:  # pragma: no cover - only on a fatal Qt error
+    from PySide6.QtCore import QtMsgType
+
+    if mode == QtMsgType.QtFatalMsg:
+        _emit(False, "window", f"Qt stopped: {message.strip()}")
+        _emit_hint("qt")
+        sys.stdout.flush()
+        os._exit(1)
+
+
+def check_window() -> str:
+    if sys.platform.startswith("linux") and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
+        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from PySide6.QtCore import Qt, qInstallMessageHandler
+    from PySide6.QtWidgets import QApplication
+
+    previous = qInstallMessageHandler(_qt_message_handler)
+    home = os.environ.get("GUMSHOE_HOME")
+    scratch = tempfile.TemporaryDirectory(prefix="gumshoe-selftest-")
+    os.environ["GUMSHOE_HOME"] = scratch.name  # the window lists saved games: never the family's own
+    try:
+        app = QApplication.instance() or QApplication(sys.argv[:1])
+        cls = find_main_window_class()
+        try:
+            from desktop.style import apply_style
+
+            apply_style(app)
+        except ImportError:
+            pass
+        try:
+            window = cls(camera="off")
+        except TypeError:
+            window = cls()
+        window.setAttribute(Qt.WidgetAttribute.WA_DontShowOnScreen, True)  # drawn, never seen
+        window.show()
+        app.processEvents()
+        pixmap = window.grab()
+        shown = window.isVisible() and not pixmap.isNull()
+        window.close()
+        window.deleteLater()
+        app.processEvents()
+        if not shown:
+            raise CheckFailed(f"{cls.__name__} did not draw")
+        return f"{cls.__module__}.{cls.__name__} opened and closed ({pixmap.width()}x{pixmap.height()}, Qt platform '{app.platformName()}')"
+    finally:
+        qInstallMessageHandler(previous)
+        if home is None:
+            os.environ.pop("GUMSHOE_HOME", None)
+        else:
+            os.environ["GUMSHOE_HOME"] = home
+        try:
+            scratch.cleanup()
+        except OSError:
+            pass
+
+
+def _dist_version(name: str) -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version(name)
+    except PackageNotFoundError:
+        return "?"
+
+
+CHECKS: list[tuple[str, Callable[[], str]]] = [
+    ("python", check_python),
+    ("qt", check_qt),
+    ("numpy", check_numpy),
+    ("opencv", check_opencv),
+    ("pillow", check_pillow),
+    ("zxing-cpp", check_zxing),
+    ("pyzbar", check_pyzbar),
+    ("pyserial", check_serial),
+    ("sqlite", check_sqlite),
+    ("decks", check_decks),
+    ("tag-registry", check_tag_registry),
+    ("apriltag", check_apriltag),
+    ("qr-zxing", check_qr_zxing),
+    ("qr-pyzbar", check_qr_pyzbar),
+    ("window", check_window),
+]
+
+
+def _emit(ok: bool, name: str, text: str) -> None:
+    text = " ".join(str(text).split())  # one line, always
+    print(f"{'ok  ' if ok else 'FAIL'} {name}: {text}", flush=True)
+
+
+def _emit_hint(name: str) -> None:
+    hint = HINTS.get(name, {}).get("linux" if sys.platform.startswith("linux") else sys.platform)
+    if hint:
+        print(f"     hint: {hint}", flush=True)
+
+
+def run(checks: list[tuple[str, Callable[[], str]]] = CHECKS) -> int:
+    """Runs every check (a failure does not stop the others); returns the number that failed."""
+    failed = 0
+    start = time.perf_counter()
+    for name, check in checks:
+        try:
+            detail = check()
+        except CheckFailed as exc:
+            _emit(False, name, str(exc))
+        except Exception as exc:  # noqa: BLE001 - report it, keep checking
+            if os.environ.get("GUMSHOE_SELFTEST_TRACEBACK"):
+                traceback.print_exc()
+            _emit(False, name, f"{type(exc).__name__}: {exc}")
+        else:
+            _emit(True, name, detail)
+            continue
+        failed += 1
+        _emit_hint(name)
+    seconds = time.perf_counter() - start
+    if failed:
+        print(f"self-test: {failed} of {len(checks)} checks FAILED ({seconds:.1f} s)", flush=True)
+    else:
+        print(f"self-test: all {len(checks)} checks ok ({seconds:.1f} s)", flush=True)
+    return failed
+
+
+def main() -> int:
+    """Entry point for `gumshoe --self-test`: exit status 0 when every check is ok, 1 otherwise."""
+    return 1 if run() else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
