@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import Collection, Sequence
 
 import cv2
@@ -69,9 +70,10 @@ class Detection:
 class DetectorConfig:
     """Speed/robustness knobs; the defaults are what benchmarks/vision_bench.py measured best.
 
-    threshold_windows: adaptive-threshold window sizes for the full-frame pass. One window (7 px)
-        costs a third of OpenCV's default three (3, 13, 23) and reads the same tags, except some
-        motion-blurred ones, which the ROI pass recovers.
+    threshold_windows: adaptive-threshold window sizes for the full-frame pass. One window (9 px)
+        costs a third of OpenCV's default three (3, 13, 23) and read the same tags in our scenes.
+    threshold_constant: how much darker than its neighbourhood a pixel must be to count as black;
+        OpenCV's 7 turns sensor noise on plain table tops into tens of thousands of contours (slow).
     roi_tracking: re-examine, with all three windows, the regions where tags were seen in the
         last `roi_memory` frames but were missed by the fast pass.
     downscale: run the full-frame pass on an image scaled by this factor, then refine corners and
@@ -81,8 +83,8 @@ class DetectorConfig:
     max_hamming: data bits allowed to differ from the codeword (0: exact).
     """
 
-    threshold_windows: tuple[int, ...] = (7,)
-    threshold_constant: float = 13.0
+    threshold_windows: tuple[int, ...] = (9,)
+    threshold_constant: float = 20.0
     roi_tracking: bool = True
     roi_memory: int = 8
     downscale: float = 1.0
@@ -90,8 +92,7 @@ class DetectorConfig:
     margin_floor: float = 0.15
     max_hamming: int = 0
     min_perimeter_rate: float = 0.04  # of the larger frame side: tags >= ~13 px at 1280 wide
-    # threshold_constant: how much darker than its neighbourhood a pixel must be to count as black;
-    # OpenCV's 7 turns sensor noise on plain table tops into tens of thousands of contours (slow).
+    read_rejected: bool = True  # look up OpenCV's rejected candidates among all 36h11 codewords (unknown ids)
 
 
 def _aruco_parameters(windows: Sequence[int], config: DetectorConfig) -> cv2.aruco.DetectorParameters:
@@ -110,14 +111,101 @@ def _aruco_parameters(windows: Sequence[int], config: DetectorConfig) -> cv2.aru
     return p
 
 
+# Cell layout of a tag seen with its white quiet zone: 10x10 cells (quiet ring, black ring, 6x6 data).
+_GRID = 10
+_QUIET = np.zeros((_GRID, _GRID), bool)
+_QUIET[[0, -1], :] = _QUIET[:, [0, -1]] = True
+_BORDER = np.zeros((_GRID, _GRID), bool)
+_BORDER[1:9, 1:9] = True
+_BORDER[2:8, 2:8] = False
+_SUB = (0.35, 0.65)  # where each cell is sampled (2x2 points): away from its blurred edges
+_POWERS = (1 << np.arange(36, dtype=np.int64)).reshape(6, 6)
+
+
+def _canonical_points() -> np.ndarray:
+    """Sample points in tag units, where the black square spans 1..9 (3 x 400, homogeneous)."""
+    pts = [(c + dx, r + dy) for r in range(_GRID) for c in range(_GRID) for dy in _SUB for dx in _SUB]
+    a = np.array(pts, np.float64).T
+    return np.vstack([a, np.ones(a.shape[1])])
+
+
+_CANON = _canonical_points()
+_SQUARE = np.float32([[1, 1], [9, 1], [9, 9], [1, 9]])
+
+
+def sample_cells(gray: np.ndarray, quads: np.ndarray) -> np.ndarray:
+    """Mean grey level of each of the 10x10 cells of every quad (N x 4 x 2 -> N x 10 x 10), vectorised."""
+    n = len(quads)
+    if n == 0:
+        return np.zeros((0, _GRID, _GRID), np.float32)
+    H = np.stack([cv2.getPerspectiveTransform(_SQUARE, q.astype(np.float32)) for q in quads])
+    p = H @ _CANON  # N x 3 x 400
+    x = np.clip(p[:, 0] / p[:, 2], 0, gray.shape[1] - 1.001)
+    y = np.clip(p[:, 1] / p[:, 2], 0, gray.shape[0] - 1.001)
+    x0, y0 = x.astype(np.int32), y.astype(np.int32)
+    fx, fy = x - x0, y - y0
+    g = gray.astype(np.float32) if gray.dtype != np.float32 else gray
+    v = (g[y0, x0] * (1 - fx) * (1 - fy) + g[y0, x0 + 1] * fx * (1 - fy)
+         + g[y0 + 1, x0] * (1 - fx) * fy + g[y0 + 1, x0 + 1] * fx * fy)  # bilinear
+    return v.reshape(n, _GRID, _GRID, len(_SUB) ** 2).mean(axis=3)
+
+
+@dataclass(frozen=True)
+class CellReading:
+    """What our own sampler reads in a quad: data bits (6x6) and how clearly."""
+
+    bits: np.ndarray
+    margin: float
+
+
+def judge_cells(cells: np.ndarray) -> list[CellReading | None]:
+    """Black border, white quiet zone and enough contrast, or None; margin 0..1 per quad."""
+    out: list[CellReading | None] = []
+    quiet, border = cells[:, _QUIET], cells[:, _BORDER]
+    white, black = np.median(quiet, axis=1), np.median(border, axis=1)
+    for k in range(len(cells)):
+        contrast = white[k] - black[k]
+        if contrast < 20:  # not a printed black-on-white tag
+            out.append(None)
+            continue
+        thr = (white[k] + black[k]) / 2
+        # The whole black ring must be black; a finger may cover a little of the quiet zone.
+        if (border[k] > thr).any() or (quiet[k] < thr).sum() > 4:
+            out.append(None)
+            continue
+        data = cells[k, 2:8, 2:8]
+        margin = min(float(np.abs(data - thr).min()), float((thr - border[k]).min())) / (contrast / 2)
+        out.append(CellReading(data > thr, min(1.0, margin)))
+    return out
+
+
+@lru_cache(maxsize=1)
+def _codebook() -> dict[int, tuple[int, int]]:
+    """Every 36h11 codeword in its 4 rotations: bits as an integer -> (tag id, quarter turns)."""
+    book = {}
+    for tag_id in range(apriltag_dictionary().bytesList.shape[0]):
+        bits = apriltag_modules(tag_id)[1:7, 1:7] > 127
+        for k in range(4):
+            book[int((np.rot90(bits, k) * _POWERS).sum())] = (tag_id, k)
+    return book
+
+
 class AprilTagReader:
-    """AprilTag 36h11 through cv2.aruco.ArucoDetector, plus our bit-level verification."""
+    """AprilTag 36h11 through cv2.aruco.ArucoDetector, plus our own bit-level verification.
 
-    CELL_PX = 4  # the central 2x2 pixels of each cell are averaged: cell edges are blurred
+    OpenCV's identification compares each candidate with every codeword of its dictionary, which
+    costs ~3 us per codeword: the full 587-id dictionary made a frame of a checked tablecloth
+    take 400 ms. So OpenCV gets a dictionary of the registered ids only, and the candidates it
+    rejects are looked up by our sampler in a hash table of all 36h11 codewords (exact match):
+    that is how an unregistered tag is still reported as "unknown".
+    """
 
-    def __init__(self, config: DetectorConfig = DetectorConfig()) -> None:
+    def __init__(self, config: DetectorConfig = DetectorConfig(), registered_ids: Collection[int] | None = None) -> None:
         self.config = config
-        d = apriltag_dictionary()
+        full = apriltag_dictionary()
+        ids = sorted(registered_ids) if registered_ids else list(range(full.bytesList.shape[0]))
+        self._ids = np.array(ids)
+        d = cv2.aruco.Dictionary(full.bytesList[ids], 6, full.maxCorrectionBits)
         self._fast = cv2.aruco.ArucoDetector(d, _aruco_parameters(config.threshold_windows, config))
         # The ROI pass is small, so it can afford OpenCV's full window set.
         roi_cfg = replace(config, aruco3=False, min_perimeter_rate=0.1, threshold_constant=7.0)
@@ -125,13 +213,15 @@ class AprilTagReader:
         self._expected: dict[int, np.ndarray] = {}
 
     def read(self, gray: np.ndarray) -> list[tuple[int, np.ndarray, float]]:
-        """(tag id, corners, margin) of every verified tag found by the fast full-frame pass.
+        """(tag id, corners, margin) of every verified tag found by the full-frame pass.
 
         A card carries its tag twice, so the same id may be listed twice (two places).
         """
+        accepted, rejected = self._detect_full(gray)
         found: list[tuple[int, np.ndarray, float]] = []
-        for tag_id, corners in self._detect_full(gray):
-            self._keep(found, gray, tag_id, corners)
+        self._keep_accepted(found, gray, accepted)
+        if self.config.read_rejected and len(rejected):
+            self._keep_rejected(found, gray, rejected)
         return found
 
     def read_rois(self, gray: np.ndarray, rois: Sequence[tuple[int, int, int, int]],
@@ -141,65 +231,67 @@ class AprilTagReader:
             crop = gray[y:y + h, x:x + w]
             if crop.size == 0:
                 continue
-            corners_list, ids, _ = self._thorough.detectMarkers(crop)
-            if ids is None:
+            corners_list, idx, _ = self._thorough.detectMarkers(crop)
+            if idx is None:
                 continue
-            for c, i in zip(corners_list, ids.ravel()):
+            new = []
+            for c, i in zip(corners_list, idx.ravel()):
                 corners = c.reshape(4, 2) + (x, y)
+                tag_id = int(self._ids[int(i)])
                 centre = corners.mean(axis=0)
-                if not any(t == int(i) and np.linalg.norm(q.mean(axis=0) - centre) < 4 for t, q, _ in found):
-                    self._keep(found, gray, int(i), corners)
+                if not any(t == tag_id and np.linalg.norm(q.mean(axis=0) - centre) < 4 for t, q, _ in found):
+                    new.append((tag_id, corners))
+            self._keep_accepted(found, gray, new)
 
-    def _detect_full(self, gray: np.ndarray):
+    def _detect_full(self, gray: np.ndarray) -> tuple[list[tuple[int, np.ndarray]], np.ndarray]:
         s = self.config.downscale
+        image = gray if s >= 1.0 else cv2.resize(gray, None, fx=s, fy=s, interpolation=cv2.INTER_AREA)
+        corners_list, idx, rejected = self._fast.detectMarkers(image)
+        rejected = np.array([r.reshape(4, 2) for r in rejected], np.float32).reshape(-1, 4, 2)
+        accepted = [] if idx is None else [(int(self._ids[int(i)]), c.reshape(4, 2)) for c, i in zip(corners_list, idx.ravel())]
         if s >= 1.0:
-            corners_list, ids, _ = self._fast.detectMarkers(gray)
-            return [] if ids is None else [(int(i), c.reshape(4, 2)) for c, i in zip(corners_list, ids.ravel())]
-        small = cv2.resize(gray, None, fx=s, fy=s, interpolation=cv2.INTER_AREA)
-        corners_list, ids, _ = self._fast.detectMarkers(small)
-        if ids is None:
-            return []
-        out = []
-        for c, i in zip(corners_list, ids.ravel()):
+            return accepted, rejected
+        refined = []
+        for tag_id, c in accepted:
             # Refine the up-scaled corners on the full-resolution image.
-            pts = (c.reshape(4, 2) / s).astype(np.float32)
+            pts = (c / s).astype(np.float32)
             win = max(2, int(2 / s))
             cv2.cornerSubPix(gray, pts, (win, win), (-1, -1), (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 10, 0.05))
-            out.append((int(i), pts))
-        return out
+            refined.append((tag_id, pts))
+        return refined, rejected / s
 
-    def _keep(self, found: list, gray: np.ndarray, tag_id: int, corners: np.ndarray) -> None:
-        margin = self.verify(gray, tag_id, corners)
-        if margin is not None and margin >= self.config.margin_floor:
-            found.append((tag_id, corners.astype(np.float32), margin))
+    def _keep_accepted(self, found: list, gray: np.ndarray, accepted: list[tuple[int, np.ndarray]]) -> None:
+        if not accepted:
+            return
+        readings = judge_cells(sample_cells(gray, np.array([c for _, c in accepted], np.float32)))
+        for (tag_id, corners), r in zip(accepted, readings):
+            if r is None or r.margin < self.config.margin_floor:
+                continue
+            if int((r.bits != self._expected_bits(tag_id)).sum()) <= self.config.max_hamming:
+                found.append((tag_id, corners.astype(np.float32), r.margin))
+
+    def _keep_rejected(self, found: list, gray: np.ndarray, quads: np.ndarray) -> None:
+        """Candidates OpenCV did not match to a registered id: exact lookup among all 36h11 codewords."""
+        book = _codebook()
+        for quad, r in zip(quads, judge_cells(sample_cells(gray, quads))):
+            if r is None or r.margin < self.config.margin_floor:
+                continue
+            hit = book.get(int((r.bits * _POWERS).sum()))
+            if hit is None:
+                continue
+            tag_id, turns = hit
+            # Our sample is the codeword turned `turns` quarter turns: start the corners at the tag's own top-left.
+            corners = np.roll(quad, turns, axis=0).astype(np.float32)
+            centre = corners.mean(axis=0)
+            if not any(t == tag_id and np.linalg.norm(q.mean(axis=0) - centre) < 4 for t, q, _ in found):
+                found.append((tag_id, corners, r.margin))
 
     def verify(self, gray: np.ndarray, tag_id: int, corners: np.ndarray) -> float | None:
-        """Re-read the tag's cells; the decision margin if the bits match `tag_id`, else None."""
-        n = 10  # 6 data + black border + white quiet zone, in cells
-        cell = self.CELL_PX
-        src = np.asarray(corners, np.float32).reshape(4, 2)
-        dst = np.float32([[1, 1], [9, 1], [9, 9], [1, 9]]) * cell
-        H = cv2.getPerspectiveTransform(src, dst)
-        patch = cv2.warpPerspective(gray, H, (n * cell, n * cell), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-        # Mean of the central part of each cell: edges are blurred by the camera.
-        lo, hi = cell // 4, cell - cell // 4
-        cells = patch.reshape(n, cell, n, cell)[:, lo:hi, :, lo:hi].mean(axis=(1, 3))
-        quiet = np.concatenate([cells[0, :], cells[-1, :], cells[1:-1, 0], cells[1:-1, -1]])
-        border = np.concatenate([cells[1, 1:9], cells[8, 1:9], cells[2:8, 1], cells[2:8, 8]])
-        white, black = float(np.median(quiet)), float(np.median(border))
-        contrast = white - black
-        if contrast < 20:  # not a printed black-on-white tag
+        """Re-read one tag's cells; its decision margin if all bits match `tag_id`, else None."""
+        r = judge_cells(sample_cells(gray, np.asarray(corners, np.float32).reshape(1, 4, 2)))[0]
+        if r is None or int((r.bits != self._expected_bits(tag_id)).sum()) > self.config.max_hamming:
             return None
-        threshold = (white + black) / 2
-        if (border > threshold).any() or (quiet < threshold).sum() > 4:  # a finger on the quiet zone is tolerated a little
-            return None
-        data = cells[2:8, 2:8]
-        expected = self._expected_bits(tag_id)
-        read = data > threshold
-        if int((read != expected).sum()) > self.config.max_hamming:
-            return None
-        margin_cells = np.abs(np.concatenate([data.ravel(), border]) - threshold) / (contrast / 2)
-        return float(min(1.0, margin_cells.min()))
+        return r.margin
 
     def _expected_bits(self, tag_id: int) -> np.ndarray:
         if tag_id not in self._expected:
@@ -260,7 +352,7 @@ class TagDetector:
         self.active = None if active is None else frozenset(active)
         self.kinds = frozenset(TagKind(k) for k in kinds)
         self.config = config
-        self._april = AprilTagReader(config) if TagKind.APRILTAG in self.kinds else None
+        self._april = AprilTagReader(config, self.registry.tag_ids()) if TagKind.APRILTAG in self.kinds else None
         self._qr = QrReader(qr_backend) if TagKind.QR in self.kinds else None
         self._recent: list[tuple[int, np.ndarray]] = []  # (frame number, corners) of recent AprilTags
         self._frame_no = 0

@@ -1,0 +1,383 @@
+"""Vision benchmark: every tag reader on the same synthetic 1280x720 frames, in one run.
+
+    python benchmarks/vision_bench.py            # full run: >=100,000 decoded tags, >=2,000 clutter frames
+    python benchmarks/vision_bench.py --quick    # a minute or two, for a smoke check
+
+Parts:
+  1. Readers side by side per scenario: ours (AprilTag 36h11 with bit verification; QR with
+     zxing-cpp), pyzbar, OpenCV QRCodeDetector, plain OpenCV ArucoDetector without our
+     speed-ups or checks, pupil-apriltags if installed, and our speed-up variants. Per reader:
+     correct / missed / wrong-id / phantom reads (counted per card), decoded tags, median and
+     p95 ms per frame on one thread (grey conversion excluded, the same for all).
+  2. The double tag under a finger: the same finger scenes with one-tag and two-tag stickers.
+  3. Confirmation: 30 fps sequences through detector + tracker; share of presentations
+     confirmed within 0.5 s, for tag sides >= 40 px, with and without ROI tracking.
+  4. Safety: our AprilTag reader on frames until >= N decoded tags, plus clutter frames;
+     wrong ids and phantom reads must be zero.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import sys
+import time
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+import cv2
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from vision.detector import DecoderUnavailableError, DetectorConfig, TagDetector  # noqa: E402
+from vision.payload import PayloadError, decode_payload  # noqa: E402
+from vision.registry import TagRegistry  # noqa: E402
+from vision.synthetic import SCENARIOS, SyntheticFrame, SyntheticTable, draw_degradation  # noqa: E402
+from vision.tags import TagKind  # noqa: E402
+from vision.tracker import SightingTracker  # noqa: E402
+
+Read = tuple[str | None, tuple[float, float]]  # (card id or None if not a registered card, centre)
+
+
+@dataclass
+class Reader:
+    name: str
+    kind: TagKind  # which frames it reads
+    read: Callable[[np.ndarray], list[Read]]
+
+
+def build_readers(registry: TagRegistry, with_variants: bool = True) -> list[Reader]:
+    readers: list[Reader] = []
+
+    def ours(config: DetectorConfig, kinds=(TagKind.APRILTAG,), backend="zxing"):
+        det = TagDetector(active=None, registry=registry, kinds=kinds, config=config, qr_backend=backend)
+        return lambda g: [(d.card_id, d.center) for d in det.detect(g)]
+
+    single = DetectorConfig(roi_tracking=False)  # frames are unrelated: no memory between them
+    readers.append(Reader("ours-apriltag", TagKind.APRILTAG, ours(single)))
+    if with_variants:
+        readers.append(Reader("ours-apriltag 3 windows", TagKind.APRILTAG,
+                              ours(DetectorConfig(roi_tracking=False, threshold_windows=(3, 13, 23), threshold_constant=7))))
+        readers.append(Reader("ours-apriltag downscale 0.5", TagKind.APRILTAG,
+                              ours(DetectorConfig(roi_tracking=False, downscale=0.5, threshold_windows=(5,)))))
+        readers.append(Reader("ours-apriltag aruco3", TagKind.APRILTAG, ours(DetectorConfig(roi_tracking=False, aruco3=True))))
+
+    plain = cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_APRILTAG_36h11))
+
+    def plain_read(g):
+        corners, ids, _ = plain.detectMarkers(g)
+        if ids is None:
+            return []
+        out = []
+        for c, i in zip(corners, ids.ravel()):
+            entry = registry.entry_for_tag(int(i))
+            out.append((entry.card_id if entry else None, tuple(c.reshape(4, 2).mean(axis=0))))
+        return out
+
+    readers.append(Reader("opencv-aruco plain", TagKind.APRILTAG, plain_read))
+
+    try:
+        import pupil_apriltags
+
+        pupil = pupil_apriltags.Detector(families="tag36h11", nthreads=1)
+
+        def pupil_read(g):
+            out = []
+            for d in pupil.detect(g):
+                entry = registry.entry_for_tag(int(d.tag_id))
+                out.append((entry.card_id if entry else None, tuple(d.center)))
+            return out
+
+        readers.append(Reader("pupil-apriltags", TagKind.APRILTAG, pupil_read))
+    except ImportError:
+        print("(pupil-apriltags not installed: skipped)")
+
+    readers.append(Reader("ours-qr zxing-cpp", TagKind.QR, ours(single, kinds=(TagKind.QR,))))
+    try:
+        readers.append(Reader("pyzbar", TagKind.QR, ours(single, kinds=(TagKind.QR,), backend="pyzbar")))
+    except DecoderUnavailableError as exc:
+        print(f"(pyzbar unavailable: {exc})")
+
+    qrd = cv2.QRCodeDetector()
+
+    def opencv_qr(g):
+        ok, texts, points, _ = qrd.detectAndDecodeMulti(g)
+        out = []
+        if not ok:
+            return out
+        for text, pts in zip(texts, points):
+            if not text:
+                continue
+            try:
+                card = decode_payload(text)
+            except PayloadError:
+                continue
+            out.append((card if card in registry else None, tuple(pts.reshape(4, 2).mean(axis=0))))
+        return out
+
+    readers.append(Reader("opencv QRCodeDetector", TagKind.QR, opencv_qr))
+    return readers
+
+
+@dataclass
+class Tally:
+    frames: int = 0
+    cards: int = 0
+    correct: int = 0
+    missed: int = 0
+    wrong: int = 0
+    phantom: int = 0
+    tags_decoded: int = 0
+    times: list[float] = field(default_factory=list)
+
+    def add(self, other: "Tally") -> None:
+        for k in ("frames", "cards", "correct", "missed", "wrong", "phantom", "tags_decoded"):
+            setattr(self, k, getattr(self, k) + getattr(other, k))
+        self.times += other.times
+
+    @property
+    def rate(self) -> float:
+        return self.correct / self.cards if self.cards else float("nan")
+
+    def ms(self, q: float) -> float:
+        return float(np.percentile(self.times, q)) if self.times else float("nan")
+
+
+def score(frame: SyntheticFrame, reads: list[Read]) -> Tally:
+    """Per card: correct if a read of its id lies on it; a read of another id on a card is a wrong id;
+    a read on no card is a phantom."""
+    t = Tally(frames=1, cards=len(frame.cards))
+    correct_cards: set[str] = set()
+    for card_id, (x, y) in reads:
+        on = [c for c in frame.cards if cv2.pointPolygonTest(c.quad.reshape(-1, 1, 2), (float(x), float(y)), False) >= 0]
+        if not on:
+            t.phantom += 1
+        elif card_id is not None and any(c.card_id == card_id for c in on):
+            t.tags_decoded += 1
+            correct_cards.add(card_id)
+        else:
+            t.wrong += 1
+    t.correct = len(correct_cards)
+    t.missed = t.cards - t.correct
+    return t
+
+
+def timed(reader: Reader, gray: np.ndarray) -> tuple[list[Read], float]:
+    start = time.perf_counter()
+    reads = reader.read(gray)
+    return reads, (time.perf_counter() - start) * 1000
+
+
+def gray_of(frame: SyntheticFrame) -> np.ndarray:
+    return cv2.cvtColor(frame.image, cv2.COLOR_BGR2GRAY)
+
+
+# --- part 1 -------------------------------------------------------------------------------------
+def compare_readers(seed: int, frames_per_scenario: int, readers: list[Reader]) -> dict:
+    tables = {TagKind.APRILTAG: SyntheticTable(seed, TagKind.APRILTAG), TagKind.QR: SyntheticTable(seed, TagKind.QR)}
+    results: dict[str, dict[str, Tally]] = defaultdict(dict)
+    for scen in SCENARIOS.values():
+        for i in range(frames_per_scenario):
+            frames = {k: t.random_scene(scen, i) for k, t in tables.items()}  # same layout, same camera
+            grays = {k: gray_of(f) for k, f in frames.items()}
+            for r in readers:
+                reads, ms = timed(r, grays[r.kind])
+                tally = score(frames[r.kind], reads)
+                tally.times.append(ms)
+                results[scen.name].setdefault(r.name, Tally()).add(tally)
+    return results
+
+
+def print_comparison(results: dict, readers: list[Reader]) -> None:
+    print("\n== 1. Readers on the same frames (per card; times: ms per 1280x720 frame, 1 thread) ==")
+    header = f"{'scenario':24s} {'reader':28s} {'cards':>5s} {'read%':>6s} {'miss':>5s} {'wrong':>5s} {'phant':>5s} {'tags':>6s} {'med ms':>7s} {'p95 ms':>7s}"
+    print(header)
+    totals: dict[str, Tally] = defaultdict(Tally)
+    for scen, by_reader in results.items():
+        for r in readers:
+            t = by_reader.get(r.name)
+            if t is None:
+                continue
+            totals[r.name].add(t)
+            rate = f"{100 * t.rate:5.1f}%" if t.cards else "   - "
+            print(f"{scen:24s} {r.name:28s} {t.cards:5d} {rate:>6s} {t.missed:5d} {t.wrong:5d} {t.phantom:5d} "
+                  f"{t.tags_decoded:6d} {t.ms(50):7.1f} {t.ms(95):7.1f}")
+        print()
+    print(f"{'ALL SCENARIOS':24s}")
+    for r in readers:
+        t = totals[r.name]
+        print(f"{'':24s} {r.name:28s} {t.cards:5d} {100 * t.rate:5.1f}% {t.missed:5d} {t.wrong:5d} {t.phantom:5d} "
+              f"{t.tags_decoded:6d} {t.ms(50):7.1f} {t.ms(95):7.1f}")
+    ours_a, ours_q = totals.get("ours-apriltag"), totals.get("ours-qr zxing-cpp")
+    print("\nRatios (median time: baseline / ours; read rate: ours / baseline):")
+    for base in ("pyzbar", "opencv QRCodeDetector"):
+        b = totals.get(base)
+        if not b or not b.times:
+            continue
+        for label, ours in (("ours-qr zxing-cpp", ours_q), ("ours-apriltag", ours_a)):
+            if ours and ours.times:
+                speed = b.ms(50) / ours.ms(50)
+                rate = ours.rate / b.rate if b.rate else float("inf")
+                print(f"  {label:20s} vs {base:22s}: {speed:5.1f}x faster, read rate x{rate:.2f} "
+                      f"({100 * ours.rate:.1f}% vs {100 * b.rate:.1f}%)")
+
+
+# --- part 2 -------------------------------------------------------------------------------------
+def double_tag_check(seed: int, frames: int, registry: TagRegistry) -> dict:
+    print("\n== 2. Finger over one corner: one tag vs two tags per sticker ==")
+    out = {}
+    for kind in (TagKind.APRILTAG, TagKind.QR):
+        det = TagDetector(registry=registry, kinds=[kind], config=DetectorConfig(roi_tracking=False))
+        for double in (False, True):
+            table = SyntheticTable(seed, kind, registry, double_tags=double)
+            tally = Tally()
+            for i in range(frames):
+                f = table.random_scene(SCENARIOS["finger"], i)
+                tally.add(score(f, [(d.card_id, d.center) for d in det.detect(f.image)]))
+            label = f"{kind.value} {'two tags' if double else 'one tag '}"
+            out[label] = tally.rate
+            print(f"  {label}: {100 * tally.rate:5.1f}% of {tally.cards} covered cards read, wrong {tally.wrong}, phantom {tally.phantom}")
+    return out
+
+
+# --- part 3 -------------------------------------------------------------------------------------
+SEQUENCE_SCENARIOS = ["clean-60px", "typical-40px", "tilt-50deg", "defocus", "motion-blur", "dim-uneven-noisy",
+                      "all-degradations-40px", "large-150px", "finger"]
+
+
+def confirmation_check(seed: int, sequences: int, registry: TagRegistry, fps: float = 30.0,
+                       frames_per_sequence: int = 18, roi_options=(False, True)) -> dict:
+    print(f"\n== 3. Presentations confirmed within 0.5 s ({fps:g} fps, tag side >= 40 px, tracker: 3 frames in 0.4 s) ==")
+    table = SyntheticTable(seed, TagKind.APRILTAG, registry)
+    limit_frame = int(0.5 * fps)
+    out: dict[str, dict] = {}
+    for roi in roi_options:
+        print(f"  ROI tracking {'on' if roi else 'off'}:")
+        total_p = total_ok = 0
+        for name in SEQUENCE_SCENARIOS:
+            scen = SCENARIOS[name]
+            presentations = confirmed = repeats = 0
+            latencies = []
+            for k in range(sequences):
+                layout_seed = (seed, 99, len(name), k)
+                rng0 = np.random.default_rng(layout_seed)
+                tag_px = max(40.0, float(rng0.uniform(*scen.tag_px)))
+                ids = table.card_ids
+                picks = [ids[i] for i in rng0.choice(len(ids), size=min(scen.cards, 6), replace=False)]
+                detector = TagDetector(registry=registry, kinds=[TagKind.APRILTAG], config=DetectorConfig(roi_tracking=roi))
+                tracker = SightingTracker()
+                noise_rng = np.random.default_rng((seed, 7, len(name), k))
+                first: dict[str, int] = {}
+                count: dict[str, int] = defaultdict(int)
+                shown: set[str] = set()
+                for f in range(frames_per_sequence):
+                    deg = draw_degradation(scen.degradation, noise_rng)
+                    frame = table.render_scene(picks, tag_px, deg, np.random.default_rng(layout_seed), noise_rng=noise_rng)
+                    shown = {c.card_id for c in frame.cards}
+                    for s in tracker.update(detector.detect(frame.image), now=f / fps):
+                        count[s.key] += 1
+                        first.setdefault(s.key, f)
+                for card in shown:
+                    presentations += 1
+                    if card in first and first[card] <= limit_frame:
+                        confirmed += 1
+                        latencies.append(first[card] / fps)
+                    repeats += max(0, count.get(card, 0) - 1)
+            total_p += presentations
+            total_ok += confirmed
+            rate = confirmed / presentations if presentations else float("nan")
+            lat = f"{1000 * np.median(latencies):.0f} ms" if latencies else "-"
+            flag = "" if rate >= 0.99 else "  <-- below 99%"
+            print(f"    {name:24s} {confirmed:4d}/{presentations:4d} = {100 * rate:5.1f}%  median latency {lat}, "
+                  f"repeated sightings {repeats}{flag}")
+            out.setdefault("roi" if roi else "no-roi", {})[name] = {"presentations": presentations, "confirmed": confirmed,
+                                                                      "repeats": repeats}
+        print(f"    {'ALL':24s} {total_ok:4d}/{total_p:4d} = {100 * total_ok / max(1, total_p):5.1f}%")
+    return out
+
+
+# --- part 4 -------------------------------------------------------------------------------------
+def safety_run(seed: int, target_tags: int, clutter_frames: int, registry: TagRegistry, progress_every: int = 500) -> dict:
+    print(f"\n== 4. Safety: ours-apriltag until {target_tags} decoded tags, plus {clutter_frames} clutter frames ==")
+    table = SyntheticTable(seed + 1000, TagKind.APRILTAG, registry)
+    det = TagDetector(registry=registry, kinds=[TagKind.APRILTAG], config=DetectorConfig(roi_tracking=False))
+    tagged = [s for s in SCENARIOS.values() if not s.clutter]
+    total = Tally()
+    i = 0
+    start = time.time()
+    while total.tags_decoded < target_tags:
+        scen = tagged[i % len(tagged)]
+        f = table.random_scene(scen, i)
+        reads, ms = timed(Reader("", TagKind.APRILTAG, lambda g: [(d.card_id, d.center) for d in det.detect(g)]), gray_of(f))
+        t = score(f, reads)
+        t.times.append(ms)
+        total.add(t)
+        i += 1
+        if i % progress_every == 0:
+            print(f"    ... {i} frames, {total.tags_decoded} tags decoded, wrong {total.wrong}, phantom {total.phantom} "
+                  f"({time.time() - start:.0f} s)", flush=True)
+    clutter = Tally()
+    for j in range(clutter_frames):
+        f = table.random_scene(SCENARIOS["clutter"], 10_000_000 + j)
+        reads, ms = timed(Reader("", TagKind.APRILTAG, lambda g: [(d.card_id, d.center) for d in det.detect(g)]), gray_of(f))
+        t = score(f, reads)
+        t.times.append(ms)
+        clutter.add(t)
+    print(f"  tagged frames {total.frames}: {total.tags_decoded} tags decoded ({total.correct}/{total.cards} cards), "
+          f"wrong ids {total.wrong}, phantom reads {total.phantom}; median {total.ms(50):.1f} ms, p95 {total.ms(95):.1f} ms")
+    print(f"  clutter frames {clutter.frames}: phantom reads {clutter.phantom}; median {clutter.ms(50):.1f} ms, p95 {clutter.ms(95):.1f} ms")
+    return {"frames": total.frames, "tags_decoded": total.tags_decoded, "wrong": total.wrong, "phantom": total.phantom,
+            "clutter_frames": clutter.frames, "clutter_phantom": clutter.phantom,
+            "median_ms": total.ms(50), "p95_ms": total.ms(95)}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--quick", action="store_true", help="small counts: a smoke run of a minute or two")
+    ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--frames", type=int, help="frames per scenario for the side-by-side comparison (default 30)")
+    ap.add_argument("--sequences", type=int, help="30 fps sequences per scenario for the 0.5 s check (default 20)")
+    ap.add_argument("--safety-tags", type=int, help="decoded tags for the safety run (default 100000)")
+    ap.add_argument("--clutter-frames", type=int, help="clutter frames for the safety run (default 2000)")
+    ap.add_argument("--skip", default="", help="comma list of parts to skip: compare,finger,confirm,safety")
+    ap.add_argument("--json", type=Path, help="also write the figures to this JSON file")
+    args = ap.parse_args(argv)
+    q = args.quick
+    frames = args.frames or (3 if q else 30)
+    sequences = args.sequences or (3 if q else 20)
+    safety_tags = args.safety_tags or (1000 if q else 100_000)
+    clutter = args.clutter_frames or (30 if q else 2000)
+    skip = set(filter(None, args.skip.split(",")))
+
+    cv2.setNumThreads(1)
+    registry = TagRegistry.load()
+    print(f"vision_bench: python {platform.python_version()}, OpenCV {cv2.__version__}, numpy {np.__version__}, "
+          f"{platform.machine()}, seed {args.seed}, cv2 threads {cv2.getNumThreads()}")
+    print(f"command: {' '.join([Path(sys.argv[0]).name] + (argv if argv is not None else sys.argv[1:]))}")
+    figures: dict = {}
+    t0 = time.time()
+    if "compare" not in skip:
+        readers = build_readers(registry)
+        results = compare_readers(args.seed, frames, readers)
+        print_comparison(results, readers)
+        figures["compare"] = {s: {r: {"cards": t.cards, "correct": t.correct, "wrong": t.wrong, "phantom": t.phantom,
+                                      "median_ms": t.ms(50), "p95_ms": t.ms(95)} for r, t in by.items()}
+                              for s, by in results.items()}
+    if "finger" not in skip:
+        figures["finger"] = double_tag_check(args.seed, frames, registry)
+    if "confirm" not in skip:
+        figures["confirm"] = confirmation_check(args.seed, sequences, registry)
+    if "safety" not in skip:
+        figures["safety"] = safety_run(args.seed, safety_tags, clutter, registry)
+    print(f"\ntotal time {time.time() - t0:.0f} s")
+    if args.json:
+        args.json.write_text(json.dumps(figures, indent=1, default=float))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
