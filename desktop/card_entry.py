@@ -143,6 +143,12 @@ class CardEntry(QWidget):
             if chooser.card() is None and chooser.accept_sighting(card_id):
                 break
         else:
+            if not any(card_id in c.names for c in self.choosers) and card_id in self.controller.deck:
+                # A card of another type in front of the camera: say so instead of ignoring it.
+                card = self.controller.deck.card(card_id)
+                wanted = " or ".join(sorted({self.controller.kind_name(c.kind) for c in self.choosers}))
+                self._show_error(f"The camera read a {self.controller.kind_name(card.kind)} card, "
+                                 f"but this needs a {wanted} card. Show the card from that slot.")
             return
         if all(c.card() for c in self.choosers):
             self.submit()

@@ -15,6 +15,7 @@ from .card_entry import CardEntry
 from .games import GameController
 from .new_game_screen import NewGameScreen
 from .private import JournalView, PrivacyGate
+from .setup_screen import SetupScreen
 from .start_screen import StartScreen
 from .table_screen import TableScreen
 
@@ -38,6 +39,8 @@ class MainWindow(QMainWindow):
         self.start = StartScreen()
         self.new_game = NewGameScreen()
         self.table = TableScreen()
+        self.setup = SetupScreen()
+        self.setup.done.connect(self.show_table)
         self.gate = PrivacyGate()
         # In a scroll area: wrapped labels and long lists must not make the window taller
         # than a laptop screen.
@@ -47,7 +50,7 @@ class MainWindow(QMainWindow):
         flip_inner = QWidget()
         self.flip_page.setWidget(flip_inner)
         self.flip_layout = QVBoxLayout(flip_inner)
-        for page in (self.start, self.new_game, self.table, self.gate, self.flip_page):
+        for page in (self.start, self.new_game, self.setup, self.table, self.gate, self.flip_page):
             self.stack.addWidget(page)
 
         self.start.new_game_requested.connect(lambda: self.show_new_game(demo=False))
@@ -60,6 +63,7 @@ class MainWindow(QMainWindow):
         self.table.flip_requested.connect(self.open_flip)
         self.table.journal_requested.connect(self.open_journal)
         self.gate.closed.connect(self._private_closed)
+        self.table.sound_enabled = self.start.sound.isChecked
         self.camera_panel = CameraPanel()
         self.camera_panel.card_seen.connect(self._card_seen)
         self.table.extra_side.addWidget(self.camera_panel)
@@ -89,6 +93,8 @@ class MainWindow(QMainWindow):
             return
         self._open(controller)
         self.table.say([controller.session.public_log()[0]] if controller.session.public_log() else [])
+        self.setup.show_game(controller)
+        self.stack.setCurrentWidget(self.setup)
 
     def resume_game(self, path: Path) -> None:
         try:

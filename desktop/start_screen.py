@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QObject, Qt, QThread, QUrl, Signal
+from PySide6.QtCore import QObject, QSettings, Qt, QThread, QUrl, Signal
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import (QCheckBox, QGroupBox, QHBoxLayout, QListWidget, QListWidgetItem, QProgressBar,
                                QScrollArea, QVBoxLayout, QWidget)
@@ -123,7 +123,11 @@ class StartScreen(QWidget):
         left.addWidget(tags)
 
         self.sound = QCheckBox("Sounds (a beep for each verdict)")
-        self.sound.setChecked(True)
+        self.sound.setObjectName("start:sound")
+        # Kept in the family's own folder beside the saved games, so it survives a restart.
+        self.settings = QSettings(str(user_dir() / "settings.ini"), QSettings.IniFormat)
+        self.sound.setChecked(self.settings.value("sound", True, type=bool))
+        self.sound.toggled.connect(lambda on: self.settings.setValue("sound", on))
         left.addWidget(self.sound)
 
         rules = QGroupBox("How to play, in short")

@@ -56,6 +56,7 @@ class TableScreen(QWidget):
         self.slot_buttons: dict[str, SlotButton] = {}
         self.player_boxes: dict[str, QGroupBox] = {}
         self._rng = random.SystemRandom()
+        self.sound_enabled: Callable[[], bool] = lambda: True
         self._build()
 
     # --- layout --------------------------------------------------------------------
@@ -396,7 +397,8 @@ class TableScreen(QWidget):
         if lines:
             self.banner.setText("\n".join(lines))
             self.banner.show()
-            if any("match" in line.lower() or "wins" in line.lower() for line in lines):
+            if self.sound_enabled() and any(w in line.lower() for line in lines
+                                            for w in ("match", "wins", "escapes", "arrested")):
                 QApplication.beep()
         else:
             self.banner.hide()

@@ -63,6 +63,8 @@ class Driver:
             self.find(f"new:age{i}").setValue(age)
         self.find("new:assist").setCurrentIndex(assist_index)
         self.click("new:start")
+        assert self.window.stack.currentWidget() is self.window.setup
+        self.click("setup:done")
         assert self.window.stack.currentWidget() is self.window.table
 
     @property

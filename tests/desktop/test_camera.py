@@ -9,6 +9,8 @@ from PySide6.QtGui import QImage
 def start_demo_game(t) -> None:
     t.click("start:demo")
     t.click("new:start")                     # the demo fills in three gumshoes
+    assert "Deal 2 cards of each type" in t.text("setup:text")
+    t.click("setup:done")
     assert t.window.stack.currentWidget() is t.window.table
     assert t.window.controller.demo
 
