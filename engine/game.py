@@ -11,7 +11,7 @@ import dataclasses
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, ClassVar, Mapping
+from typing import Any, ClassVar, Mapping, NamedTuple
 
 from .cards import Deck
 from .errors import BadInput, Contradiction, RuleViolation
@@ -96,9 +96,11 @@ class Outcome:
     reason: str
 
 
-@dataclass(frozen=True)
-class JournalEntry:
-    """One line of a player's journal: a card and where this player knows it to be."""
+class JournalEntry(NamedTuple):
+    """One line of a player's journal: a card and where this player knows it to be.
+
+    (A named tuple: a journal has a line per card and is rebuilt after every action.)
+    """
 
     card: str
     name: str

@@ -17,7 +17,7 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable, Iterator
+from typing import Iterable, Iterator, NamedTuple
 
 
 _TEXT: dict["Place", str] = {}
@@ -60,36 +60,44 @@ class Place:
         return cls(parts[0], owner, parts[1] if len(parts) == 2 else None)
 
 
-@dataclass(slots=True)
-class TokenInfo:
+class TokenInfo(NamedTuple):
     kind: str | None        # the card type its back shows (public), if backs differ
-    face_up: bool = False
+    face_up: bool
 
 
 class Table:
     """Every token and the ordered stack of tokens at each place (last = top)."""
 
-    __slots__ = ("tokens", "stacks", "where", "_next")
+    __slots__ = ("kinds", "up", "stacks", "where", "_next")
 
     def __init__(self) -> None:
-        self.tokens: dict[int, TokenInfo] = {}
+        self.kinds: dict[int, str | None] = {}   # never changes once added: shared by clones
+        self.up: set[int] = set()
         self.stacks: dict[Place, list[int]] = {}
         self.where: dict[int, Place] = {}
         self._next = 1
 
     def clone(self) -> "Table":
         t = Table.__new__(Table)
-        t.tokens = {k: TokenInfo(v.kind, v.face_up) for k, v in self.tokens.items()}
+        t.kinds = self.kinds
+        t.up = set(self.up)
         t.stacks = {p: list(s) for p, s in self.stacks.items()}
         t.where = dict(self.where)
         t._next = self._next
         return t
 
+    @property
+    def tokens(self) -> dict[int, TokenInfo]:
+        """Every token with its back and whether it lies face up."""
+        return {t: TokenInfo(k, t in self.up) for t, k in self.kinds.items()}
+
     def add(self, kind: str | None, place: Place, face_up: bool = False) -> int:
         """A new physical card (identity unknown) on top of ``place``; returns its token."""
         token = self._next
         self._next += 1
-        self.tokens[token] = TokenInfo(kind, face_up)
+        self.kinds = {**self.kinds, token: kind}      # copy: earlier clones share the old dict
+        if face_up:
+            self.up.add(token)
         self.stacks.setdefault(place, []).append(token)
         self.where[token] = place
         return token
@@ -104,7 +112,7 @@ class Table:
         stack.insert(0, token) if bottom else stack.append(token)
         self.where[token] = dest
         if face_up is not None:
-            self.tokens[token].face_up = face_up
+            self.set_face_up(token, face_up)
 
     def swap(self, a: int, b: int) -> None:
         """Exchange the places of two tokens (each keeps its face-up state)."""
@@ -129,13 +137,16 @@ class Table:
         return len(self.stacks.get(place, ()))
 
     def kind(self, token: int) -> str | None:
-        return self.tokens[token].kind
+        return self.kinds[token]
 
     def face_up(self, token: int) -> bool:
-        return self.tokens[token].face_up
+        return token in self.up
 
     def set_face_up(self, token: int, up: bool) -> None:
-        self.tokens[token].face_up = up
+        if up:
+            self.up.add(token)
+        else:
+            self.up.discard(token)
 
     def places(self, *, area: str | None = None, owner: str | None = None) -> Iterator[Place]:
         """Occupied places, filtered by area and/or owner."""
@@ -146,5 +157,5 @@ class Table:
     def tokens_where(self, *, area: str | None = None, owner: str | None = None, kind: str | None = None) -> list[int]:
         return [
             tok for place in list(self.places(area=area, owner=owner)) for tok in self.stacks[place]
-            if kind is None or self.tokens[tok].kind == kind
+            if kind is None or self.kinds[tok] == kind
         ]

@@ -164,6 +164,7 @@ class CarmenRules(Rules):
         seen = {c.id for c in order}
         order += [c for c in deck.of_kind(LOOT) if c.id not in seen] + deck.of_kind(HENCHMAN)
         self.journal_order = tuple(order)
+        self._labels: dict[Place, str] = {}
 
     # --- setup ---------------------------------------------------------------------
     def setup(self, players: tuple[str, ...], options: Mapping[str, Any]) -> CarmenState:
@@ -209,6 +210,12 @@ class CarmenRules(Rules):
     # --- helpers -----------------------------------------------------------------
     def label(self, state: CarmenState, place: Place) -> str:
         """Where a card lies, as the journal writes it."""
+        text = self._labels.get(place)
+        if text is None:
+            text = self._labels[place] = self._label(place)
+        return text
+
+    def _label(self, place: Place) -> str:
         if place.owner is not None:
             return f"{place.owner} / {(place.slot or '').capitalize()}"
         if place.area == "center":

@@ -501,7 +501,7 @@ def test_truth_checker_catches_a_false_journal_line() -> None:
     journal = w.s.journal("Ann", "full")
     w.check_journal("Ann", journal)
     wrong_place = next(p for p in ("Bob/loot/top", "Bob/loot/center", "Ann/loot/bottom") if p != slot)
-    entries = tuple(dataclasses.replace(e, place=wrong_place, where="Bob / Top") if e.card == card else e
+    entries = tuple(e._replace(place=wrong_place, where="Bob / Top") if e.card == card else e
                     for e in journal.entries)
     with pytest.raises(GameFailure, match="says .* is at"):
         w.check_journal("Ann", dataclasses.replace(journal, entries=entries))
