@@ -235,5 +235,6 @@ class MainWindow(QMainWindow):
             self.gate.close_private()
 
     def closeEvent(self, event) -> None:
+        self.table.die_reader.stop()
         self._close_game()
         super().closeEvent(event)

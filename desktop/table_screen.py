@@ -22,6 +22,7 @@ from engine.errors import RuleViolation
 from engine.game import Option
 
 from . import style
+from .die_reader import DieReaderPanel
 from .games import GameController, public_texts
 from .widgets import SlotButton, button, label
 
@@ -140,6 +141,9 @@ class TableScreen(QWidget):
         self.rolled_row = QHBoxLayout()
         die_layout.addLayout(self.rolled_row)
         self.rolled_buttons: dict[str, object] = {}
+        self.die_reader = DieReaderPanel()
+        self.die_reader.rolled.connect(self.apply_roll)
+        die_layout.addWidget(self.die_reader)
         side.addWidget(die_box)
 
         action_box = QGroupBox("Actions")
