@@ -197,7 +197,7 @@ class CameraPanel(QGroupBox):
         for i in range(4):
             self.choice.addItem(f"Camera {i + 1}", i)
         self.choice.addItem("Simulated table", -1)
-        self.retry = button("Retry")
+        self.retry = button("Start camera")
         self.retry.setObjectName("camera:retry")
         self.retry.clicked.connect(self.restart)
         row.addWidget(self.choice, 1)
@@ -228,6 +228,7 @@ class CameraPanel(QGroupBox):
     def _start(self, make_source, message: str) -> None:
         self.stop()
         self.status.setText(message)
+        self.retry.setText("Restart")
         self._thread = QThread(self)
         self._worker = CameraWorker(make_source, {"carmen"})
         self._worker.moveToThread(self._thread)
@@ -249,6 +250,11 @@ class CameraPanel(QGroupBox):
         self._retired = [(t, w) for t, w in self._retired if t.isRunning()]
         self._thread = self._worker = None
         self.mode = "off"
+        # No stale picture: an old frame would look like a live camera.
+        self.image.clear()
+        self.image.setText("Camera off")
+        self.status.setText("")
+        self.retry.setText("Start camera")
 
     @property
     def running(self) -> bool:
@@ -269,6 +275,8 @@ class CameraPanel(QGroupBox):
     def _failed(self, message: str) -> None:
         self.status.setText(message + "\nChoose another camera, press Retry, or play without the camera "
                                       "(pick cards on screen).")
+        self.image.clear()
         self.image.setText("No camera")
+        self.retry.setText("Retry")
         if self._thread is not None:
             self._thread.quit()

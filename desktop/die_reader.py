@@ -143,13 +143,17 @@ class DieReaderPanel(QWidget):
         self.ports.clear()
         for device, text in available_ports():
             self.ports.addItem(text, device)
-        self.connect_button.setEnabled(self.ports.count() > 0)
-        self.status.setText("" if self.ports.count() else "No die reader plugged in: use the buttons above.")
+        found = self.ports.count() > 0
+        self.ports.setVisible(found)
+        self.connect_button.setText("Connect die reader" if found else "Look for a die reader")
+        self.status.setText("" if found else "No die reader plugged in: use the buttons above.")
 
     def connect_chosen(self) -> None:
         device = self.ports.currentData()
         if device:
             self.start(lambda: open_serial(device))
+        else:
+            self.refresh_ports()       # plugged in since the app started?
 
     def start(self, open_port: Callable[[], object]) -> None:
         self.stop()

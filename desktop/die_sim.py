@@ -17,7 +17,7 @@ True
 >>> sim.close()
 
 It behaves like the reference firmware (``assets/firmware/die_reader``): hello at boot and
-on ``HELLO?``, ``STATE rolling`` then ``STATE settled`` + ``ROLL seq face`` for a roll,
+on ``HELLO?``, ``STATE rolling`` then ``STATE settled`` + ``ROLL boot seq face`` for a roll,
 heartbeats, battery reports, and re-sending every roll until the host sends ``ACK``.
 The switches make it misbehave the way real serial lines and devices do: noise (garbage
 between lines, flipped bytes), duplicated lines, reboots (a new boot id, sequence numbers
@@ -235,13 +235,13 @@ class DieSimulator:
 
     def _ack(self, seq: int) -> None:
         self.acked = seq
-        # ACK n covers every roll up to n (serial-number order within this boot).
-        self._pending = [r for r in self._pending if not 0 <= (seq - r.seq) % 65536 < 32768]
+        # An ACK names one roll: an older roll that was lost is still re-sent.
+        self._pending = [r for r in self._pending if r.seq != seq]
 
     def _send_roll(self, seq: int, face: int) -> None:
-        self._send("ROLL", seq, face)
+        self._send("ROLL", self.boot, seq, face)
         if self.duplicates and self.rng.random() < self.duplicates:
-            self._send("ROLL", seq, face)
+            self._send("ROLL", self.boot, seq, face)
 
     def _send(self, kind: str, *fields: object) -> None:
         line = encode(kind, *fields)

@@ -13,7 +13,7 @@ Events go to ``on_event`` (called on the link's thread) or, without a callback, 
 >>> import serial
 >>> from desktop.die.protocol import encode
 >>> port = serial.serial_for_url("loop://", timeout=0.02)
->>> _ = port.write(encode("HELLO", "doc-die", "1.0", 1, "B1", 6, 1000) + encode("ROLL", 1, 5))
+>>> _ = port.write(encode("HELLO", "doc-die", "1.0", 1, "B1", 6, 1000) + encode("ROLL", "B1", 1, 5))
 >>> link = DieLink(ports=["loop://"], opener=lambda name: port)
 >>> link.start()
 >>> wait_for(link.events, Roll, timeout=5)
@@ -34,7 +34,7 @@ from typing import Any, Callable, Iterable, Protocol
 import serial
 from serial.tools import list_ports
 
-from .protocol import (DeviceError, Event, Hello, Parser, Roll, Unsupported, encode)
+from .protocol import DeviceError, Event, Hello, HelloNeeded, Parser, Repeat, Roll, Unsupported, encode
 
 CONNECTED, SEARCHING, OFF = "connected", "searching", "off"
 
@@ -206,7 +206,7 @@ class DieLink:
                 data = port.read(max(1, port.in_waiting))
             except _SERIAL_ERRORS:
                 return None
-            events = self.parser.feed(data)
+            events = [e for e in self.parser.feed(data) if not isinstance(e, HelloNeeded)]
             for i, event in enumerate(events):
                 if isinstance(event, Unsupported):
                     self._emit(LinkProblem(event.message))
@@ -220,21 +220,28 @@ class DieLink:
         heard = time.monotonic()
         seen = (stats.lines, stats.duplicates, stats.before_hello)
         events = pending
+        asked = 0.0
         while not self._stop.is_set():
             for event in events:
-                if isinstance(event, Hello):
-                    self.hello = event
+                reply = b""
+                if isinstance(event, Repeat):
+                    reply = encode("ACK", event.seq)       # our ACK was lost: say it again
+                elif isinstance(event, HelloNeeded):
+                    if time.monotonic() - asked >= self.hello_every:
+                        asked, reply = time.monotonic(), encode("HELLO?")
                 elif isinstance(event, Unsupported):
                     self._emit(LinkProblem(event.message))
                     return
-                self._emit(event)
-                if isinstance(event, Roll) and not self._write(port, encode("ACK", event.seq)):
+                else:
+                    if isinstance(event, Hello):
+                        self.hello = event
+                    elif isinstance(event, Roll):
+                        reply = encode("ACK", event.seq)
+                    self._emit(event)
+                if reply and not self._write(port, reply):
                     self._emit(LinkProblem("The die reader was unplugged."))
                     return
             now = time.monotonic()
-            if stats.duplicates != seen[1] and self.parser.session.last_seq is not None:
-                # It re-sent a roll we already have: our ACK was lost, say it again.
-                self._write(port, encode("ACK", self.parser.session.last_seq))
             current = (stats.lines, stats.duplicates, stats.before_hello)
             if current != seen:
                 heard, seen = now, current

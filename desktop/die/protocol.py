@@ -5,19 +5,17 @@ description, with the reason for every part, is in ``docs/die-protocol.md``.
 
 One message is one ASCII line, NMEA-style::
 
-    $ROLL 17 4*71B9\\n
-    ^ body     ^ CRC-16/CCITT-FALSE of the body (between '$' and '*'), 4 upper-case hex digits
+    $ROLL B007 17 4*XXXX\n
+    ^ body          ^ CRC-16/CCITT-FALSE of the body (between '$' and '*'), 4 upper-case hex digits
 
->>> line = encode("ROLL", 17, 4)
->>> line
-b'$ROLL 17 4*71B9\\n'
+>>> line = encode("ROLL", "B007", 17, 4)
 >>> p = Parser()
 >>> p.feed(encode("HELLO", "gumshoe-die", "1.0.0", 1, "B007", 6, 1000))[0].protocol
 1
 >>> p.feed(line[:5]) + p.feed(line[5:])          # a read may split a line anywhere
 [Roll(seq=17, face=4)]
 >>> p.feed(line)                                 # the device re-sent it: counted once
-[]
+[Repeat(seq=17)]
 >>> p.stats.duplicates
 1
 """
@@ -35,6 +33,10 @@ MAX_LINE = 96
 """Longest line accepted, '$' to newline. The longest real message (HELLO) is about 50
 bytes; anything longer is noise or two lines run together, and is dropped whole."""
 
+WINDOW = 64
+"""How far behind the newest roll a re-sent roll is still recognised (an anti-replay window,
+as in IPsec): enough for the few rolls a reader keeps for re-sending."""
+
 SEQ_MODULUS = 65536
 """Sequence numbers are 16 bits (what a small microcontroller counts cheaply) and wrap."""
 
@@ -44,7 +46,7 @@ between firmware versions, and a word cannot silently change meaning."""
 
 # Device -> host messages and their field counts; host -> device messages are listed
 # so that our own words echoed back (a loopback, a half-duplex adapter) are not "noise".
-DEVICE_MESSAGES = {"HELLO": 6, "ROLL": 2, "STATE": 1, "HB": 1, "BATT": 2, "ERR": None}
+DEVICE_MESSAGES = {"HELLO": 6, "ROLL": 3, "STATE": 1, "HB": 1, "BATT": 2, "ERR": None}
 HOST_MESSAGES = {"HELLO?": 0, "ACK": 1}
 
 
@@ -185,7 +187,23 @@ class Unsupported:
                 f"{self.protocol}; this app speaks version {PROTOCOL_VERSION}. Update the app or the reader.")
 
 
-Event = Union[Hello, Roll, State, Heartbeat, Battery, DeviceError, Unsupported]
+@dataclass(frozen=True, slots=True)
+class Repeat:
+    """A roll already delivered arrived again (the device did not get our ACK): acknowledge
+    it again, but never count it twice."""
+
+    seq: int
+
+
+@dataclass(frozen=True, slots=True)
+class HelloNeeded:
+    """A message came from a reader we do not know yet (after a reopen, or a reboot whose
+    hello was lost): ask it ``HELLO?``; nothing it says is used until it answers."""
+
+    reason: str
+
+
+Event = Union[Hello, Roll, State, Heartbeat, Battery, DeviceError, Unsupported, Repeat, HelloNeeded]
 
 
 @dataclass(slots=True)
@@ -198,15 +216,15 @@ class Stats:
     malformed: int = 0        # right checksum, but not a message we understand
     noise_bytes: int = 0      # bytes outside any '$...' line
     duplicates: int = 0       # rolls already delivered (device re-sent them)
-    before_hello: int = 0     # messages from a reader that has not said a supported hello
-    missed_rolls: int = 0     # gaps in the sequence: rolls the device sent that never arrived
+    before_hello: int = 0     # messages from a reader (or a boot) that has not said a supported hello
+    too_old: int = 0          # a roll older than the duplicate window: cannot tell, so not counted
     echoed: int = 0           # host messages (our own, looped back)
     truncated: int = 0        # a line cut short by the next '$' (bytes were lost)
 
     @property
     def dropped(self) -> int:
         return (self.bad_checksum + self.too_long + self.malformed + self.duplicates + self.before_hello
-                + self.truncated)
+                + self.truncated + self.too_old)
 
 
 @dataclass(slots=True)
@@ -215,7 +233,8 @@ class _Session:
 
     boot: str | None = None
     faces: int = 6
-    last_seq: int | None = None
+    last_seq: int | None = None                       # the newest roll delivered in this boot
+    seen: set[int] = field(default_factory=set)      # rolls delivered within WINDOW of last_seq
     trusted: bool = False
 
 
@@ -226,17 +245,18 @@ class Parser:
     - noise between lines is skipped; a '$' always starts a fresh line, so a message
       right after garbage without a newline is still recovered;
     - lines longer than ``MAX_LINE`` and lines with a wrong checksum are counted and dropped;
-    - a roll whose sequence number is not newer than the last delivered one is a re-send
-      and is dropped; a ``HELLO`` with a new boot id means the device rebooted, and its
-      sequence numbers start again;
+    - a roll carries its boot id and sequence number; one already delivered is a re-send
+      and becomes ``Repeat`` (to be acknowledged again, never counted); an older roll that
+      was lost and re-sent later is still delivered, once; a ``HELLO`` with a new boot id
+      means the device rebooted, and its sequence numbers start again;
     - nothing is used until the reader has said hello in a protocol version we speak.
 
     Call ``reset_stream()`` after reopening the port: the half-read line is thrown away but
     the memory of delivered rolls is kept, so a roll re-sent after a replug is not counted twice.
 
     >>> p = Parser()
-    >>> p.feed(b"\\x00\\xffjunk" + encode("ROLL", 1, 3))      # no hello yet: not trusted
-    []
+    >>> p.feed(b"\\x00\\xffjunk" + encode("ROLL", "B1", 1, 3))      # no hello yet: not trusted
+    [HelloNeeded(reason='a message before the reader said hello')]
     >>> p.stats.before_hello, p.stats.noise_bytes
     (1, 6)
     """
@@ -250,9 +270,11 @@ class Parser:
         self._discarding = False    # an over-long line: skip to its end
 
     def reset_stream(self) -> None:
-        """Forget a half-received line (the port was closed and reopened)."""
+        """Forget a half-received line (the port was closed and reopened). The reader must
+        say hello again (the port may now hold another device); delivered rolls are remembered."""
         self._buffer.clear()
         self._in_line = self._discarding = False
+        self.session.trusted = False
 
     def feed(self, data: bytes) -> list[Event]:
         """Consume any bytes; return the events completed by them, in order."""
@@ -280,9 +302,11 @@ class Parser:
             if stop == n:
                 return events
             if data[stop] == START[0]:
-                # A new '$' before this line ended: the rest of the old line was lost.
+                # A new '$' before this line ended: its newline was lost, or the rest of it.
                 if self._in_line and self._buffer:
-                    self.stats.truncated += 1
+                    event = self._line(bytes(self._buffer), cut=True)
+                    if event is not None:
+                        events.append(event)
                 self._in_line, self._discarding = False, False
                 i = stop
                 continue
@@ -297,12 +321,15 @@ class Parser:
         return events
 
     # --- one line --------------------------------------------------------------------
-    def _line(self, raw: bytes) -> Event | None:
+    def _line(self, raw: bytes, cut: bool = False) -> Event | None:
         if raw.endswith(b"\r"):
             raw = raw[:-1]
         star = raw.rfind(CHECK)
         if star < 0 or len(raw) - star != 5:
-            self.stats.bad_checksum += 1
+            if cut:
+                self.stats.truncated += 1
+            else:
+                self.stats.bad_checksum += 1
             return None
         body, check = raw[:star], raw[star + 1:]
         try:
@@ -339,9 +366,15 @@ class Parser:
             return self._hello(fields)
         if not self.session.trusted:
             self.stats.before_hello += 1
-            return None
+            return HelloNeeded("a message before the reader said hello")
         if kind == "ROLL":
-            seq, face = _number(fields[0], 0, SEQ_MODULUS - 1), _number(fields[1], 1, self.session.faces)
+            boot = fields[0]
+            seq, face = _number(fields[1], 0, SEQ_MODULUS - 1), _number(fields[2], 1, self.session.faces)
+            if boot != self.session.boot:
+                # Rebooted and its hello was lost: these sequence numbers belong to a boot we
+                # have not met, so they cannot be checked for repeats yet.
+                self.stats.before_hello += 1
+                return HelloNeeded(f"a roll from boot {boot}, which has not said hello")
             return self._roll(seq, face)
         if kind == "STATE":
             if fields[0] not in STATES:
@@ -370,19 +403,31 @@ class Parser:
         if rebooted:
             # A new boot: its sequence numbers start again, so the old memory must go.
             session.boot, session.last_seq = boot, None
+            session.seen.clear()
         session.faces, session.trusted = faces, True
         return Hello(device, firmware, protocol, boot, faces, heartbeat_ms, True, rebooted)
 
-    def _roll(self, seq: int, face: int) -> Roll | None:
-        last = self.session.last_seq
+    def _roll(self, seq: int, face: int) -> Roll | Repeat | None:
+        session = self.session
+        last = session.last_seq
         if last is not None:
-            ahead = (seq - last) % SEQ_MODULUS
             # Serial-number arithmetic (RFC 1982): "newer" means less than half the circle ahead.
+            ahead = (seq - last) % SEQ_MODULUS
             if ahead == 0 or ahead >= SEQ_MODULUS // 2:
-                self.stats.duplicates += 1
-                return None
-            self.stats.missed_rolls += ahead - 1
-        self.session.last_seq = seq
+                behind = (last - seq) % SEQ_MODULUS
+                if behind >= WINDOW:
+                    self.stats.too_old += 1
+                    return None
+                if seq in session.seen:
+                    self.stats.duplicates += 1
+                    return Repeat(seq)
+                # An older roll that had been lost and is re-sent now: new to us, deliver it.
+                session.seen.add(seq)
+                return Roll(seq, face)
+        session.last_seq = seq
+        session.seen.add(seq)
+        if len(session.seen) > 2 * WINDOW:
+            session.seen = {s for s in session.seen if (seq - s) % SEQ_MODULUS < WINDOW}
         return Roll(seq, face)
 
 

@@ -88,6 +88,14 @@ def main() -> int:
     t.choose("location_card", t.card_at(location))
     t.click("entry:submit")
     shot(window, "12-verdict")
+    t.click("leave")
+    shot(window, "13-start-with-saved-game")
+    t.new_game([("Ann", 9), ("Ben", 7)])
+    shot(window, "14-table-two-players")
+    t.click("leave")
+    t.new_game([("Ann", 9), ("Ben", 7), ("Cleo", 11), ("Dev", 13)])
+    t.roll("henchman")
+    shot(window, "15-table-four-players")
     window.close()
     return 0
 

@@ -58,3 +58,14 @@ def test_the_preview_on_the_shared_screen_decodes_to_nothing(table, qtbot):
     assert TagDetector().detect(frame) == []                     # ...and nothing in it can be read
     big = np.kron(frame, np.ones((4, 4, 1), np.uint8))           # not even enlarged
     assert TagDetector().detect(big) == []
+
+
+def test_a_missing_camera_says_so_and_offers_a_retry(window, qtbot):
+    panel = window.camera_panel
+    panel.choice.setCurrentIndex(3)
+    panel.restart()                      # camera number 4: not on any test machine
+    qtbot.waitUntil(lambda: "No camera number 3" in panel.status.text(), timeout=15_000)
+    assert "press Retry" in panel.status.text()
+    assert panel.retry.isEnabled() and panel.retry.text() == "Retry"
+    assert panel.image.text() == "No camera"
+    qtbot.waitUntil(lambda: not panel.running, timeout=5_000)

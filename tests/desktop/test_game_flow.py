@@ -167,3 +167,19 @@ def test_the_journal_is_behind_a_gate_and_closes_when_the_turn_changes(game):
     t.window.controller.apply({"type": "end_turn", "player": "Julie"})
     assert t.window.stack.currentWidget() is t.window.table
     assert not t.visible("journal")
+
+
+def test_a_wrong_henchman_in_the_final_warrant_puts_the_caller_out(game):
+    t = game
+    t.final_warrant()                                    # the center pair matches...
+    t.flip_henchman("Julie/henchman/top")                # ...but Yul B. Sorry is not Carmen
+    assert "Yul B. Sorry is not Carmen. Julie is out of the game." in t.banner
+    assert t.find("board:Julie").title() == "Julie (out of the game)"
+    # The exposed center cards are replaced by the gumshoes to the left, in turn.
+    assert t.prompt == "Amberley, replace an exposed center card with one of your Loot or Location cards."
+    t.click("slot:Amberley/loot/top")
+    assert t.prompt == "Mark, replace an exposed center card with one of your Location cards."
+    assert t.legal_slots() == {"Mark/location/top", "Mark/location/bottom"}
+    t.click("slot:Mark/location/bottom")
+    assert t.text("turn") == "Amberley's turn"           # play goes on from the caller's left
+    assert t.session.state.eliminated == ["Julie"]
