@@ -167,8 +167,7 @@ class DieSimulator:
     def unplug(self) -> None:
         """Pull the cable: the port disappears (the host's reads fail)."""
         with self._lock:
-            self._close_pty()
-            self._pending.clear()
+            self._close_pty()      # unacknowledged rolls stay pending: the device is still powered
 
     def replug(self, *, reboot: bool = True) -> str:
         """Plug back in: a new port (maybe another path). The device lost power, so it

@@ -17,7 +17,7 @@ Events go to ``on_event`` (called on the link's thread) or, without a callback, 
 >>> link = DieLink(ports=["loop://"], opener=lambda name: port)
 >>> link.start()
 >>> wait_for(link.events, Roll, timeout=5)
-Roll(seq=1, face=5)
+Roll(seq=1, face=5, boot='B1')
 >>> link.stop()
 >>> link.status
 'off'

@@ -13,7 +13,7 @@ One message is one ASCII line, NMEA-style::
 >>> p.feed(encode("HELLO", "gumshoe-die", "1.0.0", 1, "B007", 6, 1000))[0].protocol
 1
 >>> p.feed(line[:5]) + p.feed(line[5:])          # a read may split a line anywhere
-[Roll(seq=17, face=4)]
+[Roll(seq=17, face=4, boot='B007')]
 >>> p.feed(line)                                 # the device re-sent it: counted once
 [Repeat(seq=17)]
 >>> p.stats.duplicates
@@ -144,6 +144,7 @@ class Roll:
 
     seq: int
     face: int
+    boot: str = ""            # the boot it was rolled in: (boot, seq) names a roll uniquely
 
 
 @dataclass(frozen=True, slots=True)
@@ -423,12 +424,12 @@ class Parser:
                     return Repeat(seq)
                 # An older roll that had been lost and is re-sent now: new to us, deliver it.
                 session.seen.add(seq)
-                return Roll(seq, face)
+                return Roll(seq, face, session.boot or "")
         session.last_seq = seq
         session.seen.add(seq)
         if len(session.seen) > 2 * WINDOW:
             session.seen = {s for s in session.seen if (seq - s) % SEQ_MODULUS < WINDOW}
-        return Roll(seq, face)
+        return Roll(seq, face, session.boot or "")
 
 
 def _number(text: str, low: int, high: int) -> int:
