@@ -28,7 +28,8 @@ def main(argv: list[str] | None = None) -> int:
     app.setApplicationName("Gumshoe")
     apply_style(app)
     camera = "off" if args.smoke or args.no_camera else "auto"
-    window = MainWindow(demo=args.demo, camera=camera, camera_index=args.camera or 0)
+    window = MainWindow(demo=args.demo, camera=camera, camera_index=args.camera or 0,
+                        die_reader=not args.smoke)
     window.show()
     if args.smoke:
         shown: list[bool] = []

@@ -23,9 +23,10 @@ WINDOW_TITLE = "Gumshoe \u2014 Carmen Sandiego card game"
 
 
 class MainWindow(QMainWindow):
-    def __init__(self, *, demo: bool = False, camera: str = "off", camera_index: int = 0) -> None:
+    def __init__(self, *, demo: bool = False, camera: str = "off", camera_index: int = 0,
+                 die_reader: bool = False) -> None:
         """``camera``: "auto" opens the webcam for each game, "off" only when asked (tests, smoke);
-        a demo game always uses the simulated table."""
+        a demo game always uses the simulated table. ``die_reader``: look for the USB die reader."""
         super().__init__()
         self.camera_setting = camera
         self.camera_index = camera_index
@@ -64,6 +65,12 @@ class MainWindow(QMainWindow):
         self.table.journal_requested.connect(self.open_journal)
         self.gate.closed.connect(self._private_closed)
         self.table.sound_enabled = self.start.sound.isChecked
+        self.die_reader = None
+        if die_reader:
+            from .die.qt_adapter import DieReader
+            self.die_reader = DieReader(self)
+            self.table.attach_die_reader(self.die_reader)
+            self.die_reader.start()
         self.camera_panel = CameraPanel()
         self.camera_panel.card_seen.connect(self._card_seen)
         self.table.extra_side.addWidget(self.camera_panel)
@@ -235,6 +242,7 @@ class MainWindow(QMainWindow):
             self.gate.close_private()
 
     def closeEvent(self, event) -> None:
-        self.table.die_reader.stop()
+        if self.die_reader is not None:
+            self.die_reader.stop()
         self._close_game()
         super().closeEvent(event)

@@ -22,7 +22,7 @@ from engine.errors import RuleViolation
 from engine.game import Option
 
 from . import style
-from .die_reader import DieReaderPanel
+from .die.widgets import DieStatusLight
 from .games import GameController, public_texts
 from .widgets import SlotButton, button, label
 
@@ -141,9 +141,12 @@ class TableScreen(QWidget):
         self.rolled_row = QHBoxLayout()
         die_layout.addLayout(self.rolled_row)
         self.rolled_buttons: dict[str, object] = {}
-        self.die_reader = DieReaderPanel()
-        self.die_reader.rolled.connect(self.apply_roll)
-        die_layout.addWidget(self.die_reader)
+        self.die_light = DieStatusLight()
+        die_layout.addWidget(self.die_light)
+        self.die_message = label("")
+        self.die_message.setObjectName("die:message")
+        self.die_message.hide()
+        die_layout.addWidget(self.die_message)
         side.addWidget(die_box)
 
         action_box = QGroupBox("Actions")
@@ -428,6 +431,17 @@ class TableScreen(QWidget):
     def current_actor(self) -> str | None:
         assert self.controller is not None
         return self.controller.session.prompt().player
+
+    def attach_die_reader(self, reader) -> None:
+        """Rolls of the real die arrive from the USB die reader (desktop.die) like button presses."""
+        self.die_light.follow(reader)
+        reader.rolled.connect(lambda face, _seq: self.apply_roll(face))
+        reader.error.connect(self._die_problem)
+        reader.status_changed.connect(lambda _status: self.die_message.hide())
+
+    def _die_problem(self, message: str) -> None:
+        self.die_message.setText(message)
+        self.die_message.show()
 
     def roll_on_screen(self) -> None:
         face = self._rng.randint(1, len(self.die.faces))
