@@ -162,8 +162,16 @@ class TableScreen(QWidget):
 
         side.addStretch(1)
 
-        QShortcut(QKeySequence("R"), self, activated=lambda: self.roll_button.isEnabled() and self.roll_on_screen())
-        QShortcut(QKeySequence.Undo, self, activated=self.ask_undo)
+        self._die_shortcuts: list[QShortcut] = []
+        self._shortcut(QKeySequence("R"), lambda: self.roll_button.isEnabled() and self.roll_on_screen())
+        self._shortcut(QKeySequence.Undo, self.ask_undo)
+
+    def _shortcut(self, keys, action) -> QShortcut:
+        # Only while the table screen has the focus: a key pressed on a private screen or
+        # in a text field must never roll the die or undo.
+        shortcut = QShortcut(keys, self, activated=action)
+        shortcut.setContext(Qt.WidgetWithChildrenShortcut)
+        return shortcut
 
     # --- a game --------------------------------------------------------------------
     def set_controller(self, controller: GameController) -> None:
@@ -255,14 +263,18 @@ class TableScreen(QWidget):
         assert self.controller is not None
         self._clear(self.rolled_row)
         self.rolled_buttons.clear()
+        for shortcut in self._die_shortcuts:      # a new game must not add a second set
+            shortcut.setEnabled(False)
+            shortcut.deleteLater()
+        self._die_shortcuts.clear()
         die = load_die("carmen")
         for n, symbol in enumerate(die.symbols, 1):
             name = self.controller.kind_name(symbol) if symbol in self.controller.deck.kinds else symbol
             b = button(f"{name} ({n})")
             b.setObjectName(f"rolled:{symbol}")
             b.clicked.connect(lambda _=False, f=die.face_showing(symbol): self.apply_roll(f))
-            QShortcut(QKeySequence(str(n)), self, activated=lambda f=die.face_showing(symbol), b=b:
-                      b.isEnabled() and self.apply_roll(f))
+            self._die_shortcuts.append(self._shortcut(
+                QKeySequence(str(n)), lambda f=die.face_showing(symbol), b=b: b.isEnabled() and self.apply_roll(f)))
             self.rolled_buttons[symbol] = b
             self.rolled_row.addWidget(b)
         self.die = die

@@ -60,3 +60,19 @@ def test_an_open_journal_hides_itself_when_nobody_touches_it(table, qtbot):
     assert t.visible("journal")
     qtbot.waitUntil(lambda: t.window.stack.currentWidget() is t.window.table, timeout=3_000)
     assert not t.visible("journal")
+
+
+def test_table_keys_do_nothing_on_a_private_screen_or_twice_after_a_second_game(table, qtbot):
+    t = table
+    t.new_game(PLAYERS)
+    t.click("leave")
+    t.new_game(PLAYERS)                                       # a second game: shortcuts built again
+    t.click("journal:Julie")
+    t.click("gate:reveal")
+    qtbot.keyClick(t.find("journal:pairs"), Qt.Key_1)          # "1" on the journal: no roll
+    assert t.session.undo_history() == []
+    t.click("journal:hide")
+    t.find("roll").setFocus()
+    qtbot.keyClick(t.find("roll"), Qt.Key_1)
+    assert t.session.undo_history() == ["Julie rolled Loot"]  # exactly one roll
+    assert not t.visible("error")
