@@ -39,7 +39,8 @@ from dataclasses import dataclass
 
 from desktop.die.protocol import PROTOCOL_VERSION, crc16, encode
 
-_RESEND_LIMIT = 8
+PENDING_SLOTS = 8
+"""Unacknowledged rolls kept for re-sending (the firmware has room for this many)."""
 
 
 @dataclass
@@ -148,6 +149,7 @@ class DieSimulator:
             self._send("STATE", "rolling")
             self._send("STATE", "settled")
             self._pending.append(_Pending(self.seq, face, time.monotonic() + self.resend_ms / 1000, 0))
+            del self._pending[:-PENDING_SLOTS]       # full: the oldest is given up
             self._send_roll(self.seq, face)
             return self.seq
 
@@ -217,13 +219,13 @@ class DieSimulator:
                     elif isinstance(event, int):
                         self._ack(event)
                 now = time.monotonic()
-                for roll in list(self._pending):
+                for roll in self._pending:
                     if now >= roll.next_send:
-                        if roll.sends >= _RESEND_LIMIT:
-                            self._pending.remove(roll)     # give up: the host is not listening
-                            continue
+                        # Never give up on a roll (the host may be reconnecting), but re-send
+                        # less and less often, at most one heartbeat apart.
                         roll.sends += 1
-                        roll.next_send = now + self.resend_ms / 1000
+                        wait = min(self.resend_ms * 2 ** roll.sends, max(self.heartbeat_ms, self.resend_ms))
+                        roll.next_send = now + wait / 1000
                         self._send_roll(roll.seq, roll.face)
                 if now >= next_beat:
                     next_beat = now + self.heartbeat_ms / 1000
