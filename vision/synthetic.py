@@ -155,11 +155,12 @@ class SyntheticTable:
 
     def render_scene(self, card_ids: list[str], tag_px: float, deg: Degradation, rng: np.random.Generator,
                      background: int | None = None, jitter: bool = False,
-                     noise_rng: np.random.Generator | None = None) -> SyntheticFrame:
+                     noise_rng: np.random.Generator | None = None, offset: tuple[float, float] = (0.0, 0.0)) -> SyntheticFrame:
         """Cards placed with `rng`; camera noise, blur direction and light drawn from `noise_rng` (default: rng).
 
         Video sequences pass a fresh `rng` with the same seed for every frame (cards stay put)
-        and a running `noise_rng` (every frame is a new exposure).
+        and a running `noise_rng` (every frame is a new exposure); `offset` (px) moves every card,
+        e.g. a hand bringing cards into view.
         """
         w, h = self.size
         bg_index = int(rng.integers(len(self._backgrounds))) if background is None else background
@@ -167,6 +168,7 @@ class SyntheticTable:
         placed: list[PlacedCard] = []
         slots = _grid_slots(len(card_ids), tag_px, self.size, rng, jitter)
         for card_id, (cx, cy) in zip(card_ids, slots):
+            cx, cy = cx + offset[0], cy + offset[1]
             src, tag_quads_src, finger_tag = self._card_image(card_id, deg.finger, rng)
             scale = tag_px / (TAG_MM * PX_PER_MM)
             quad = _project_card(src.shape[1], src.shape[0], scale, (cx, cy), deg.tilt_deg, rng, jitter)

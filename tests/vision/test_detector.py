@@ -106,3 +106,16 @@ def test_the_double_tag_survives_a_finger_on_one_corner():
         read_single += len({d.card_id for d in detector.detect(b.image)} & {c.card_id for c in b.cards})
     assert read_double == total
     assert read_single < total / 2
+
+
+def test_roi_tracking_looks_again_where_a_tag_was_just_seen():
+    """A fast pass that cannot see the smaller tag (perimeter floor) finds it through the ROI pass."""
+    table = SyntheticTable(seed=8)
+    near = table.frame(["carmen.loot.hudson-bay"], tag_px=150, degradation=Degradation())
+    farther = table.frame(["carmen.loot.hudson-bay"], tag_px=100, degradation=Degradation())
+    blind = DetectorConfig(min_perimeter_rate=0.4)  # fast pass: only tags over ~128 px
+    without = TagDetector(config=blind)
+    with_roi = TagDetector(config=DetectorConfig(min_perimeter_rate=0.4, roi_tracking=True))
+    assert without.detect(near) and with_roi.detect(near)
+    assert without.detect(farther) == []
+    assert {d.card_id for d in with_roi.detect(farther)} == {"carmen.loot.hudson-bay"}
