@@ -39,8 +39,9 @@ def test_adapter_emits_roll_status_and_errors_on_the_gui_thread(qtbot, reader_fa
     port = loop(encode("HELLO", "qt-die", "2.1", 1, "B9", 6, 1000), encode("ROLL", "B9", 5, 6),
                 encode("ERR", "TILT", "calibrate", "me"), encode("BATT", 3300, 9))
     reader = reader_factory(ports=["loop://"], opener=lambda name: port)
-    threads = []
+    threads, messages = [], []
     reader.rolled.connect(lambda face, seq: threads.append(QThread.currentThread()))
+    reader.error.connect(messages.append)
     with qtbot.waitSignal(reader.status_changed, timeout=3000,
                           check_params_cb=lambda status: status == "connected"):
         with qtbot.waitSignal(reader.rolled, timeout=3000) as rolled:
@@ -48,8 +49,6 @@ def test_adapter_emits_roll_status_and_errors_on_the_gui_thread(qtbot, reader_fa
     assert rolled.args == [6, 5]
     assert threads == [reader.thread()]            # slots may touch widgets safely
     assert reader.device == "qt-die (firmware 2.1)"
-    messages = []
-    reader.error.connect(messages.append)
     qtbot.waitUntil(lambda: len(messages) >= 2, timeout=2000)
     assert any("TILT" in m and "calibrate me" in m for m in messages)
     assert any("battery is low" in m for m in messages)
