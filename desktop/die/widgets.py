@@ -1,7 +1,9 @@
 """Die-reader widgets: a status light for the table screen and a "test your die" dialog.
 
+``reader`` below is a ``DieReader`` (see ``qt_adapter``).
+
 >>> light = DieStatusLight()               # doctest: +SKIP
->>> light.follow(reader)                   # doctest: +SKIP  (a DieReader)
+>>> light.follow(reader)                   # doctest: +SKIP
 >>> DieTestDialog(reader, load_die("carmen"), {"loot": "Loot"}).exec()   # doctest: +SKIP
 """
 
