@@ -152,20 +152,20 @@ class GameController(QObject):
     # --- playing ---------------------------------------------------------------------
     def apply(self, action: Mapping[str, Any]) -> list[Event]:
         """Send an action to the engine; raises RuleViolation (nothing changed) or returns events."""
-        before = self.session.state.current
+        before = self.session.current
         events = self.session.apply(dict(action))
         self._after(before)
         return events
 
     def undo(self) -> str:
-        before = self.session.state.current
+        before = self.session.current
         words = self.session.undo()
         self._after(before)
         return words
 
     def _after(self, before: str) -> None:
         self.changed.emit()
-        now = self.session.state.current
+        now = self.session.current
         if now != before:
             self.turn_changed.emit(before, now)
 

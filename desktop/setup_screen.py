@@ -21,7 +21,7 @@ class DealDiagram(QWidget):
         self.controller = controller
         view = controller.shared_view()
         self.kinds = list(controller.deck.kinds)
-        self.positions = list(getattr(controller.session.state, "slots", ("top", "bottom")))
+        self.positions = list(controller.session.layout()["slots"])
         self.players = list(controller.session.players)
         self.piles = {k: sum(1 for c in view.cards if c.place == f"pile/{k}") for k in self.kinds}
         block_w = len(self.kinds) * (CARD_W + GAP) + 30

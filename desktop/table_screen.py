@@ -212,7 +212,7 @@ class TableScreen(QWidget):
         self.player_boxes.clear()
         session = self.controller.session
         kinds = list(self.controller.deck.kinds)
-        positions = list(getattr(session.state, "slots", ("top", "bottom")))
+        positions = list(session.layout()["slots"])
         columns = 2 if len(session.players) > 1 else 1
         for i, player in enumerate(session.players):
             box = QGroupBox(player)
@@ -313,7 +313,7 @@ class TableScreen(QWidget):
             self.warrant = None          # the game moved on (undo, say): drop a half-made warrant
         self.prompt_label.setText(self._prompt_text(prompt.text))
         for player, box in self.player_boxes.items():
-            out = player in c.session.state.eliminated
+            out = player in c.session.eliminated
             box.setTitle(f"{player} (out of the game)" if out else
                          f"{player}  \u25C0 playing now" if player == view.current and not over else player)
             box.setProperty("current", "true" if player == view.current and not over else "false")

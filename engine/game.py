@@ -185,11 +185,14 @@ class GameState:
     def observe(self, token: int, card: str, seen_by: Visibility, *, confirm: bool = False) -> None:
         """Record that the observers of ``seen_by`` saw ``token`` is ``card``.
 
-        Refuses a card of another kind than the token's back, and asks (raises
-        :class:`Contradiction`) when the card is recorded elsewhere or the token was
-        recorded as another card, unless ``confirm``: then the old record is dropped
-        by everyone. The message never says where the other record is (that could be
-        someone's secret).
+        A card of another kind than the token's back is refused. A sighting that
+        disagrees with an earlier record (the card recorded at another token, or this
+        token recorded as another card) is a misread or a mix-up:
+
+        - if everyone seeing this now holds that earlier record themselves, they are
+          asked (:class:`Contradiction`) unless ``confirm``;
+        - otherwise asking would tell them of someone else's secret sighting, so the new
+          sighting is taken and the old record is dropped by whoever held it.
         """
         if card not in self.deck:
             raise BadInput(f"{card!r} is not a card of {self.deck.name}.", "Contents")
@@ -201,23 +204,28 @@ class GameState:
                 f"{info.name} is a {self.deck.kinds[info.kind].name} card, but that slot holds a {want} card. "
                 f"Show the card that lies in that slot.", "Setup")
         ref = self.knowledge[REFEREE]
-        before, elsewhere = ref.card_at(token), ref.token_of(card)
-        clash_token = before is not None and before != card
-        clash_card = elsewhere is not None and elsewhere != token and self.table.place_of(elsewhere).area != "out"
-        if clash_token or clash_card:
-            if not confirm:
-                what = (f"this card was recorded before as {self.deck.name_of(before)}" if clash_token
-                        else f"{info.name} is already recorded at another place")
+        before = ref.card_at(token)
+        before = before if before != card else None              # this token recorded as another card
+        elsewhere = ref.token_of(card)
+        elsewhere = elsewhere if elsewhere != token else None    # this card recorded at another token
+        if before is not None or elsewhere is not None:
+            def holds(k: Knowledge) -> bool:
+                return ((before is not None and k.card_at(token) == before)
+                        or (elsewhere is not None and k.card_at(elsewhere) == card))
+            viewers = [self.knowledge[p] for p in self.players if seen_by.shown_to(p)]
+            if viewers and all(holds(k) for k in viewers) and not confirm:
+                what = (f"this card was noted before as {self.deck.name_of(before)}" if before is not None
+                        else f"{info.name} is already noted at another place")
                 raise Contradiction(
                     f"The card reads as {info.name}, but {what}. If the cards were mixed up, confirm "
-                    f"{info.name} and the old record will be dropped.", "Game Play")
+                    f"{info.name} and the old note will be dropped.", "Game Play")
             for k in self.knowledge.values():
-                if clash_token:
+                if before is not None and k.card_at(token) == before:
                     k.forget(token)
-                if clash_card and k.card_at(elsewhere) == card:
+                if elsewhere is not None and k.card_at(elsewhere) == card:
                     k.forget(elsewhere)
             self.emit("record_corrected", f"A record was corrected: {info.name}.", REFEREE_ONLY,
-                      token=token, card=card)
+                      token=token, card=card, dropped_token=elsewhere, dropped_card=before)
         for observer, k in self.knowledge.items():
             if seen_by.shown_to(observer):
                 k.learn(token, card)
@@ -272,6 +280,10 @@ class Rules(ABC):
     @abstractmethod
     def journal(self, state: GameState, player: str, assist: Assist) -> Journal:
         """This player's Evidence Journal, computed only from what they may know."""
+
+    @abstractmethod
+    def layout(self, state: GameState) -> Mapping[str, tuple[str, ...]]:
+        """The fixed shape of the table a screen draws (e.g. card types and column positions)."""
 
     @abstractmethod
     def describe(self, state: GameState, action: Action) -> str:

@@ -43,6 +43,8 @@ class PlayerView:
 
     player: str | None            # None: the shared screen everyone sees
     current: str
+    eliminated: tuple[str, ...]
+    layout: Mapping[str, tuple[str, ...]]
     prompt: Prompt
     cards: tuple[CardView, ...]
     log: tuple[str, ...]
@@ -195,6 +197,19 @@ class Session:
     def outcome(self) -> Outcome | None:
         return self.state.outcome
 
+    @property
+    def current(self) -> str:
+        """Whose turn it is (another player may have to act inside it: see ``prompt``)."""
+        return self.state.current
+
+    @property
+    def eliminated(self) -> tuple[str, ...]:
+        return tuple(self.state.eliminated)
+
+    def layout(self) -> Mapping[str, tuple[str, ...]]:
+        """The table's fixed shape for a screen (e.g. card types and column positions)."""
+        return self.rules.layout(self.state)
+
     def prompt(self) -> Prompt:
         return self.rules.prompt(self.state)
 
@@ -233,7 +248,7 @@ class Session:
                 cards.append(CardView(str(place), table.kind(tok), table.face_up(tok), card,
                                       self.rules.deck.name_of(card) if card else None))
         return PlayerView(
-            player, self.state.current, self.prompt(), tuple(cards),
+            player, self.state.current, self.eliminated, self.layout(), self.prompt(), tuple(cards),
             tuple(self.log_for(player) if player else self.public_log()),
             tuple(self.undo_history()),
             self.journal(player, assist) if player else None,

@@ -32,7 +32,11 @@ class Truth:
 
     @classmethod
     def deal(cls, state: GameState, rng: random.Random) -> "Truth":
-        """Shuffle each kind's cards onto that kind's tokens, as a real shuffle would."""
+        """Shuffle each kind's cards onto that kind's tokens, as a real shuffle would.
+
+        Deterministic for a given ``rng`` seed and deck (a resumed demo game deals the same
+        truth again): keep it so.
+        """
         out: dict[int, str] = {}
         for kind in state.deck.kinds:
             tokens = sorted(state.table.tokens_where(kind=kind))

@@ -730,6 +730,11 @@ class CarmenRules(Rules):
                           f"you cannot rule out is equally likely.",
                           {"odds": {str(place): f"{p.numerator}/{p.denominator}" for place, p in ranked}})]
 
+    def layout(self, state: GameState) -> Mapping[str, tuple[str, ...]]:
+        """Card types (column order) and column positions, top first."""
+        assert isinstance(state, CarmenState)
+        return {"kinds": KINDS, "slots": state.slots}
+
     # --- undo history ------------------------------------------------------------------
     def describe(self, state: GameState, action: Action) -> str:
         """Public words for an action, judged on the state before it (no private identity)."""

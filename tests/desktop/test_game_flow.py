@@ -134,18 +134,22 @@ def test_undo_asks_first_in_public_words_and_takes_back_a_peek(game):
 def test_a_card_recorded_elsewhere_gets_a_question_not_a_silent_record(game):
     t = game
     t.roll("loot")
-    t.peek("Julie/loot/top")
+    t.peek("Julie/loot/top")                             # Gandhi's Glasses, in Julie's journal
     t.end_turn()
-    t.roll("loot")                                       # Amberley mistakes her card for Gandhi's Glasses
-    t.click("slot:Amberley/loot/top")
+    for _ in range(2):                                   # Amberley's and Mark's turns
+        t.roll("henchman")
+        t.peek(sorted(t.legal_slots())[0])
+        t.end_turn()
+    t.roll("loot")                                       # Julie misreads her Bottom Loot as Gandhi's Glasses
+    t.click("slot:Julie/loot/bottom")
     t.click("gate:reveal")
     t.choose("card", C + "loot.gandhis-glasses")
     t.click("entry:submit")
-    assert "already recorded at another place" in t.text("question")
+    assert "already noted at another place" in t.text("question")
     assert t.window.stack.currentWidget() is t.window.gate          # still private: nothing recorded
     t.click("question:yes")
     assert t.window.stack.currentWidget() is t.window.table
-    assert t.prompt == "Amberley, end your turn (or call a warrant)."
+    assert t.prompt == "Julie, end your turn (or call a warrant)."
 
 
 def test_the_journal_is_behind_a_gate_and_closes_when_the_turn_changes(game):

@@ -408,17 +408,47 @@ def test_last_gumshoe_standing_wins():
 
 
 # --- Contradictions ----------------------------------------------------------------------------
-def test_same_card_seen_at_two_places_asks_first():
-    """A card already recorded elsewhere is not recorded silently; confirming drops the old record."""
+def test_a_card_you_noted_elsewhere_asks_you_first():
+    """docs/rules (Checking): a sighting that disagrees with your own notes is a question, not a record."""
+    t = Table(["Ann", "Bob"], deal={"Ann/loot/top": "gandhis-glasses"})
+    t.turn("Ann", "loot", "Ann/loot/top")
+    t.turn("Bob", "henchman", "Bob/henchman/top")
+    t.roll("Ann", "loot")
+    bad = {"type": "peek", "player": "Ann", "slot": "Ann/loot/center", "card": "carmen.loot.gandhis-glasses"}
+    err = unchanged(t, bad, Contradiction)
+    assert "another place" in err.message
+    t.s.apply({**bad, "confirm": True})
+    assert t.where("Ann", "gandhis-glasses") == "Ann / Center"
+
+
+def test_someone_elses_secret_is_never_hinted_by_a_question():
+    """docs/rules (Checking): a clash with another player's private note is not asked about
+    (the question would tell of their secret); the new sighting wins and the old note is dropped."""
     t = Table(["Ann", "Bob"], deal={"Ann/loot/top": "gandhis-glasses"})
     t.turn("Ann", "loot", "Ann/loot/top")
     t.roll("Bob", "loot")
-    bad = {"type": "peek", "player": "Bob", "slot": "Bob/loot/top", "card": "carmen.loot.gandhis-glasses"}
-    err = unchanged(t, bad, Contradiction)
-    assert "another place" in err.message and "Ann" not in err.message     # no secret in the question
-    t.s.apply({**bad, "confirm": True})
+    t.s.apply({"type": "peek", "player": "Bob", "slot": "Bob/loot/top", "card": "carmen.loot.gandhis-glasses"})
     assert t.where("Ann", "gandhis-glasses") == "Unknown"
     assert t.where("Bob", "gandhis-glasses") == "Bob / Top"
+    assert not any("corrected" in line for line in t.s.public_log() + t.s.log_for("Bob"))
+
+
+def test_a_public_flip_clashing_with_common_knowledge_asks_everyone():
+    """A card everyone saw flipped, read again at another slot: asked on the shared screen."""
+    t = Table(["Ann", "Bob"], deal={"Ann/loot/top": "gandhis-glasses", "Bob/location/top": "lima"})
+    t.warrant("Ann", "Ann/loot/top", "Bob/location/top")       # no match: both now known to all
+    t.decline("Bob")
+    t.roll("Bob", "loot")
+    bad = {"type": "peek", "player": "Bob", "slot": "Bob/loot/top", "card": "carmen.loot.gandhis-glasses"}
+    err = unchanged(t, bad, Contradiction)
+    assert "Gandhi" in err.message
+
+
+def test_wrong_type_is_refused_even_with_confirm():
+    t = Table(["Ann", "Bob"])
+    t.roll("Ann", "loot")
+    unchanged(t, {"type": "peek", "player": "Ann", "slot": "Ann/loot/top", "card": "carmen.location.lima",
+                  "confirm": True})
 
 
 # --- Journal -------------------------------------------------------------------------------------
