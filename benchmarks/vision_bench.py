@@ -59,6 +59,8 @@ def build_readers(registry: TagRegistry, with_variants: bool = True) -> list[Rea
 
     single = DetectorConfig(roi_tracking=False)  # frames are unrelated: no memory between them
     readers.append(Reader("ours-apriltag", TagKind.APRILTAG, ours(single)))
+    # The detector's default reads both kinds: AprilTag frames, plus the cost of the QR pass.
+    readers.append(Reader("ours-both-kinds", TagKind.APRILTAG, ours(single, kinds=(TagKind.APRILTAG, TagKind.QR))))
     if with_variants:
         readers.append(Reader("ours-apriltag 3 windows", TagKind.APRILTAG,
                               ours(DetectorConfig(roi_tracking=False, threshold_windows=(3, 13, 23), threshold_constant=7))))

@@ -139,9 +139,9 @@ def test_webcam_returns_the_newest_frame_not_a_backlog():
     frame = src.read()
     src.close()
     serial = int(frame[0, 0, 0]) + 256 * int(frame[0, 0, 1])
-    assert latest_delivered > 30
+    assert latest_delivered > 10  # (about 60 on an idle machine)
     assert serial >= latest_delivered - 1  # the newest frame, not the oldest of a queue
-    assert serial > int(first[0, 0, 0]) + 256 * int(first[0, 0, 1]) + 30
+    assert serial > int(first[0, 0, 0]) + 256 * int(first[0, 0, 1]) + 10
 
 
 def test_synthetic_source_shows_the_requested_cards():
