@@ -110,11 +110,10 @@ def _render(deck, kind, size_mm, paper, registry, progress, dpi) -> tuple[list[I
         used_cols = min(cols, len(chunk))
         x0 = (page_w - (used_cols * cell_w - gap)) // 2
         y0 = margin + header
-        used_rows = -(-len(chunk) // cols)
         for i, sticker in enumerate(chunk):
             r, c = divmod(i, cols)
             page.paste(sticker, (x0 + c * cell_w, y0 + r * cell_h))
-        _draw_cut_guides(draw, x0, y0, used_cols, used_rows, cell_w, cell_h, gap, dpi)
+        _draw_cut_guides(draw, x0, y0, len(chunk), cols, cell_w, cell_h, gap, dpi)
         pages.append(page)
     return pages, per_page, total
 
@@ -149,24 +148,25 @@ def _draw_header(draw: ImageDraw.ImageDraw, x: int, y: int, width: int, title: s
     draw.text((rx + length + _px(2, dpi), ry + _px(1, dpi)), "cm", fill=0, font=f_small)
 
 
-def _draw_cut_guides(draw: ImageDraw.ImageDraw, x0: int, y0: int, cols: int, rows: int,
+def _draw_cut_guides(draw: ImageDraw.ImageDraw, x0: int, y0: int, count: int, cols: int,
                      cell_w: int, cell_h: int, gap: int, dpi: int) -> None:
-    """Dashed lines in the middle of every gap, and around the grid: cut along them."""
+    """A dashed box in the middle of the gaps around every sticker: cut along it."""
     dash, width, gray = _px(2, dpi), max(1, _px(0.15, dpi)), 150
     half = gap // 2
-    left, top = x0 - half, y0 - half
-    right, bottom = x0 + cols * cell_w - half, y0 + rows * cell_h - half
-    for c in range(cols + 1):
-        x = left + c * cell_w
-        for yy in range(top, bottom, 2 * dash):
-            draw.line([x, yy, x, min(yy + dash, bottom)], fill=gray, width=width)
-    for r in range(rows + 1):
-        y = top + r * cell_h
-        for xx in range(left, right, 2 * dash):
-            draw.line([xx, y, min(xx + dash, right), y], fill=gray, width=width)
+    for i in range(count):
+        r, c = divmod(i, cols)
+        left, top = x0 - half + c * cell_w, y0 - half + r * cell_h
+        right, bottom = left + cell_w, top + cell_h
+        # Shared edges of neighbours start at the same point, so their dashes coincide.
+        for x in (left, right):
+            for yy in range(top, bottom, 2 * dash):
+                draw.line([x, yy, x, min(yy + dash, bottom)], fill=gray, width=width)
+        for y in (top, bottom):
+            for xx in range(left, right, 2 * dash):
+                draw.line([xx, y, min(xx + dash, right), y], fill=gray, width=width)
 
 
-def _lossless(page: Image.Image) -> Image.Image:
+def _bilevel(page: Image.Image) -> Image.Image:
     # Pillow stores "L" pages as JPEG (soft tag edges) or, as a palette, uncompressed hex (50 MB).
     # Black and white at 300 dpi is what printers do best and stays small (CCITT G4 / Flate).
     return page.point(lambda v: 255 if v >= 160 else 0).convert("1", dither=Image.Dither.NONE)
@@ -182,6 +182,6 @@ def print_tags(deck: Deck | str | Path, output: str | Path, kind: TagKind | str 
     pages, per_page, stickers = _render(deck, kind, size_mm, paper, registry, progress, dpi)
     output = Path(output)
     output.parent.mkdir(parents=True, exist_ok=True)
-    converted = [_lossless(p) for p in pages]
+    converted = [_bilevel(p) for p in pages]
     converted[0].save(output, "PDF", save_all=True, append_images=converted[1:], resolution=float(dpi))
     return PrintResult(output, len(pages), stickers, per_page)
