@@ -222,25 +222,31 @@ class DieLink:
         events = pending
         asked = 0.0
         while not self._stop.is_set():
+            # Deliver the whole batch before anything can end this connection: the parser has
+            # already marked these rolls as received, so dropping one here would lose it.
+            replies: list[bytes] = []
+            refused: Unsupported | None = None
             for event in events:
-                reply = b""
                 if isinstance(event, Repeat):
-                    reply = encode("ACK", event.seq)       # our ACK was lost: say it again
+                    replies.append(encode("ACK", event.seq))       # our ACK was lost: say it again
                 elif isinstance(event, HelloNeeded):
                     if time.monotonic() - asked >= self.hello_every:
-                        asked, reply = time.monotonic(), encode("HELLO?")
+                        asked = time.monotonic()
+                        replies.append(encode("HELLO?"))
                 elif isinstance(event, Unsupported):
-                    self._emit(LinkProblem(event.message))
-                    return
+                    refused = event
                 else:
                     if isinstance(event, Hello):
                         self.hello = event
                     elif isinstance(event, Roll):
-                        reply = encode("ACK", event.seq)
+                        replies.append(encode("ACK", event.seq))
                     self._emit(event)
-                if reply and not self._write(port, reply):
-                    self._emit(LinkProblem("The die reader was unplugged."))
-                    return
+            if refused is not None:
+                self._emit(LinkProblem(refused.message))
+                return
+            if replies and not self._write(port, b"".join(replies)):
+                self._emit(LinkProblem("The die reader was unplugged."))
+                return
             now = time.monotonic()
             current = (stats.lines, stats.duplicates, stats.before_hello)
             if current != seen:
