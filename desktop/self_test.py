@@ -158,7 +158,7 @@ def check_zxing() -> str:
     import zxingcpp
 
     version = getattr(zxingcpp, "__version__", "") or _dist_version("zxing-cpp")
-    return f"zxing-cpp {version}"
+    return f"zxing-cpp {version}".rstrip()
 
 
 def check_pyzbar() -> str:
