@@ -16,7 +16,7 @@ def sim():
         pytest.skip("pseudo-terminals are POSIX only")
     from desktop.die_sim import DieSimulator
 
-    device = DieSimulator(heartbeat_ms=40, resend_ms=30, seed=7)
+    device = DieSimulator(heartbeat_ms=60, resend_ms=30, seed=7)
     device.start()
     yield device
     device.close()
