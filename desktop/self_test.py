@@ -182,7 +182,22 @@ def check_pyzbar() -> str:
         raise CheckFailed(f"more than one libzbar is loaded: {path} and {', '.join(extra)}")
     del pyzbar
     place = "bundled" if frozen() else "system"
-    return f"pyzbar {_dist_version('pyzbar')}, zbar {zbar}, libzbar ({place}): {path}"
+    runtime = ""
+    if sys.platform == "win32":  # zbar's DLLs need the Visual C++ 2013 runtime
+        runtime = f", msvcr120.dll: {_windows_module_path('msvcr120.dll') or 'not loaded'}"
+    return f"pyzbar {_dist_version('pyzbar')}, zbar {zbar}, libzbar ({place}): {path}{runtime}"
+
+
+def _windows_module_path(name: str) -> str | None:
+    kernel32 = ctypes.WinDLL("kernel32", use_last_error=True)
+    kernel32.GetModuleHandleW.restype = ctypes.c_void_p
+    kernel32.GetModuleHandleW.argtypes = [ctypes.c_wchar_p]
+    handle = kernel32.GetModuleHandleW(name)
+    if not handle:
+        return None
+    buf = ctypes.create_unicode_buffer(32768)
+    kernel32.GetModuleFileNameW.argtypes = [ctypes.c_void_p, ctypes.c_wchar_p, ctypes.c_uint32]
+    return buf.value if kernel32.GetModuleFileNameW(ctypes.c_void_p(handle), buf, len(buf)) else None
 
 
 def check_serial() -> str:
@@ -313,7 +328,6 @@ def _qt_message_handler(mode, context, message) -> None:  # pragma: no cover - o
     if mode == QtMsgType.QtFatalMsg:
         _emit(False, "window", f"Qt stopped: {message.strip()}")
         _emit_hint("qt")
-        sys.stdout.flush()
         os._exit(1)
 
 
@@ -391,15 +405,39 @@ CHECKS: list[tuple[str, Callable[[], str]]] = [
 ]
 
 
+_lines: list[str] = []  # everything printed, for the message box of a windowed app
+
+
+def _print(line: str) -> None:
+    _lines.append(line)
+    if sys.stdout is not None:
+        print(line, flush=True)
+
+
 def _emit(ok: bool, name: str, text: str) -> None:
     text = " ".join(str(text).split())  # one line, always
-    print(f"{'ok  ' if ok else 'FAIL'} {name}: {text}", flush=True)
+    _print(f"{'ok  ' if ok else 'FAIL'} {name}: {text}")
 
 
 def _emit_hint(name: str) -> None:
     hint = HINTS.get(name, {}).get("linux" if sys.platform.startswith("linux") else sys.platform)
     if hint:
-        print(f"     hint: {hint}", flush=True)
+        _print(f"     hint: {hint}")
+
+
+def _show_in_window(failed: int) -> None:
+    """A windowed app started without a console (Windows Start menu) shows the report in a box."""
+    try:
+        from PySide6.QtWidgets import QApplication, QMessageBox
+
+        app = QApplication.instance() or QApplication(sys.argv[:1])
+        box = QMessageBox(QMessageBox.Icon.Warning if failed else QMessageBox.Icon.Information,
+                          "Gumshoe self-test", _lines[-1])
+        box.setDetailedText("\n".join(_lines))
+        box.exec()
+        del app
+    except Exception:  # noqa: BLE001 - Qt itself is what failed: nothing else can be shown
+        pass
 
 
 def run(checks: list[tuple[str, Callable[[], str]]] = CHECKS) -> int:
@@ -412,7 +450,7 @@ def run(checks: list[tuple[str, Callable[[], str]]] = CHECKS) -> int:
         except CheckFailed as exc:
             _emit(False, name, str(exc))
         except Exception as exc:  # noqa: BLE001 - report it, keep checking
-            if os.environ.get("GUMSHOE_SELFTEST_TRACEBACK"):
+            if os.environ.get("GUMSHOE_SELFTEST_TRACEBACK") and sys.stderr is not None:
                 traceback.print_exc()
             _emit(False, name, f"{type(exc).__name__}: {exc}")
         else:
@@ -422,15 +460,18 @@ def run(checks: list[tuple[str, Callable[[], str]]] = CHECKS) -> int:
         _emit_hint(name)
     seconds = time.perf_counter() - start
     if failed:
-        print(f"self-test: {failed} of {len(checks)} checks FAILED ({seconds:.1f} s)", flush=True)
+        _print(f"self-test: {failed} of {len(checks)} checks FAILED ({seconds:.1f} s)")
     else:
-        print(f"self-test: all {len(checks)} checks ok ({seconds:.1f} s)", flush=True)
+        _print(f"self-test: all {len(checks)} checks ok ({seconds:.1f} s)")
     return failed
 
 
 def main() -> int:
     """Entry point for `gumshoe --self-test`: exit status 0 when every check is ok, 1 otherwise."""
-    return 1 if run() else 0
+    failed = run()
+    if sys.stdout is None:
+        _show_in_window(failed)
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

@@ -27,7 +27,10 @@ def _bundled_zbar():
         folder = os.path.join(base, "pyzbar")
         bits = "64" if sys.maxsize > 2**32 else "32"
         main = os.path.join(folder, f"libzbar-{bits}.dll")
-        deps = [os.path.join(folder, "libiconv.dll" if bits == "64" else "libiconv-2.dll")]
+        # The VC++ 2013 runtime first (bundled by the spec when the build machine has it), so
+        # libzbar's dependency on msvcr120.dll resolves to the copy inside the bundle.
+        deps = [os.path.join(base, "msvcr120.dll"), os.path.join(base, "msvcp120.dll"),
+                os.path.join(folder, "libiconv.dll" if bits == "64" else "libiconv-2.dll")]
         return (deps, main) if os.path.isfile(main) else None
     pattern = "libzbar*.dylib" if sys.platform == "darwin" else "libzbar.so*"
     found = sorted(glob.glob(os.path.join(base, pattern)) + glob.glob(os.path.join(base, "zbar", pattern)))
