@@ -71,10 +71,22 @@ class MainWindow(QMainWindow):
             self.die_reader = DieReader(self)
             self.table.attach_die_reader(self.die_reader)
             self.die_reader.start()
+        self.start.test_die_requested.connect(self.test_die)
+        self.start.test_die_button.setEnabled(self.die_reader is not None)
         self.camera_panel = CameraPanel()
         self.camera_panel.card_seen.connect(self._card_seen)
         self.table.extra_side.addWidget(self.camera_panel)
         self.show_new_game(demo=True) if demo else self.show_start()
+
+    def test_die(self) -> None:
+        """Settings: roll the USB die reader and see each roll with what it shows in this game."""
+        if self.die_reader is None:
+            return
+        from engine.cards import load_game_deck
+        from .die.widgets import DieTestDialog
+        deck = load_game_deck("carmen-cards")
+        names = {k: kind.name for k, kind in deck.kinds.items()}
+        DieTestDialog(self.die_reader, self.table.die, names, self).exec()
 
     # --- screens -------------------------------------------------------------------
     def show_start(self) -> None:

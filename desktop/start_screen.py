@@ -58,6 +58,7 @@ class StartScreen(QWidget):
     resume_requested = Signal(Path)
     new_game_requested = Signal()
     demo_requested = Signal()
+    test_die_requested = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -129,6 +130,11 @@ class StartScreen(QWidget):
         self.sound.setChecked(self.settings.value("sound", True, type=bool))
         self.sound.toggled.connect(lambda on: self.settings.setValue("sound", on))
         left.addWidget(self.sound)
+        self.test_die_button = button("Test your die reader…")
+        self.test_die_button.setObjectName("start:test-die")
+        self.test_die_button.setToolTip("Roll the USB die reader a few times and see what each roll shows")
+        self.test_die_button.clicked.connect(self.test_die_requested)
+        left.addWidget(self.test_die_button)
 
         rules = QGroupBox("How to play, in short")
         rl = QVBoxLayout(rules)

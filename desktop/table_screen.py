@@ -22,6 +22,7 @@ from engine.errors import RuleViolation
 from engine.game import Option
 
 from . import style
+from .die.mapping import explain_roll
 from .die.widgets import DieStatusLight
 from .games import GameController, public_texts
 from .widgets import SlotButton, button, label
@@ -447,9 +448,21 @@ class TableScreen(QWidget):
     def attach_die_reader(self, reader) -> None:
         """Rolls of the real die arrive from the USB die reader (desktop.die) like button presses."""
         self.die_light.follow(reader)
-        reader.rolled.connect(lambda face, _seq: self.apply_roll(face))
+        reader.rolled.connect(lambda face, _seq: self.reader_rolled(face))
         reader.error.connect(self._die_problem)
         reader.status_changed.connect(lambda _status: self.die_message.hide())
+
+    def reader_rolled(self, face: int) -> None:
+        """A roll from the die reader: applied like a button press when a roll is expected,
+        otherwise shown and ignored (a die knocked over mid-turn must not change the game)."""
+        if self.controller is None:
+            return
+        decision = explain_roll(self.controller.session, None, face)
+        if decision.action is None:
+            self._die_problem(f"Die reader: {decision.reason}")
+        else:
+            self.die_message.hide()
+            self.send(decision.action)
 
     def _die_problem(self, message: str) -> None:
         self.die_message.setText(message)

@@ -33,3 +33,21 @@ def test_a_roll_from_the_die_reader_is_applied_once(table, qtbot):
     finally:
         reader.stop()
         sim.close()
+
+
+def test_a_roll_nobody_expects_is_shown_and_ignored(table, qtbot):
+    """Issue 5: a roll that arrives when no roll is expected is shown, not applied."""
+    t = table
+    t.new_game(PLAYERS)
+    t.deal(DEAL)
+    t.window.table.reader_rolled(1)                 # what the reader's signal calls
+    assert "Julie rolled Loot." in t.log()
+    log_before, prompt_before = t.log(), t.prompt
+    t.window.table.reader_rolled(3)                 # the die is knocked over while Julie looks
+    assert t.log() == log_before and t.prompt == prompt_before
+    message = t.window.table.die_message
+    assert message.isVisible() and "no roll is expected now" in message.text()
+
+
+def test_test_your_die_needs_a_reader(table):
+    assert not table.window.start.test_die_button.isEnabled()      # tests run without a reader
