@@ -17,6 +17,7 @@ sets to prove the bundle is complete: then the system copy is never looked for.
 
 import glob
 import os
+import re
 import sys
 
 
@@ -32,8 +33,8 @@ def _bundled_zbar():
         deps = [os.path.join(base, "msvcr120.dll"), os.path.join(base, "msvcp120.dll"),
                 os.path.join(folder, "libiconv.dll" if bits == "64" else "libiconv-2.dll")]
         return (deps, main) if os.path.isfile(main) else None
-    pattern = "libzbar*.dylib" if sys.platform == "darwin" else "libzbar.so*"
-    found = sorted(glob.glob(os.path.join(base, pattern)) + glob.glob(os.path.join(base, "zbar", pattern)))
+    name = re.compile(r"libzbar(\.\d+)*\.dylib$" if sys.platform == "darwin" else r"libzbar\.so(\.\d+)*$")
+    found = sorted(p for p in glob.glob(os.path.join(base, "libzbar*")) if name.match(os.path.basename(p)))
     return ([], found[0]) if found else None
 
 

@@ -13,6 +13,10 @@
 #ifndef AppVersion
   #define AppVersion "0.0.0"
 #endif
+#ifndef AppVersionNumeric
+  ; four numbers for the file's version resource ("0.1.0rc1" -> "0.1.0.0"): release.yml passes it
+  #define AppVersionNumeric "0.0.0.0"
+#endif
 #ifndef DistDir
   #define DistDir "..\..\build\dist\gumshoe"
 #endif
@@ -30,7 +34,7 @@ AppName={#AppName}
 AppVersion={#AppVersion}
 AppVerName={#AppName} {#AppVersion}
 AppPublisher=Gumshoe contributors
-VersionInfoVersion={#AppVersion}
+VersionInfoVersion={#AppVersionNumeric}
 PrivilegesRequired=lowest
 DefaultDirName={autopf}\{#AppName}
 DefaultGroupName={#AppName}
