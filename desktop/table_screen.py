@@ -327,8 +327,8 @@ class TableScreen(QWidget):
             kind = place.split("/")[-2] if place.count("/") == 2 else place.split("/")[-1]
             card = by_place.get(place)
             slot.show_card(c.kind_name(kind), place.split("/")[-1].capitalize() if place.count("/") == 2 else "Table center",
-                           style.kind_colour(c.kind_index(kind)), name=card.name if card and card.face_up else None,
-                           present=card is not None, legal=place in legal, chosen=place in chosen)
+                           style.kind_colour(c.kind_index(kind)), name=card.name if card else None,
+                           face_up=bool(card and card.face_up), present=card is not None, legal=place in legal, chosen=place in chosen)
         piles = [f"{c.kind_name(k)}: {sum(1 for x in view.cards if x.place == f'pile/{k}')}" for k in c.deck.kinds]
         self.pile_label.setText("Draw piles \u2014 " + ", ".join(piles))
         out = [x.name for x in view.cards if x.place == "out" and x.name]

@@ -45,12 +45,15 @@ class SlotButton(QPushButton):
         self.clicked.connect(lambda: self.picked.emit(self.place) if self.legal else None)
 
     def show_card(self, kind_name: str, position: str, colour: str, *, name: str | None, present: bool,
-                  legal: bool, chosen: bool) -> None:
+                  legal: bool, chosen: bool, face_up: bool = True) -> None:
+        """``name``: shown for a face-up card, or a face-down one everyone saw flipped earlier."""
         self.legal = legal and present
         if not present:
             text = f"{position}\n(empty)"
-        elif name:
+        elif name and face_up:
             text = f"{name}\n({kind_name}, face up)"
+        elif name:
+            text = f"{name}\n({position}, seen by all)"
         else:
             text = f"{kind_name}\n{position}"
         if chosen:
@@ -62,7 +65,7 @@ class SlotButton(QPushButton):
         self.setEnabled(present)
         border = (f"5px solid {style.CHOSEN}" if chosen else
                   f"5px solid {style.HIGHLIGHT}" if self.legal else "2px solid #6B6B6B")
-        fill = "#FFFFFF" if name else (colour if present else "#EDEDED")
+        fill = "#FFFFFF" if name and face_up else (colour if present else "#EDEDED")
         weight = "bold" if self.legal or chosen else "normal"
         self.setStyleSheet(f"QPushButton {{ background: {fill}; border: {border}; border-radius: 10px;"
                            f" font-size: 14pt; font-weight: {weight}; color: #111; padding: 4px; }}"

@@ -16,7 +16,7 @@ from typing import Any, ClassVar, Mapping, NamedTuple
 from .cards import Deck
 from .errors import BadInput, Contradiction, RuleViolation
 from .events import Event
-from .knowledge import PUBLIC, REFEREE, REFEREE_ONLY, Knowledge, Visibility
+from .knowledge import EVERYONE, PUBLIC, REFEREE, REFEREE_ONLY, Knowledge, Visibility
 from .table import Place, Table
 
 
@@ -145,7 +145,7 @@ class GameState:
         self.players = players
         self.deck = deck
         self.table = Table()
-        self.knowledge: dict[str, Knowledge] = {p: Knowledge() for p in (*players, REFEREE)}
+        self.knowledge: dict[str, Knowledge] = {p: Knowledge() for p in (*players, EVERYONE, REFEREE)}
         self.eliminated: list[str] = []
         self.current: str = players[0]
         self.outcome: Outcome | None = None
@@ -189,8 +189,9 @@ class GameState:
         disagrees with an earlier record (the card recorded at another token, or this
         token recorded as another card) is a misread or a mix-up:
 
-        - if everyone seeing this now holds that earlier record themselves, they are
-          asked (:class:`Contradiction`) unless ``confirm``;
+        - if everyone seeing this now holds that earlier record themselves (for a flip in
+          front of everyone: it was seen by everyone together), they are asked
+          (:class:`Contradiction`) unless ``confirm``;
         - otherwise asking would tell them of someone else's secret sighting, so the new
           sighting is taken and the old record is dropped by whoever held it.
         """
@@ -212,7 +213,10 @@ class GameState:
             def holds(k: Knowledge) -> bool:
                 return ((before is not None and k.card_at(token) == before)
                         or (elsewhere is not None and k.card_at(elsewhere) == card))
-            viewers = [self.knowledge[p] for p in self.players if seen_by.shown_to(p)]
+            # For a public sighting ask only about what everyone saw together: players who each
+            # peeked at the card privately must not learn that the others did too.
+            viewers = ([self.knowledge[EVERYONE]] if seen_by.scope == "public"
+                       else [self.knowledge[p] for p in seen_by.players])
             if viewers and all(holds(k) for k in viewers) and not confirm:
                 what = (f"this card was noted before as {self.deck.name_of(before)}" if before is not None
                         else f"{info.name} is already noted at another place")

@@ -17,6 +17,10 @@ from dataclasses import dataclass
 from typing import Literal
 
 REFEREE = "~referee"   # not a valid player name: names may not start with "~"
+# What everyone at the table saw together (cards flipped face up, even if turned down again):
+# the shared screen may show it. It is not "what every player happens to know": two players
+# who each peeked at the same card do not know that the other did.
+EVERYONE = "~everyone"
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,7 +33,7 @@ class Visibility:
     def shown_to(self, observer: str) -> bool:
         if self.scope == "public" or observer == REFEREE:
             return True
-        return self.scope == "private" and observer in self.players
+        return self.scope == "private" and observer in self.players   # never EVERYONE
 
     def to_json(self) -> dict:
         return {"scope": self.scope, "players": sorted(self.players)}

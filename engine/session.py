@@ -20,7 +20,7 @@ from .errors import BadInput, RuleViolation
 from .events import Event
 from .game import Action, Assist, GameState, Journal, Outcome, Prompt, Rules, action_from_json
 from .games import rules_for
-from .knowledge import PUBLIC, REFEREE
+from .knowledge import EVERYONE, PUBLIC, REFEREE
 from .store import EventStore
 
 UNDO, REDO = "undo", "redo"
@@ -235,7 +235,8 @@ class Session:
 
     def view(self, player: str | None = None, assist: Assist | str = Assist.FULL) -> PlayerView:
         """What ``player`` may see (``None``: the shared screen)."""
-        observer = self.state.knowledge[player] if player is not None else None
+        # The shared screen shows what everyone saw together (flipped cards, even face down again).
+        observer = self.state.knowledge[player if player is not None else EVERYONE]
         cards = []
         table = self.state.table
         for place, stack in sorted(table.stacks.items(), key=lambda kv: str(kv[0])):
@@ -243,7 +244,7 @@ class Session:
                 card = None
                 if table.face_up(tok):
                     card = self.state.knowledge[REFEREE].card_at(tok)
-                elif observer is not None:
+                else:
                     card = observer.card_at(tok)
                 cards.append(CardView(str(place), table.kind(tok), table.face_up(tok), card,
                                       self.rules.deck.name_of(card) if card else None))

@@ -256,8 +256,9 @@ class Watch:
             if cv.card is not None:
                 if cv.card not in self.cards_at(cv.place):
                     self.fail(f"{viewer}'s screen shows {cv.name} at {cv.place}, but it is not there")
-                if not cv.face_up and viewer is None:
-                    self.fail(f"the shared screen names the face-down card at {cv.place}")
+                if not cv.face_up and viewer is None and cv.card not in self.saw[None]:
+                    # A face-down card may be named on the shared screen only if everyone saw it flipped.
+                    self.fail(f"the shared screen names the face-down card at {cv.place}, never shown to all")
         self.check_shown(viewer, "screen", [f"{cv.card} {cv.name}" for cv in view.cards if cv.card])
         self.check_shown(viewer, "log", view.log)
         self.check_shown(viewer, "undo history", view.undo_history)

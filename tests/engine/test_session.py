@@ -128,3 +128,23 @@ def test_unknown_game_in_a_save_is_a_clear_error(tmp_path):
     with pytest.raises(ValueError, match="Unknown game 'chess'"):
         Session.resume(path)
     assert issubclass(StoreCorrupted, StoreError)
+
+
+def test_shared_screen_names_a_face_down_card_only_if_everyone_saw_it():
+    t = Table(["Ann", "Bob"], deal={"Ann/loot/top": "gandhis-glasses", "Bob/location/top": "lima",
+                                    "Bob/loot/top": "hudson-bay"})
+    t.turn("Ann", "loot", "Ann/loot/top")
+    t.roll("Bob", "loot")
+    t.peek("Bob", "Bob/loot/top")
+    t.end("Bob")
+    t.roll("Ann", "loot")
+    t.peek("Ann", "Ann/loot/center")
+    t.end("Ann")
+    t.roll("Bob", "loot")
+    shared = {c.place: c.name for c in t.s.view(None).cards}
+    assert shared["Ann/loot/top"] is None and shared["Bob/loot/top"] is None     # private looks only
+    t.s.undo()
+    t.warrant("Bob", "Ann/loot/top", "Bob/location/top")                        # no match: shown to all
+    shared = {c.place: (c.name, c.face_up) for c in t.s.view(None).cards}
+    assert shared["Ann/loot/top"] == ("Gandhi's Glasses", False)
+    assert shared["Bob/location/top"] == ("Lima", False)
