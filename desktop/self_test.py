@@ -11,6 +11,8 @@ decoded by every decoder (AprilTag by vision's detector, QR by zxing-cpp and by 
 serial `loop://` link echoes a line; the main window opens and closes without being shown.
 
 Nothing here touches the camera, and nothing is written to the family's saved games.
+GUMSHOE_SELFTEST_REPORT=FILE also writes the report to FILE. A windowed app started without a
+console (the Windows Start-menu "Gumshoe self-test" entry) shows the report in a message box.
 """
 
 from __future__ import annotations
@@ -469,7 +471,10 @@ def run(checks: list[tuple[str, Callable[[], str]]] = CHECKS) -> int:
 def main() -> int:
     """Entry point for `gumshoe --self-test`: exit status 0 when every check is ok, 1 otherwise."""
     failed = run()
-    if sys.stdout is None:
+    report = os.environ.get("GUMSHOE_SELFTEST_REPORT")  # also to a file: CI runs the windowed Windows app
+    if report:
+        Path(report).write_text("\n".join(_lines) + "\n", encoding="utf-8")
+    if sys.stdout is None and not report:
         _show_in_window(failed)
     return 1 if failed else 0
 
