@@ -14,7 +14,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--smoke", action="store_true", help="open the main window offscreen, draw it, and exit")
     parser.add_argument("--camera", type=int, default=None, help="camera number to use (default: the first one)")
     parser.add_argument("--no-camera", action="store_true", help="do not open a camera; pick cards on screen")
+    parser.add_argument("--self-test", action="store_true", help="check that everything Gumshoe needs works here, and exit")
     args = parser.parse_args(argv)
+    if args.self_test:
+        from .self_test import main as self_test
+
+        return self_test()
     if args.smoke:
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
