@@ -39,6 +39,8 @@ HINTS = {
         "win32": "install the Microsoft Visual C++ 2013 Redistributable (x64); QR codes are still read by zxing-cpp",
     },
     "qt": {"linux": "install Qt's system libraries (Debian/Ubuntu: sudo apt install libxcb-cursor0 libxkbcommon-x11-0 libegl1)"},
+    "window": {"linux": "is there a display (DISPLAY / WAYLAND_DISPLAY)? Qt's X11 plugin also needs "
+                        "libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 libxkbcommon-x11-0 (sudo apt install ...)"},
 }
 
 
@@ -324,12 +326,25 @@ def find_main_window_class():
     raise CheckFailed("desktop.main_window defines no QMainWindow subclass")
 
 
+def _quiet_window_options(cls) -> dict:
+    """Keyword arguments that keep the window from opening the camera or the USB die reader."""
+    import inspect
+
+    try:
+        params = inspect.signature(cls.__init__).parameters
+    except (TypeError, ValueError):
+        return {}
+    wanted = {"camera": "off", "die_reader": False}
+    return {k: v for k, v in wanted.items() if k in params}
+
+
 def _qt_message_handler(mode, context, message) -> None:  # pragma: no cover - only on a fatal Qt error
     from PySide6.QtCore import QtMsgType
 
     if mode == QtMsgType.QtFatalMsg:
         _emit(False, "window", f"Qt stopped: {message.strip()}")
-        _emit_hint("qt")
+        _emit_hint("window")
+        _print("self-test: stopped at the window check: Qt could not open a window")
         os._exit(1)
 
 
@@ -352,10 +367,7 @@ def check_window() -> str:
             apply_style(app)
         except ImportError:
             pass
-        try:
-            window = cls(camera="off")
-        except TypeError:
-            window = cls()
+        window = cls(**_quiet_window_options(cls))
         window.setAttribute(Qt.WidgetAttribute.WA_DontShowOnScreen, True)  # drawn, never seen
         window.show()
         app.processEvents()

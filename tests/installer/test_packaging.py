@@ -81,6 +81,8 @@ def test_shipped_assets_exist():
     for folder in ("decks", "dice", "tags", "selftest"):
         assert any((ROOT / "assets" / folder).iterdir()), f"assets/{folder} is empty"
     assert (ROOT / "assets" / "selftest" / "tag.png").is_file()
+    sketches = list(ROOT.glob("assets/firmware/**/*.ino")) + list(ROOT.glob("firmware/**/*.ino"))
+    assert sketches, "the die reader's firmware sketch ships with the app"
 
 
 def test_spec_excludes_unused_qt_but_keeps_what_desktop_imports():
