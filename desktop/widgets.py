@@ -67,6 +67,8 @@ class SlotButton(QPushButton):
                   f"5px solid {style.HIGHLIGHT}" if self.legal else "2px solid #6B6B6B")
         fill = "#FFFFFF" if name and face_up else (colour if present else "#EDEDED")
         weight = "bold" if self.legal or chosen else "normal"
-        self.setStyleSheet(f"QPushButton {{ background: {fill}; border: {border}; border-radius: 10px;"
-                           f" font-size: 14pt; font-weight: {weight}; color: #111; padding: 4px; }}"
-                           f" QPushButton:focus {{ border: 5px dashed #000; }}")
+        sheet = (f"QPushButton {{ background: {fill}; border: {border}; border-radius: 10px;"
+                 f" font-size: 14pt; font-weight: {weight}; color: #111; padding: 4px; }}"
+                 f" QPushButton:focus {{ border: 5px dashed #000; }}")
+        if sheet != self.styleSheet():      # restyling every slot on every refresh costs a frame
+            self.setStyleSheet(sheet)
