@@ -7,7 +7,8 @@ install_system_libraries() {
     command -v dpkg >/dev/null 2>&1 || return 0          # not Debian/Ubuntu: the user installs them
     local missing=()
     for p in $SYSTEM_PACKAGES; do
-        dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
+        # Ubuntu 24.04 renamed some libraries with a t64 suffix (libzbar0t64).
+        dpkg -s "$p" >/dev/null 2>&1 || dpkg -s "${p}t64" >/dev/null 2>&1 || missing+=("$p")
     done
     [ ${#missing[@]} -eq 0 ] && return 0
     local sudo=""
