@@ -47,9 +47,11 @@ class FrameSource(Protocol):
 
 class _SourceBase:
     name = "source"
+    _opened = False
 
     def __enter__(self):
-        self.open()
+        if not self._opened:  # open_source() hands back sources already open
+            self.open()
         return self
 
     def __exit__(self, *exc) -> None:
@@ -148,6 +150,7 @@ class WebcamSource(_SourceBase):
         self._last_frame_time = time.monotonic()
         self._thread = threading.Thread(target=self._grab_loop, name=f"gumshoe-{self.name}", daemon=True)
         self._thread.start()
+        self._opened = True
 
     def _grab_loop(self) -> None:
         failures = 0
@@ -195,6 +198,7 @@ class WebcamSource(_SourceBase):
         if self._cap is not None:
             self._cap.release()
             self._cap = None
+        self._opened = False
 
 
 class VideoFileSource(_SourceBase):
@@ -218,6 +222,7 @@ class VideoFileSource(_SourceBase):
         self._cap = cap
         self.fps = cap.get(cv2.CAP_PROP_FPS) or 30.0
         self._start, self._index = time.monotonic(), 0
+        self._opened = True
 
     def read(self, timeout: float = 2.0) -> np.ndarray:
         if self._cap is None:
@@ -244,6 +249,7 @@ class VideoFileSource(_SourceBase):
         if self._cap is not None:
             self._cap.release()
             self._cap = None
+        self._opened = False
 
 
 class ImageFolderSource(_SourceBase):
@@ -263,6 +269,7 @@ class ImageFolderSource(_SourceBase):
         if not self._files:
             raise CameraError(f"no images in {self.path}")
         self._index = 0
+        self._opened = True
 
     def read(self, timeout: float = 2.0) -> np.ndarray:
         if self._index >= len(self._files):
@@ -278,6 +285,7 @@ class ImageFolderSource(_SourceBase):
 
     def close(self) -> None:
         self._files = []
+        self._opened = False
 
 
 class SyntheticSource(_SourceBase):
@@ -300,6 +308,7 @@ class SyntheticSource(_SourceBase):
 
             self._table = SyntheticTable(self.seed)
         self._next_time = time.monotonic()
+        self._opened = True
 
     def show(self, card_ids: Sequence[str]) -> None:
         """Cards to show from the next frame on (an empty list shows the bare table)."""
@@ -322,22 +331,24 @@ class SyntheticSource(_SourceBase):
         return self._table.frame(cards, tag_px=self.tag_px)
 
     def close(self) -> None:
-        pass
+        self._opened = False
 
 
-def open_source(spec: str | int) -> _SourceBase:
+def open_source(spec: str | int, realtime: bool = False) -> _SourceBase:
     """A source from a user's choice: a camera index ("0"), "synthetic", a video file or an image folder.
 
-    The returned source is opened; CameraError says what went wrong.
+    The returned source is opened; CameraError says what went wrong. `realtime=True` paces the
+    synthetic table and video files like a camera (dropping late frames); otherwise they give
+    every frame as fast as they are read. A webcam is always real time.
     """
     text = str(spec)
     if text == "synthetic":
-        src: _SourceBase = SyntheticSource(realtime=True)
+        src: _SourceBase = SyntheticSource(realtime=realtime)
     elif text.isdigit():
         src = WebcamSource(int(text))
     elif Path(text).is_dir():
         src = ImageFolderSource(text)
     else:
-        src = VideoFileSource(text, realtime=True)
+        src = VideoFileSource(text, realtime=realtime)
     src.open()
     return src

@@ -156,3 +156,25 @@ def test_synthetic_source_shows_the_requested_cards():
         assert seen == {"carmen.henchman.robin-banks", "carmen.location.cairo"}
         with pytest.raises(ValueError, match="no tag registered"):
             src.show(["carmen.loot.nope"])
+
+
+def test_watch_command_reports_a_card_shown_in_a_video_once(tmp_path, capsys):
+    """End to end: a video file -> detector -> tracker -> one line per presentation."""
+    from vision.__main__ import main
+    from vision.synthetic import Degradation, SyntheticTable
+
+    table = SyntheticTable(seed=3)
+    path = tmp_path / "table.avi"
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 30, (1280, 720))
+    for i in range(40):  # empty table, the card for 20 frames, empty table
+        cards = ["carmen.henchman.patty-larceny"] if 10 <= i < 30 else []
+        writer.write(table.frame(cards, tag_px=60, degradation=Degradation(noise_sigma=2)))
+    writer.release()
+    assert main(["watch", str(path), "--game", "carmen-cards"]) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert len(lines) == 1 and lines[0].split()[1:] == ["card", "carmen.henchman.patty-larceny"]
+    assert 0.3 <= float(lines[0].split()[0].rstrip("s")) <= 0.5  # shown at 0.33 s, confirmed 2 frames later
+    assert main(["watch", str(path), "--game", "another-game"]) == 0
+    assert capsys.readouterr().out.split()[1:3] == ["foreign", "carmen.henchman.patty-larceny"]
+    assert main(["watch", "71"]) == 2
+    assert "No camera found at index 71" in capsys.readouterr().err
