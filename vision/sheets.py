@@ -3,7 +3,7 @@
 The app calls `print_tags` with a progress callback; the CLI is
 `python -m vision print-tags DECK [--kind apriltag|qr] [--size 20mm] [--paper a4|letter] -o FILE.pdf`.
 
->>> result = print_tags("carmen", "/tmp/carmen-tags.pdf", progress=lambda done, total: None)
+>>> result = print_tags("carmen", "carmen-tags.pdf", progress=lambda done, total: None)
 >>> result.pages, result.stickers
 (3, 39)
 """
