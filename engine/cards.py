@@ -12,13 +12,12 @@ physical card lying on the table is a token (see :mod:`engine.table`).
 from __future__ import annotations
 
 import re
-import tomllib
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from typing import Iterable, Mapping
 
-from .paths import assets_dir, user_dir
+from .paths import assets_dir, read_toml, user_dir
 
 _SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 _CARD_FIELDS = {"kind", "id", "name", "pair", "role", "verified", "note", "attrs"}
@@ -97,18 +96,6 @@ def _fail(path: Path, what: str) -> DeckError:
     return DeckError(f"{path}: {what}")
 
 
-def _read_toml(path: Path) -> dict:
-    try:
-        with open(path, "rb") as fh:
-            return tomllib.load(fh)
-    except FileNotFoundError:
-        raise DeckError(f"{path}: file not found") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise _fail(path, f"not valid TOML ({exc})") from None
-    except OSError as exc:
-        raise _fail(path, f"cannot be read ({exc.strerror})") from None
-
-
 def load_deck(path: str | Path, overrides: str | Path | None = None) -> Deck:
     """Load and validate a deck file; apply the family's name corrections if given.
 
@@ -116,7 +103,7 @@ def load_deck(path: str | Path, overrides: str | Path | None = None) -> Deck:
     a kind whose card count is wrong, an unknown field.
     """
     path = Path(path)
-    data = _read_toml(path)
+    data = read_toml(path, DeckError)
     head = data.get("deck")
     if not isinstance(head, dict):
         raise _fail(path, "missing the [deck] table")
@@ -203,7 +190,7 @@ def load_deck(path: str | Path, overrides: str | Path | None = None) -> Deck:
 
 def _read_overrides(path: Path, deck_id: str, names: dict[str, str]) -> dict[str, str]:
     """A family's corrections: ``[names]`` maps a card id (short or full) to its name."""
-    data = _read_toml(path)
+    data = read_toml(path, DeckError)
     table = data.get("names", {})
     if not isinstance(table, dict):
         raise _fail(path, "[names] must be a table of card id = \"name\"")
@@ -226,7 +213,7 @@ def deck_files(folder: Path | None = None) -> list[Path]:
 def load_game_deck(game: str, folder: Path | None = None, overrides_dir: Path | None = None) -> Deck:
     """The deck of a game, with the family's corrections from ``<user dir>/decks/``."""
     for path in deck_files(folder):
-        head = _read_toml(path).get("deck", {})
+        head = read_toml(path, DeckError).get("deck", {})
         if head.get("game") == game:
             over = (overrides_dir or user_dir() / "decks") / path.name
             return load_deck(path, over)

@@ -12,11 +12,10 @@ Chance is never invented here: a roll is an input (die reader, on-screen roll or
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from .paths import assets_dir
+from .paths import assets_dir, read_toml
 
 
 class DieError(ValueError):
@@ -51,12 +50,7 @@ class DieSpec:
 def load_die(die_id: str, folder: Path | None = None) -> DieSpec:
     """Load ``assets/dice/<die_id>-die.toml``."""
     path = (folder or assets_dir() / "dice") / f"{die_id}-die.toml"
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise DieError(f"{path}: file not found") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise DieError(f"{path}: not valid TOML ({exc})") from None
+    data = read_toml(path, DieError)
     faces = []
     for n, raw in enumerate(data.get("faces", []), 1):
         face, shows = raw.get("face"), raw.get("shows")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+import tomllib
 from pathlib import Path
 
 
@@ -25,3 +26,16 @@ def user_dir() -> Path:
     if sys.platform == "darwin":
         return Path.home() / "Library" / "Application Support" / "Gumshoe"
     return Path(os.environ.get("XDG_DATA_HOME", Path.home() / ".local" / "share")) / "gumshoe"
+
+
+def read_toml(path: Path, error: type[Exception]) -> dict:
+    """A data file as a dict; ``error`` (naming the file) when it is missing or not TOML."""
+    try:
+        with open(path, "rb") as fh:
+            return tomllib.load(fh)
+    except FileNotFoundError:
+        raise error(f"{path}: file not found") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise error(f"{path}: not valid TOML ({exc})") from None
+    except OSError as exc:
+        raise error(f"{path}: cannot be read ({exc.strerror})") from None
