@@ -8,92 +8,49 @@ A missing, busy or stopped camera becomes a message with a retry, never a hang.
 
 from __future__ import annotations
 
-import os
-import sys
 import threading
 import time
-from typing import Protocol
 
 import numpy as np
 from PySide6.QtCore import QObject, Qt, QThread, Signal, Slot
 from PySide6.QtGui import QImage, QPixmap
 from PySide6.QtWidgets import QComboBox, QGroupBox, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
+from vision.sources import CameraError, SyntheticSource, WebcamSource
+
 from .widgets import button, label
 
 PREVIEW_WIDTH = 288
 DEMO_FRAME_SIZE = (640, 360)      # rendering a full 720p synthetic frame costs ~100 ms: too slow to feel live
 DEMO_TAG_PX = 46.0
-MAX_FAILED_READS = 30             # ~1 s of no frames: the camera has stopped
+DEMO_FPS = 25.0
+FRAME_TIMEOUT_S = 2.0             # no new frame for this long: the camera has stopped
 
 
-class FrameSource(Protocol):
-    def read(self) -> np.ndarray | None: ...
-    def close(self) -> None: ...
-
-
-class CameraError(RuntimeError):
-    """A camera that cannot be used; the message is for the family."""
-
-
-class WebcamSource:
-    """A webcam through OpenCV, with each platform's working backend."""
-
-    def __init__(self, index: int = 0) -> None:
-        import cv2
-        if sys.platform == "win32":
-            # MSMF's hardware transforms make some webcams take seconds to open.
-            os.environ.setdefault("OPENCV_VIDEOIO_MSMF_ENABLE_HW_TRANSFORMS", "0")
-            backends = [cv2.CAP_MSMF, cv2.CAP_DSHOW]
-        elif sys.platform == "darwin":
-            os.environ.setdefault("OPENCV_AVFOUNDATION_SKIP_AUTH", "1")
-            backends = [cv2.CAP_AVFOUNDATION]
-        else:
-            backends = [cv2.CAP_V4L2, cv2.CAP_ANY]
-        self.capture = None
-        for backend in backends:
-            capture = cv2.VideoCapture(index, backend)
-            if capture.isOpened():
-                capture.set(cv2.CAP_PROP_FRAME_WIDTH, 1280)
-                capture.set(cv2.CAP_PROP_FRAME_HEIGHT, 720)
-                capture.set(cv2.CAP_PROP_BUFFERSIZE, 1)      # the newest frame, not a queue of stale ones
-                self.capture = capture
-                break
-            capture.release()
-        if self.capture is None:
-            raise CameraError(f"No camera number {index} was found, or another program is using it.")
-
-    def read(self) -> np.ndarray | None:
-        ok, frame = self.capture.read()
-        return frame if ok else None
-
-    def close(self) -> None:
-        self.capture.release()
-
-
-class SimulatedCamera:
-    """vision's synthetic table as a camera: it shows whichever cards the app holds up."""
+class SimulatedCamera(SyntheticSource):
+    """vision's synthetic table as the demo camera: the app holds cards up to it for a moment."""
 
     def __init__(self, seed: int = 0) -> None:
         from vision.synthetic import SyntheticTable
-        self.table = SyntheticTable(seed=seed, size=DEMO_FRAME_SIZE)
-        self._lock = threading.Lock()
-        self._cards: tuple[str, ...] = ()
+        super().__init__(seed, fps=DEMO_FPS, realtime=True, tag_px=DEMO_TAG_PX,
+                         table=SyntheticTable(seed=seed, size=DEMO_FRAME_SIZE))
         self._until = 0.0
+
+    @property
+    def table(self):
+        """The synthetic table that draws the frames (benchmarks time it)."""
+        return self._table
 
     def hold_up(self, card_ids: list[str], seconds: float = 2.0) -> None:
         """Called from the GUI thread: these cards are in front of the camera for a while."""
-        with self._lock:
-            self._cards, self._until = tuple(card_ids), time.monotonic() + seconds
+        self.show(card_ids)
+        self._until = time.monotonic() + seconds
 
-    def read(self) -> np.ndarray | None:
-        with self._lock:
-            cards = self._cards if time.monotonic() < self._until else ()
-        time.sleep(0.02)      # a real camera delivers at its frame rate; keep the demo near it
-        return self.table.frame(list(cards), tag_px=DEMO_TAG_PX)
-
-    def close(self) -> None:
-        pass
+    def read(self, timeout: float = 2.0) -> np.ndarray:
+        if self._until and time.monotonic() >= self._until:
+            self.show([])
+            self._until = 0.0
+        return super().read(timeout)
 
 
 class CameraWorker(QObject):
@@ -121,7 +78,9 @@ class CameraWorker(QObject):
             from vision.preview import privacy_preview
             from vision.tracker import SightingTracker
             source = self.make_source()
-            detector = TagDetector(active=self.active_decks)
+            source.open()
+            # Both tag kinds: a family may have printed QR stickers instead of AprilTags.
+            detector = TagDetector(active=self.active_decks, kinds=["apriltag", "qr"])
         except CameraError as exc:
             self.failed.emit(str(exc))
             return
@@ -130,18 +89,13 @@ class CameraWorker(QObject):
             return
         tracker = SightingTracker()
         self.started.emit("Camera on")
-        misses = 0
         try:
             while not self._stop.is_set():
-                frame = source.read()
-                if frame is None:
-                    misses += 1
-                    if misses > MAX_FAILED_READS:
-                        self.failed.emit("The camera stopped sending pictures. Check the cable and press Retry.")
-                        return
-                    time.sleep(0.03)
-                    continue
-                misses = 0
+                try:
+                    frame = source.read(timeout=FRAME_TIMEOUT_S)
+                except CameraError:
+                    self.failed.emit("The camera stopped sending pictures. Check the cable and press Retry.")
+                    return
                 detections = detector.detect(frame)
                 for s in tracker.update(detections):
                     if s.card_id is not None and s.status.value == "card":

@@ -64,7 +64,7 @@ def test_a_missing_camera_says_so_and_offers_a_retry(window, qtbot):
     panel = window.camera_panel
     panel.choice.setCurrentIndex(3)
     panel.restart()                      # camera number 4: not on any test machine
-    qtbot.waitUntil(lambda: "No camera number 3" in panel.status.text(), timeout=15_000)
+    qtbot.waitUntil(lambda: "No camera found at index 3" in panel.status.text(), timeout=15_000)
     assert "press Retry" in panel.status.text()
     assert panel.retry.isEnabled() and panel.retry.text() == "Retry"
     assert panel.image.text() == "No camera"
