@@ -220,6 +220,7 @@ class TableScreen(QWidget):
             box.setObjectName(f"board:{player}")
             grid = QGridLayout(box)
             for c, kind in enumerate(kinds):
+                grid.setColumnStretch(c, 1)          # equal columns, whatever the card names
                 grid.addWidget(label(self.controller.kind_name(kind), wrap=False), 0, c, Qt.AlignHCenter)
                 for r, position in enumerate(positions):
                     slot = SlotButton(f"{player}/{kind}/{position}")
@@ -232,6 +233,7 @@ class TableScreen(QWidget):
         center_box.setObjectName("center")
         grid = QGridLayout(center_box)
         for c, kind in enumerate(kinds):
+            grid.setColumnStretch(c, 1)
             grid.addWidget(label(self.controller.kind_name(kind), wrap=False), 0, c, Qt.AlignHCenter)
             slot = SlotButton(f"center/{kind}")
             slot.picked.connect(self.slot_picked)

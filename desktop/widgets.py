@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import textwrap
+
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QLabel, QPushButton, QSizePolicy, QWidget
 
 from . import style
+
+NAME_WRAP = 14          # characters per line of a card name on a slot (slots are narrow)
 
 
 def label(text: str = "", role: str | None = None, *, wrap: bool = True, parent: QWidget | None = None) -> QLabel:
@@ -39,7 +43,8 @@ class SlotButton(QPushButton):
         self.place = place
         self.setObjectName(f"slot:{place}")
         self.setFocusPolicy(Qt.StrongFocus)
-        self.setSizePolicy(QSizePolicy.Expanding, QSizePolicy.Expanding)
+        # Ignored width: a long card name must not widen its column (names are wrapped instead).
+        self.setSizePolicy(QSizePolicy.Ignored, QSizePolicy.Expanding)
         self.setMinimumSize(120, 64)
         self.legal = False
         self.clicked.connect(lambda: self.picked.emit(self.place) if self.legal else None)
@@ -51,9 +56,9 @@ class SlotButton(QPushButton):
         if not present:
             text = f"{position}\n(empty)"
         elif name and face_up:
-            text = f"{name}\n({kind_name}, face up)"
+            text = f"{textwrap.fill(name, NAME_WRAP)}\n(face up)"
         elif name:
-            text = f"{name}\n({position}, seen by all)"
+            text = f"{textwrap.fill(name, NAME_WRAP)}\n(seen by all)"
         else:
             text = f"{kind_name}\n{position}"
         if chosen:
@@ -61,7 +66,7 @@ class SlotButton(QPushButton):
         elif self.legal:
             text = "\u25B6 " + text     # the arrow: a legal slot without relying on colour
         self.setText(text)
-        self.setAccessibleName(text.replace("\n", " "))
+        self.setAccessibleName(f"{kind_name} {position}: " + text.replace("\n", " "))
         self.setEnabled(present)
         border = (f"5px solid {style.CHOSEN}" if chosen else
                   f"5px solid {style.HIGHLIGHT}" if self.legal else "2px solid #6B6B6B")

@@ -99,7 +99,7 @@ def test_a_failed_warrant_lets_the_left_gumshoe_swap_and_ends_the_turn(game):
     assert t.text("turn") == "Amberley's turn"
     assert "Amberley swapped their own Bottom Loot card with the center Loot card, unseen." in t.log()
     # The flipped cards went back face down; everyone saw them, so the shared table says so.
-    assert t.find("slot:Julie/loot/top").text() == "Gandhi's Glasses\n(Top, seen by all)"
+    assert t.find("slot:Julie/loot/top").text() == "Gandhi's\nGlasses\n(seen by all)"
 
 
 def test_carmen_flipped_too_early_and_everyone_loses(game):
