@@ -69,3 +69,75 @@ def test_a_missing_camera_says_so_and_offers_a_retry(window, qtbot):
     assert panel.retry.isEnabled() and panel.retry.text() == "Retry"
     assert panel.image.text() == "No camera"
     qtbot.waitUntil(lambda: not panel.running, timeout=5_000)
+
+
+def test_a_complete_game_read_by_the_camera_from_new_game_to_carmen_arrested(table, qtbot):
+    """Issue 4: every card identity of a whole game comes from synthetic frames through the real
+    vision pipeline (worker thread, detector, tracker): looks, a warrant's two flipped cards read
+    at once, Henchman flips and the final warrant."""
+    from engine.sim import Truth
+
+    from .test_game_flow import C
+
+    t = table
+    start_demo_game(t)
+    assert t.session.players == ("Julie", "Amberley", "Mark")
+    deal = {
+        "center/loot": C + "loot.statue-of-libertys-torch", "center/location": C + "location.new-york",
+        "Amberley/henchman/bottom": C + "henchman.carmen-sandiego", "Julie/loot/top": C + "loot.gandhis-glasses",
+        "Mark/location/top": C + "location.new-delhi", "Julie/henchman/top": C + "henchman.yul-b-sorry",
+    }
+    t.deal(deal)                                            # the physical cards, chosen by the test...
+    t.window.controller.truth = Truth(dict(t.truth))        # ...are what the simulated camera shows
+    panel = t.window.camera_panel
+    qtbot.waitUntil(lambda: panel.image.pixmap() is not None and not panel.image.pixmap().isNull(), timeout=10_000)
+    seen: list[str] = []
+    panel.card_seen.connect(seen.append)
+
+    def read_by_camera() -> None:
+        before = len(seen)
+        t.click("entry:camera")
+        qtbot.waitUntil(lambda: t.window.stack.currentWidget() is t.window.table, timeout=15_000)
+        assert len(seen) > before, "recorded without a camera reading"
+
+    def look(kind: str, place: str | None = None) -> None:
+        t.roll(kind)
+        place = place or sorted(t.legal_slots())[0]
+        t.click(f"slot:{place}")
+        t.click("gate:reveal")
+        read_by_camera()
+
+    look("henchman", "Julie/henchman/top")
+    assert t.session.journal("Julie").where(C + "henchman.yul-b-sorry") == "Julie / Top"
+    t.end_turn()
+    for kind in ("loot", "location"):                       # Amberley, then Mark
+        look(kind)
+        t.end_turn()
+
+    t.click("action:warrant")
+    t.click("slot:Julie/loot/top")
+    t.click("slot:Mark/location/top")
+    read_by_camera()                                        # both flipped cards in one view
+    assert "They match" in t.banner
+    # A card shown again within 0.8 s counts as the same presentation (vision's tracker): a hand
+    # is never that quick, the test is. Yul B. Sorry was looked at moments ago.
+    qtbot.wait(1000)
+    t.click("slot:Julie/henchman/top")
+    read_by_camera()
+    assert "arrested Yul B. Sorry" in t.banner
+    t.click("action:decline_swap")
+    look("henchman")
+    t.end_turn()
+    for kind in ("loot", "location"):
+        look(kind)
+        t.end_turn()
+
+    t.click("action:final_warrant")
+    read_by_camera()                                        # the center pair
+    assert "The center cards match" in t.banner
+    t.click("slot:Amberley/henchman/bottom")
+    read_by_camera()
+    assert "Julie has arrested Carmen and wins the game!" in t.banner
+    assert t.session.outcome.winners == ("Julie",)
+    assert set(seen[-3:]) == {C + "loot.statue-of-libertys-torch", C + "location.new-york",
+                              C + "henchman.carmen-sandiego"}
