@@ -105,6 +105,8 @@ class CameraWorker(QObject):
                 confirmed = set(tracker.in_view())
                 image = privacy_preview(frame, detections, confirmed)
                 self.preview.emit(to_qimage(image, PREVIEW_WIDTH))
+        except Exception as exc:      # a thread that dies silently would look like a frozen camera
+            self.failed.emit(f"The camera stopped working ({exc}). Press Retry.")
         finally:
             source.close()
 
