@@ -74,6 +74,8 @@ class GameController(QObject):
     """One game in play: the session, its file, the assist level, and demo truth."""
 
     changed = Signal()
+    #: the events of each accepted action (sounds follow them)
+    applied = Signal(list)
     #: (previous current player, new current player): private screens close on a new turn
     turn_changed = Signal(str, str)
 
@@ -155,6 +157,7 @@ class GameController(QObject):
         before = self.session.current
         events = self.session.apply(dict(action))
         self._after(before)
+        self.applied.emit(events)
         return events
 
     def undo(self) -> str:

@@ -5,12 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QFrame, QMainWindow, QScrollArea, QStackedWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QApplication, QFrame, QMainWindow, QScrollArea, QStackedWidget, QVBoxLayout, QWidget
 
 from engine.errors import RuleViolation
 from engine.store import StoreError
 
 from .camera import CameraPanel
+from .sounds import Sounds
 from .card_entry import CardEntry
 from .games import GameController
 from .new_game_screen import NewGameScreen
@@ -64,7 +65,7 @@ class MainWindow(QMainWindow):
         self.table.flip_requested.connect(self.open_flip)
         self.table.journal_requested.connect(self.open_journal)
         self.gate.closed.connect(self._private_closed)
-        self.table.sound_enabled = self.start.sound.isChecked
+        self.sounds = Sounds(enabled=self.start.sound.isChecked, fallback=QApplication.beep)
         self.die_reader = None
         if die_reader:
             from .die.qt_adapter import DieReader
@@ -130,6 +131,7 @@ class MainWindow(QMainWindow):
         self._close_game()
         self.controller = controller
         controller.turn_changed.connect(self._turn_changed)
+        controller.applied.connect(self.sounds.play_for)
         self.table.set_controller(controller)
         if controller.demo:
             self.camera_panel.start_simulated(controller.session.options.get("demo_seed", 0))
@@ -210,6 +212,7 @@ class MainWindow(QMainWindow):
         return lambda: self.camera_panel.simulated.hold_up(cards)
 
     def _card_seen(self, card_id: str) -> None:
+        self.sounds.play("tick")
         if self.entry is not None:
             self.entry.accept_sighting(card_id)
 

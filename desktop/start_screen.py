@@ -123,7 +123,7 @@ class StartScreen(QWidget):
         t.addWidget(self.print_status)
         left.addWidget(tags)
 
-        self.sound = QCheckBox("Sounds (a beep for each verdict)")
+        self.sound = QCheckBox("Sounds (a card read, verdicts, the end of the game)")
         self.sound.setObjectName("start:sound")
         # Kept in the family's own folder beside the saved games, so it survives a restart.
         self.settings = QSettings(str(user_dir() / "settings.ini"), QSettings.IniFormat)

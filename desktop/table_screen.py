@@ -14,7 +14,7 @@ from typing import Callable
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
-from PySide6.QtWidgets import (QApplication, QFrame, QGridLayout, QGroupBox, QHBoxLayout, QListWidget, QScrollArea,
+from PySide6.QtWidgets import (QFrame, QGridLayout, QGroupBox, QHBoxLayout, QListWidget, QScrollArea,
                                QVBoxLayout, QWidget)
 
 from engine.dice import load_die
@@ -58,7 +58,6 @@ class TableScreen(QWidget):
         self.slot_buttons: dict[str, SlotButton] = {}
         self.player_boxes: dict[str, QGroupBox] = {}
         self._rng = random.SystemRandom()
-        self.sound_enabled: Callable[[], bool] = lambda: True
         self._build()
 
     # --- layout --------------------------------------------------------------------
@@ -419,9 +418,6 @@ class TableScreen(QWidget):
         if lines:
             self.banner.setText("\n".join(lines))
             self.banner.show()
-            if self.sound_enabled() and any(w in line.lower() for line in lines
-                                            for w in ("match", "wins", "escapes", "arrested")):
-                QApplication.beep()
         else:
             self.banner.hide()
 

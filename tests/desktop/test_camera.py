@@ -24,6 +24,8 @@ def image_to_bgr(image: QImage) -> np.ndarray:
 
 def test_a_peek_is_read_by_the_simulated_camera_and_recorded(table, qtbot):
     t = table
+    played: list[str] = []
+    t.window.sounds.player = lambda path: played.append(path.stem)
     start_demo_game(t)
     panel = t.window.camera_panel
     qtbot.waitUntil(lambda: panel.image.pixmap() is not None and not panel.image.pixmap().isNull(), timeout=10_000)
@@ -39,6 +41,7 @@ def test_a_peek_is_read_by_the_simulated_camera_and_recorded(table, qtbot):
     truth = t.window.controller.true_card_at(place)
     assert t.session.journal(player).where(truth) == f"{player} / Top"
     assert panel.status.text() == "\u2714 Card read"
+    assert played == ["tick"]
     assert t.prompt == f"{player}, end your turn (or call a warrant)."
 
 
