@@ -90,6 +90,11 @@ class StartScreen(QWidget):
 
         resume = QGroupBox("Resume a game")
         r = QVBoxLayout(resume)
+        # After a crash or a power cut the newest game is unfinished: say so and offer it first.
+        self.last_game = label("", "banner")
+        self.last_game.setObjectName("start:last-game")
+        self.last_game.hide()
+        r.addWidget(self.last_game)
         self.saved = QListWidget()
         self.saved.setObjectName("start:saved")
         self.saved.itemActivated.connect(self._resume_item)
@@ -157,7 +162,7 @@ class StartScreen(QWidget):
                 text = f"{game.path.name}: cannot be opened ({game.problem})"
             else:
                 moves = f" \u2014 {game.moves} moves" if game.moves is not None else ""
-                text = f"{game.title} \u2014 {game.when}{moves}"
+                text = f"{game.title} \u2014 {game.when}{moves} \u2014 {game.state}"
             item = QListWidgetItem(text)
             item.setData(Qt.UserRole, str(game.path))
             if game.problem:
@@ -168,6 +173,20 @@ class StartScreen(QWidget):
             item.setFlags(Qt.NoItemFlags)
             self.saved.addItem(item)
         self.resume_button.setEnabled(any(not g.problem for g in games))
+        newest = games[0] if games else None
+        if newest is not None and not newest.problem and not newest.finished:
+            self.last_game.setText(f"Your last game ({newest.title}) was not finished: {newest.state}. "
+                                   f"Resume it where it stopped?")
+            self.last_game.show()
+            self.saved.setCurrentRow(0)
+            self.resume_button.setText("Resume the last game")
+            self.resume_button.setProperty("role", "primary")
+        else:
+            self.last_game.hide()
+            self.resume_button.setText("Resume the selected game")
+            self.resume_button.setProperty("role", "")
+        self.resume_button.style().unpolish(self.resume_button)
+        self.resume_button.style().polish(self.resume_button)
 
     def _resume_item(self, item: QListWidgetItem | None) -> None:
         if item is not None and item.data(Qt.UserRole):

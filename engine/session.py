@@ -86,11 +86,20 @@ class Session:
     def resume(cls, path: str | Path) -> "Session":
         """Reopen a saved game: replaying its records gives the identical state."""
         store = EventStore.open(path)
-        head = store.header
-        session = cls(rules_for(head["game"]), head["players"], head.get("options"))
-        for record in store.records():
-            session._replay(record)
+        session = cls._replayed(store.header, store.records())
         session.store = store
+        return session
+
+    @classmethod
+    def preview(cls, path: str | Path) -> "Session":
+        """A saved game replayed without opening it for writing (a resume list's look at it)."""
+        return cls._replayed(*EventStore.read(path))
+
+    @classmethod
+    def _replayed(cls, head: Mapping[str, Any], records: list[dict]) -> "Session":
+        session = cls(rules_for(head["game"]), head["players"], head.get("options"))
+        for record in records:
+            session._replay(record)
         return session
 
     def close(self) -> None:

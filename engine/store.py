@@ -281,7 +281,13 @@ def _load(conn: sqlite3.Connection, path: pathlib.Path) -> tuple[list[dict], lis
 
 def _inspect(path: pathlib.Path) -> tuple[dict[str, Any], int | None, sqlite3.Connection]:
     """Check a file read-only; return its meta table, record count and the
-    read-only connection (the caller closes it; open() backs up through it).
+    read-only connection (the caller closes it; open() backs up through it)."""
+    meta, records, conn = _inspect_records(path)
+    return meta, None if records is None else len(records), conn
+
+
+def _inspect_records(path: pathlib.Path) -> tuple[dict[str, Any], list[dict] | None, sqlite3.Connection]:
+    """Like :func:`_inspect`, with the records themselves (None for an older layout).
 
     Every record and event is decoded and checked (current version only: an
     older layout is checked after migration instead). SQLite may create the
@@ -295,10 +301,9 @@ def _inspect(path: pathlib.Path) -> tuple[dict[str, Any], int | None, sqlite3.Co
             _quick_check(conn, path)
             meta = _read_meta(conn, path)
             version = _check_version(meta, path)
-            count: int | None
             # Decoding everything costs ~10 ms per 1,000 moves; a resume list
             # that marks a damaged game beats one that fails when it is picked.
-            count = len(_load(conn, path)[0]) if version == SCHEMA_VERSION else None
+            records = _load(conn, path)[0] if version == SCHEMA_VERSION else None
             conn.execute("COMMIT")
         except sqlite3.Error as exc:
             if _is_locked(exc):
@@ -306,7 +311,7 @@ def _inspect(path: pathlib.Path) -> tuple[dict[str, Any], int | None, sqlite3.Co
             raise StoreCorrupted(
                 f"The game file {_name(path)} is damaged and cannot be read ({exc})."
             ) from exc
-        return meta, count, conn
+        return meta, records, conn
     except BaseException:
         conn.close()
         raise
@@ -550,6 +555,26 @@ class EventStore:
             "created_at": _parse_time(meta["created_at"]),
             "updated_at": _parse_time(meta["updated_at"]),
         }
+
+    @staticmethod
+    def read(path: str | os.PathLike) -> tuple[dict, list[dict]]:
+        """``(header, records)`` of a file, read without writing to it (for a preview).
+
+        >>> with EventStore.create("g.gumshoe", {"game": "carmen"}) as store:
+        ...     store.append({"action": "roll"}, [])
+        1
+        >>> EventStore.read("g.gumshoe")
+        ({'game': 'carmen'}, [{'action': 'roll'}])
+
+        Raises StoreError like :meth:`summary`; a file in an older layout is refused
+        until :meth:`open` has migrated it.
+        """
+        path = pathlib.Path(path)
+        meta, records, ro = _inspect_records(path)
+        ro.close()
+        if records is None:
+            raise StoreError(f"The game file {_name(path)} is from an older version: open it to update it.")
+        return meta["header"], records
 
     # ----------------------------------------------------------------- writing
 

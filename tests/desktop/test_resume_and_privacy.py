@@ -65,7 +65,10 @@ def test_resume_after_the_app_is_killed_mid_turn(tmp_path, gumshoe_home, table):
     saved = t.find("start:saved", QListWidget)
     assert saved.count() == 1
     assert saved.item(0).text().startswith("Mark, Julie, Amberley")
-    saved.setCurrentRow(0)
+    assert saved.item(0).text().endswith("Amberley's turn")
+    # The app offers the unfinished game first: one click resumes it.
+    assert "was not finished: Amberley's turn" in t.text("start:last-game")
+    assert t.text("start:resume") == "Resume the last game"
     t.click("start:resume")
     assert t.window.stack.currentWidget() is t.window.table
     assert t.prompt == before["prompt"]
@@ -144,3 +147,15 @@ def test_no_privately_seen_card_name_appears_on_a_shared_screen(table):
     assert "They match" in t.banner
     assert t.window.windowTitle() == "Gumshoe \u2014 Carmen Sandiego card game"
     assert all(t.name(c) not in "\n".join(t.session.undo_history()) for c in seen if t.name(c) not in public)
+
+
+def test_a_finished_game_is_listed_as_finished_and_not_offered(table):
+    t = table
+    t.new_game(PLAYERS)
+    t.deal(DEAL)
+    t.warrant("Julie/loot/top", "Mark/location/top")
+    t.flip_henchman("Amberley/henchman/bottom")              # Carmen too early: game over
+    t.click("leave")
+    saved = t.find("start:saved", QListWidget)
+    assert saved.item(0).text().endswith("finished: Carmen was flipped too early and escaped.")
+    assert not t.visible("start:last-game")

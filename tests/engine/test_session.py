@@ -148,3 +148,17 @@ def test_shared_screen_names_a_face_down_card_only_if_everyone_saw_it():
     shared = {c.place: (c.name, c.face_up) for c in t.s.view(None).cards}
     assert shared["Ann/loot/top"] == ("Gandhi's Glasses", False)
     assert shared["Bob/location/top"] == ("Lima", False)
+
+
+def test_preview_replays_a_saved_game_without_touching_its_file(tmp_path):
+    import hashlib
+    path = tmp_path / "game.gumshoe"
+    t = Table(["Ann", "Bob"], deal=pair_deal(["Ann", "Bob"]), path=path)
+    t.warrant("Ann", "Ann/loot/top", "Bob/location/top")
+    t.flip("Ann", "Bob/henchman/top")                      # Carmen too early: the game is over
+    t.s.close()
+    before = hashlib.sha256(path.read_bytes()).hexdigest()
+    seen = Session.preview(path)
+    assert seen.outcome is not None and seen.outcome.winners == ()
+    assert seen.store is None
+    assert hashlib.sha256(path.read_bytes()).hexdigest() == before
