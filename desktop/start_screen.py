@@ -97,6 +97,8 @@ class StartScreen(QWidget):
         r.addWidget(self.last_game)
         self.saved = QListWidget()
         self.saved.setObjectName("start:saved")
+        self.saved.setWordWrap(True)          # a long line wraps instead of hiding behind a scroll bar
+        self.saved.setHorizontalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
         self.saved.itemActivated.connect(self._resume_item)
         r.addWidget(self.saved, 1)
         self.resume_button = button("Resume the selected game")
