@@ -216,8 +216,8 @@ class DieSimulator:
                 for event in self._host.feed(data):
                     if event == "HELLO?":
                         self._hello()
-                    elif isinstance(event, int):
-                        self._ack(event)
+                    elif isinstance(event, tuple):
+                        self._ack(*event)
                 now = time.monotonic()
                 for roll in self._pending:
                     if now >= roll.next_send:
@@ -234,7 +234,9 @@ class DieSimulator:
                     if self.battery_every and self._beats % self.battery_every == 0:
                         self._send("BATT", 3900, 80)
 
-    def _ack(self, seq: int) -> None:
+    def _ack(self, boot: str, seq: int) -> None:
+        if boot != self.boot:
+            return               # meant for a roll of an earlier boot (it crossed a reboot)
         self.acked = seq
         # An ACK names one roll: an older roll that was lost is still re-sent.
         self._pending = [r for r in self._pending if r.seq != seq]
@@ -266,7 +268,7 @@ class DieSimulator:
 
 
 class _HostCommands:
-    """Reads what the host sends (``HELLO?`` and ``ACK n``) with the protocol's framing.
+    """Reads what the host sends (``HELLO?`` and ``ACK boot n``) with the protocol's framing.
 
     The host-side ``Parser`` deliberately ignores host messages, so the device side has
     its own small reader, as the firmware does.
@@ -275,11 +277,11 @@ class _HostCommands:
     def __init__(self) -> None:
         self._partial = b""
 
-    def feed(self, data: bytes) -> list[str | int]:
-        """"HELLO?" for a hello request, an int for an ACK's sequence number."""
+    def feed(self, data: bytes) -> list[str | tuple[str, int]]:
+        """"HELLO?" for a hello request, ``(boot, seq)`` for an ACK."""
         lines = (self._partial + data).split(b"\n")
         self._partial = lines.pop()[-200:]          # a host never sends long lines: keep little
-        commands: list[str | int] = []
+        commands: list[str | tuple[str, int]] = []
         for raw in lines:
             start = raw.rfind(b"$")
             body, _, check = raw[start + 1:].rstrip(b"\r").rpartition(b"*")
@@ -293,8 +295,8 @@ class _HostCommands:
             parts = body.split(b" ")
             if parts == [b"HELLO?"]:
                 commands.append("HELLO?")
-            elif len(parts) == 2 and parts[0] == b"ACK" and parts[1].isdigit() and len(parts[1]) <= 5:
-                commands.append(int(parts[1]))
+            elif len(parts) == 3 and parts[0] == b"ACK" and parts[2].isdigit() and len(parts[2]) <= 5:
+                commands.append((parts[1].decode("ascii", "replace"), int(parts[2])))
         return commands
 
 

@@ -228,7 +228,7 @@ class DieLink:
             refused: Unsupported | None = None
             for event in events:
                 if isinstance(event, Repeat):
-                    replies.append(encode("ACK", event.seq))       # our ACK was lost: say it again
+                    replies.append(encode("ACK", event.boot, event.seq))   # our ACK was lost: say it again
                 elif isinstance(event, HelloNeeded):
                     if time.monotonic() - asked >= self.hello_every:
                         asked = time.monotonic()
@@ -239,7 +239,9 @@ class DieLink:
                     if isinstance(event, Hello):
                         self.hello = event
                     elif isinstance(event, Roll):
-                        replies.append(encode("ACK", event.seq))
+                        # The boot id too: an ACK delayed across a reboot must not cancel
+                        # a new roll that happens to have the same number.
+                        replies.append(encode("ACK", event.boot, event.seq))
                     self._emit(event)
             if refused is not None:
                 self._emit(LinkProblem(refused.message))

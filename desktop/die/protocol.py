@@ -15,7 +15,7 @@ One message is one ASCII line, NMEA-style::
 >>> p.feed(line[:5]) + p.feed(line[5:])          # a read may split a line anywhere
 [Roll(seq=17, face=4, boot='B007')]
 >>> p.feed(line)                                 # the device re-sent it: counted once
-[Repeat(seq=17)]
+[Repeat(seq=17, boot='B007')]
 >>> p.stats.duplicates
 1
 """
@@ -47,7 +47,7 @@ between firmware versions, and a word cannot silently change meaning."""
 # Device -> host messages and their field counts; host -> device messages are listed
 # so that our own words echoed back (a loopback, a half-duplex adapter) are not "noise".
 DEVICE_MESSAGES = {"HELLO": 6, "ROLL": 3, "STATE": 1, "HB": 1, "BATT": 2, "ERR": None}
-HOST_MESSAGES = {"HELLO?": 0, "ACK": 1}
+HOST_MESSAGES = {"HELLO?": 0, "ACK": 2}
 
 
 def crc16_ccitt_false(data: bytes) -> int:
@@ -194,6 +194,7 @@ class Repeat:
     it again, but never count it twice."""
 
     seq: int
+    boot: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -421,7 +422,7 @@ class Parser:
                     return None
                 if seq in session.seen:
                     self.stats.duplicates += 1
-                    return Repeat(seq)
+                    return Repeat(seq, session.boot or "")
                 # An older roll that had been lost and is re-sent now: new to us, deliver it.
                 session.seen.add(seq)
                 return Roll(seq, face, session.boot or "")

@@ -226,3 +226,22 @@ def test_pty_replug_after_power_loss_finds_the_new_port(sim, links):
     assert again.rebooted and again.boot != first.boot
     sim.roll(3)
     assert wait_for(link.events, Roll, 3).seq == 1
+
+
+@posix_only
+def test_an_ack_that_crosses_a_reboot_does_not_cancel_the_new_boots_roll(sim, links):
+    """A re-sent roll of the old boot is acknowledged after the reboot: the device must not take
+    that ACK for its new roll with the same number (it would stop re-sending a roll never seen)."""
+    link = links(ports=lambda: [sim.path] if sim.plugged else [])
+    link.start()
+    first = wait_for(link.events, Hello, 3)
+    old = sim.roll(2)
+    assert rolls_until(link, 1)[0].seq == old
+    sim.reboot()
+    sim.unplug()                            # the new roll's first send is lost...
+    new = sim.roll(5)
+    assert new == old                       # (the new boot numbers its rolls from 1 again)
+    sim._ack(first.boot, new)               # ...and a late ACK for the old boot's roll arrives
+    sim.replug(reboot=False)
+    got = rolls_until(link, 1)              # still re-sent, so it still arrives
+    assert [(r.boot, r.seq, r.face) for r in got] == [(sim.boot, new, 5)]

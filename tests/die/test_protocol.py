@@ -108,7 +108,7 @@ def test_a_resent_roll_is_counted_once_and_answered_with_repeat():
     p = ready_parser()
     events = p.feed(roll(1, 4) + roll(1, 4) + roll(2, 1) + roll(1, 4))
     assert rolls(events) == [(1, 4), (2, 1)]
-    assert [e for e in events if isinstance(e, Repeat)] == [Repeat(1), Repeat(1)]
+    assert [e for e in events if isinstance(e, Repeat)] == [Repeat(1, BOOT), Repeat(1, BOOT)]
     assert p.stats.duplicates == 2
 
 
@@ -178,5 +178,5 @@ def test_well_checksummed_nonsense_is_malformed(body):
 
 def test_our_own_messages_echoed_back_are_ignored():
     p = ready_parser()
-    assert p.feed(encode("HELLO?") + encode("ACK", 3)) == []
+    assert p.feed(encode("HELLO?") + encode("ACK", "B1", 3)) == []
     assert p.stats.echoed == 2 and p.stats.dropped == 0

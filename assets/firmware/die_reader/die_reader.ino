@@ -138,7 +138,13 @@ void handleLine(char *line) {
   if (strcmp(body, "HELLO?") == 0) {
     sendHello();
   } else if (strncmp(body, "ACK ", 4) == 0) {
-    acknowledge((uint16_t)strtoul(body + 4, NULL, 10));
+    // "ACK <boot> <seq>": an ACK for a roll of an earlier boot must not cancel a new roll
+    // that happens to have the same number.
+    char *space = strchr(body + 4, ' ');
+    if (space == NULL) return;
+    *space = '\0';
+    if (strcmp(body + 4, bootId) != 0) return;
+    acknowledge((uint16_t)strtoul(space + 1, NULL, 10));
   }
 }
 
