@@ -34,8 +34,10 @@ def drain(link: DieLink, seconds: float) -> list:
     return out
 
 
-def rolls_until(link: DieLink, count: int, timeout: float = 5.0) -> list[Roll]:
-    got: list[Roll] = []
+def rolls_until(link: DieLink, count: int, timeout: float = 5.0, got: list[Roll] | None = None,
+                other: list | None = None) -> list[Roll]:
+    """Rolls from the link until ``got`` holds ``count`` (other events go to ``other``)."""
+    got = [] if got is None else got
     end = time.monotonic() + timeout
     while len(got) < count and time.monotonic() < end:
         try:
@@ -44,6 +46,8 @@ def rolls_until(link: DieLink, count: int, timeout: float = 5.0) -> list[Roll]:
             continue
         if isinstance(event, Roll):
             got.append(event)
+        elif other is not None:
+            other.append(event)
     return got
 
 
@@ -182,17 +186,11 @@ def test_pty_unplug_replug_and_reboot_every_roll_exactly_once(sim, links):
     made: list[tuple[str, int, int]] = []
     got: list[Roll] = []
 
+    others: list = []
+
     def settle(expected: int) -> None:
-        end = time.monotonic() + 5
-        while len(got) < expected and time.monotonic() < end:
-            try:
-                event = link.events.get(timeout=0.02)
-            except Exception:
-                continue
-            if isinstance(event, Roll):
-                got.append(event)
-            elif isinstance(event, StatusChanged):
-                statuses.append(event.status)
+        rolls_until(link, expected, got=got, other=others)
+        statuses[:] = [e.status for e in others if isinstance(e, StatusChanged)]
 
     for round_ in range(4):
         for face in (2, 5, 3):
