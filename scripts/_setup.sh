@@ -21,10 +21,17 @@ install_system_libraries() {
 make_venv() {   # $1: "test" to add the test extras
     local python="${PYTHON:-python3}"
     [ -x .venv/bin/python ] || "$python" -m venv .venv
+    # Skip the install when nothing it depends on changed since the last one (starts in seconds).
+    local want stamp=".venv/.gumshoe-installed-${1:-app}"
+    want="$(cat pyproject.toml | sha256sum | cut -d' ' -f1)"
+    if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
+        return 0
+    fi
     .venv/bin/python -m pip install -q --upgrade pip
     if [ "${1:-}" = "test" ]; then
         .venv/bin/python -m pip install -q -e ".[test]"
     else
         .venv/bin/python -m pip install -q -e .
     fi
+    echo "$want" > "$stamp"
 }
