@@ -13,6 +13,7 @@ from typing import Any, Iterator
 from .errors import RuleViolation
 from .game import Assist
 from .session import Session
+from .store import EventStore
 
 
 class LogError(ValueError):
@@ -20,8 +21,20 @@ class LogError(ValueError):
 
 
 def read_log(path: str | Path) -> tuple[dict, list[tuple[int, dict]]]:
-    """The header and (line number, record) pairs. Blank lines and ``#`` lines are skipped."""
+    """The header and (line number, record) pairs. Blank lines and ``#`` lines are skipped.
+
+    A saved game (the app's SQLite file) is read too, without writing to it: its records are
+    the same actions; "line" numbers are then the move numbers.
+    """
     path = Path(path)
+    try:
+        with open(path, "rb") as fh:
+            is_saved_game = fh.read(16) == b"SQLite format 3\x00"
+    except OSError as exc:
+        raise LogError(f"{path}: cannot be read ({exc.strerror})") from None
+    if is_saved_game:
+        header, records = EventStore.read(path)
+        return header, list(enumerate(records, 1))
     try:
         lines = path.read_text(encoding="utf-8").splitlines()
     except OSError as exc:

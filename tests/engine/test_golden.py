@@ -140,3 +140,27 @@ def test_worked_example_draws_follow_the_rulebook():
     second = steps[line_of("She puts the Torch into the center")].verdicts
     assert second[-3:] == ("Julie draws a Location card (Bottom), a Henchman card (Bottom).",
                            "Amberley draws a Loot card (Top).", "Amberley's turn.")
+
+
+def test_replay_cli_reads_a_saved_game_file_too(tmp_path):
+    """A game saved by the app replays like its action log (the same records)."""
+    from engine.replay import read_log
+    from engine.session import Session
+
+    head, records = read_log(EXAMPLE)
+    path = tmp_path / "game.gumshoe"
+    live = Session.new(head["game"], head["players"], head.get("options"), path=path)
+    for _, record in records:
+        live.apply(record)
+    live.close()
+    before = path.read_bytes()
+    data = json.loads(subprocess.run([sys.executable, "-m", "engine", "replay", str(path), "--json"],
+                                     capture_output=True, text=True, check=True).stdout)
+    assert data["winners"] == ["Julie"] and data["steps"] == len(records)
+    assert data["journals"]["Julie"] == outcome_of_example()["journals"]["Julie"]
+    assert path.read_bytes() == before
+
+
+def outcome_of_example() -> dict:
+    return json.loads(subprocess.run([sys.executable, "-m", "engine", "replay", str(EXAMPLE), "--json"],
+                                     capture_output=True, text=True, check=True).stdout)
