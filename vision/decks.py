@@ -42,15 +42,20 @@ class Deck:
     cards: tuple[DeckCard, ...]
 
 
+def read_toml(path: Path, error: type[Exception], missing: str) -> dict:
+    """A TOML data file as a dict; ``error`` with ``missing`` (or the parse problem) otherwise."""
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise error(missing) from None
+    except tomllib.TOMLDecodeError as exc:
+        raise error(f"{path.name} is not valid TOML: {exc}") from None
+
+
 def load_deck_file(path: Path | str) -> Deck:
     """Read one deck TOML file ([deck] id/game/name, [[cards]] kind/id/name)."""
     path = Path(path)
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise DeckError(f"deck file not found: {path}") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise DeckError(f"{path.name} is not valid TOML: {exc}") from None
+    data = read_toml(path, DeckError, f"deck file not found: {path}")
     header = data.get("deck")
     if not isinstance(header, dict) or not header.get("id") or not header.get("game"):
         raise DeckError(f"{path.name} has no [deck] table with id and game")

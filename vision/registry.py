@@ -15,13 +15,12 @@ Update after adding a deck: `python -m vision registry --update`.
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
 from typing import Collection, Iterable
 
-from vision.decks import ASSETS_DIR, Deck, load_all_decks
+from vision.decks import ASSETS_DIR, Deck, load_all_decks, read_toml
 
 REGISTRY_PATH = ASSETS_DIR / "tags" / "registry.toml"
 TAG_FAMILY = "tag36h11"
@@ -90,12 +89,8 @@ class TagRegistry:
     @classmethod
     def load(cls, path: Path | str = REGISTRY_PATH) -> "TagRegistry":
         path = Path(path)
-        try:
-            data = tomllib.loads(path.read_text(encoding="utf-8"))
-        except FileNotFoundError:
-            raise RegistryError(f"tag registry not found: {path} (run `python -m vision registry --update`)") from None
-        except tomllib.TOMLDecodeError as exc:
-            raise RegistryError(f"tag registry {path} is not valid TOML: {exc}") from None
+        data = read_toml(path, RegistryError,
+                         f"tag registry not found: {path} (run `python -m vision registry --update`)")
         if data.get("family") != TAG_FAMILY:
             raise RegistryError(f"tag registry {path} is for family {data.get('family')!r}, expected {TAG_FAMILY}")
         try:
