@@ -7,7 +7,7 @@ The driver is also the physical table: it holds the true identity of every card
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import (QAbstractButton, QApplication, QLabel, QLineEdit, QListWidget, QTableWidget,
+from PySide6.QtWidgets import (QAbstractButton, QLabel, QLineEdit, QListWidget, QTableWidget,
                                QWidget)
 
 from engine.table import Place

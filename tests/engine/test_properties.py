@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.errors import RuleViolation
@@ -249,7 +249,6 @@ class Watch:
                           f"but {how}: {text!r}")
 
     def check_view(self, viewer: str | None, view: Any) -> None:
-        s = self.s
         if view.player != viewer:
             self.fail(f"view({viewer!r}) is for {view.player!r}")
         for cv in view.cards:

@@ -6,7 +6,6 @@ source tree. The real build is scripts/build-linux (in .ci/run) and .github/work
 from __future__ import annotations
 
 import ast
-import configparser
 import json
 import os
 import plistlib

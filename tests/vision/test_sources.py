@@ -5,7 +5,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.sources import (CameraError, EndOfStream, FrameSource, ImageFolderSource, SyntheticSource, VideoFileSource,
+from vision.sources import (CameraError, EndOfStream, FrameSource, ImageFolderSource, VideoFileSource,
                             WebcamSource, camera_backends, open_source)
 
 
