@@ -36,6 +36,7 @@ QPushButton:disabled {{ color: #8A8A8A; border-color: #C8C8C8; }}
 QPushButton[role="primary"] {{ background: {BLUE}; color: white; border-color: {BLUE}; font-weight: bold; }}
 QPushButton[role="primary"]:focus {{ border: 3px solid {BLACK}; }}
 QPushButton[role="primary"]:disabled {{ background: #D6D6D6; color: #6B6B6B; border-color: #C8C8C8; }}
+QPushButton[scale="big"] {{ font-size: 20pt; }}
 QPushButton[role="danger"] {{ background: {VERMILLION}; color: white; border-color: {VERMILLION}; font-weight: bold; }}
 QLabel[role="title"] {{ font-size: 30pt; font-weight: bold; }}
 QLabel[role="heading"] {{ font-size: 20pt; font-weight: bold; }}

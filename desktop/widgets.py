@@ -9,6 +9,7 @@ from PySide6.QtWidgets import QLabel, QPushButton, QSizePolicy, QWidget
 
 from . import style
 
+BIG_BUTTON_HEIGHT = 70
 NAME_WRAP = 14          # characters per line of a card name on a slot (slots are narrow)
 
 
@@ -20,10 +21,17 @@ def label(text: str = "", role: str | None = None, *, wrap: bool = True, parent:
     return widget
 
 
-def button(text: str, role: str | None = None, *, parent: QWidget | None = None) -> QPushButton:
+def button(text: str, role: str | None = None, *, name: str | None = None, big: bool = False,
+           parent: QWidget | None = None) -> QPushButton:
+    """A keyboard-reachable button; ``big`` for the one main action of a screen."""
     widget = QPushButton(text, parent)
     if role:
         widget.setProperty("role", role)
+    if name:
+        widget.setObjectName(name)
+    if big:
+        widget.setProperty("scale", "big")     # not "size": QWidget already has that property
+        widget.setMinimumHeight(BIG_BUTTON_HEIGHT)
     widget.setFocusPolicy(Qt.StrongFocus)
     widget.setAutoDefault(True)     # Enter presses the focused button: keyboard-only play
     return widget
