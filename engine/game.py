@@ -11,13 +11,17 @@ import dataclasses
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, ClassVar, Mapping, NamedTuple
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar, Mapping, NamedTuple
 
-from .cards import Deck
+from .cards import Deck, load_game_deck
 from .errors import BadInput, Contradiction, RuleViolation
 from .events import Event
 from .knowledge import EVERYONE, PUBLIC, REFEREE, REFEREE_ONLY, Knowledge, Visibility
 from .table import Place, Table
+
+if TYPE_CHECKING:
+    from .sim import Simulator
 
 
 @dataclass(frozen=True)
@@ -268,6 +272,27 @@ class Rules(ABC):
 
     def __init__(self, deck: Deck) -> None:
         self.deck = deck
+
+    @classmethod
+    def load(cls, decks_dir: Path | None = None) -> "Rules":
+        """The rules with their data loaded: the game's deck and the family's name corrections.
+
+        A game with more data (boards, a second deck, a question bank) overrides this.
+        """
+        return cls(load_game_deck(cls.game_id, decks_dir))
+
+    def simulator(self, initial: GameState, seed: int) -> "Simulator":
+        """The physical table for tests, benchmarks and the demo: true identities, a random player.
+
+        A game whose table is not "each kind's cards shuffled onto that kind's tokens"
+        returns its own :class:`~engine.sim.Simulator` subclass.
+        """
+        from .sim import Simulator
+        return Simulator(self, initial, seed)
+
+    def place_words(self, state: GameState, place: str, viewer: str | None = None) -> str:
+        """A place as a player would say it ("your Top Loot card"); ``viewer`` reads "your"."""
+        return place
 
     @abstractmethod
     def setup(self, players: tuple[str, ...], options: Mapping[str, Any]) -> GameState:

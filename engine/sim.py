@@ -66,6 +66,48 @@ def random_action(session: Any, truth: Truth, rng: random.Random,
     return action
 
 
+class Simulator:
+    """The physical table of one game: the truth of every face-down card and a random player.
+
+    Used by the tests (property and robustness suites run every registered game through
+    ``rules.simulator(...)``), the benchmarks and the app's demo mode. The default deals
+    each kind's cards onto that kind's tokens (:meth:`Truth.deal`) and picks uniformly
+    among the prompt's options, weighted by :attr:`weights`; a game whose table differs
+    subclasses it and returns it from ``Rules.simulator``.
+
+    Dealing is the first use of the seeded generator, so the same seed gives the same
+    truth (a resumed demo game shows the same cards).
+    """
+
+    #: action type -> relative weight when choosing among the prompt's options
+    weights: Mapping[str, float] = {}
+
+    def __init__(self, rules: Any, initial: GameState, seed: int) -> None:
+        self.rules = rules
+        self.rng = random.Random(seed)
+        self.truth = self.deal(initial)
+
+    def deal(self, initial: GameState) -> Truth:
+        return Truth.deal(initial, self.rng)
+
+    def card_at(self, state: GameState, place: str) -> str | None:
+        """What the card lying at ``place`` really is (None when no card lies there)."""
+        token = state.table.top(Place.parse(place, state.players))
+        return None if token is None else self.truth.cards.get(token)
+
+    def random_action(self, session: Any) -> dict:
+        """A random legal action (as JSON) for whoever must act, with true card identities."""
+        return random_action(session, self.truth, self.rng, self.weights)
+
+    def play(self, session: Any, max_actions: int = 2000) -> int:
+        """Apply random legal actions until the game ends or ``max_actions``; returns how many."""
+        for n in range(max_actions):
+            if session.outcome is not None:
+                return n
+            session.apply(self.random_action(session))
+        return max_actions
+
+
 # Warrants called at random mostly fail; keep them rare so games run long enough.
 CARMEN_WEIGHTS = {"warrant": 0.08, "final_warrant": 0.03, "decline_swap": 0.5}
 

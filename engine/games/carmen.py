@@ -26,6 +26,7 @@ from ..errors import BadInput, RuleViolation
 from ..game import (Action, Assist, Deduction, GameState, Journal, JournalEntry, Option, Outcome, Prompt,
                     Rules)
 from ..knowledge import PUBLIC, private
+from ..sim import CARMEN_WEIGHTS, Simulator
 from ..table import Place
 from ..worlds import card_marginals
 
@@ -206,6 +207,15 @@ class CarmenRules(Rules):
                             f"face down in the center. {state.current} goes first.",
                    per=per, players=list(players), first=state.current)
         return state
+
+    def simulator(self, initial: GameState, seed: int) -> Simulator:
+        return CarmenSimulator(self, initial, seed)
+
+    def place_words(self, state: GameState, place: str, viewer: str | None = None) -> str:
+        """'your Top Loot card' (to ``viewer``), "Mark's Top Loot card", 'the center Loot card'."""
+        where = Place.parse(place, state.players)
+        text = self.slot_words(where, viewer)
+        return text.replace("their own ", "your ", 1) if where.owner == viewer else text
 
     # --- helpers -----------------------------------------------------------------
     def label(self, state: CarmenState, place: Place) -> str:
@@ -760,3 +770,9 @@ class CarmenRules(Rules):
         except (KeyError, ValueError, DieError):
             pass
         return f"{action.player}: {action.type}"
+
+
+class CarmenSimulator(Simulator):
+    """Random warrants mostly fail: keep them rare so random games run long enough."""
+
+    weights = CARMEN_WEIGHTS
