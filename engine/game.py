@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Mapping, NamedTuple
 from .cards import Deck, load_game_deck
 from .errors import BadInput, Contradiction, RuleViolation
 from .events import Event
-from .knowledge import EVERYONE, PUBLIC, REFEREE, REFEREE_ONLY, Knowledge, Visibility
+from .knowledge import EVERYONE, PUBLIC, REFEREE, REFEREE_ONLY, Dispute, Knowledge, Visibility
 from .table import Place, Table
 
 if TYPE_CHECKING:
@@ -72,13 +72,16 @@ class Option:
 
     ``targets`` lists the legal values of each field (places as text, die faces...).
     ``reads`` says which card fields are read off which place field: ``{"card": "slot"}``
-    means "the identity of the card lying at ``slot``" (from the camera or a private pick).
+    means "the identity of the card lying at ``slot``" (from the camera or a pick).
+    ``private``: those cards are seen by the acting player alone (a peek: the screen asks
+    for them behind the privacy gate); otherwise they are shown to everyone (a flip).
     """
 
     action: str
     label: str
     targets: Mapping[str, tuple[Any, ...]] = field(default_factory=dict)
     reads: Mapping[str, str] = field(default_factory=dict)
+    private: bool = False
 
 
 @dataclass(frozen=True)
@@ -189,15 +192,20 @@ class GameState:
     def observe(self, token: int, card: str, seen_by: Visibility, *, confirm: bool = False) -> None:
         """Record that the observers of ``seen_by`` saw ``token`` is ``card``.
 
-        A card of another kind than the token's back is refused. A sighting that
-        disagrees with an earlier record (the card recorded at another token, or this
-        token recorded as another card) is a misread or a mix-up:
+        A card of another kind than the token's back is refused. Each observer's journal
+        changes only through what that observer saw (or what everyone saw together): never
+        because of another player's private sighting, not even to drop a note it contradicts.
+        A sighting that disagrees with an earlier note (the card noted at another token, or
+        this token noted as another card) is a misread or a mix-up:
 
-        - if everyone seeing this now holds that earlier record themselves (for a flip in
-          front of everyone: it was seen by everyone together), they are asked
-          (:class:`Contradiction`) unless ``confirm``;
-        - otherwise asking would tell them of someone else's secret sighting, so the new
-          sighting is taken and the old record is dropped by whoever held it.
+        - if everyone seeing this now holds that earlier note themselves (for a flip in front
+          of everyone: it was seen by everyone together), they are asked
+          (:class:`Contradiction`) unless ``confirm``; confirmed, the new sighting replaces
+          their old note (theirs only);
+        - a clash with a note only someone else holds is not asked about (the question would
+          tell of that secret) and changes nobody else's notes: the referee holds the two
+          disagreeing records (:attr:`Knowledge.disputes` of :data:`REFEREE`) until a card is
+          flipped in front of everyone, which settles every dispute about that token or card.
         """
         if card not in self.deck:
             raise BadInput(f"{card!r} is not a card of {self.deck.name}.", "Contents")
@@ -208,32 +216,41 @@ class GameState:
             raise RuleViolation(
                 f"{info.name} is a {self.deck.kinds[info.kind].name} card, but that slot holds a {want} card. "
                 f"Show the card that lies in that slot.", "Setup")
-        ref = self.knowledge[REFEREE]
-        before = ref.card_at(token)
-        before = before if before != card else None              # this token recorded as another card
-        elsewhere = ref.token_of(card)
-        elsewhere = elsewhere if elsewhere != token else None    # this card recorded at another token
-        if before is not None or elsewhere is not None:
-            def holds(k: Knowledge) -> bool:
-                return ((before is not None and k.card_at(token) == before)
-                        or (elsewhere is not None and k.card_at(elsewhere) == card))
-            # For a public sighting ask only about what everyone saw together: players who each
-            # peeked at the card privately must not learn that the others did too.
-            viewers = ([self.knowledge[EVERYONE]] if seen_by.scope == "public"
-                       else [self.knowledge[p] for p in seen_by.players])
-            if viewers and all(holds(k) for k in viewers) and not confirm:
-                what = (f"this card was noted before as {self.deck.name_of(before)}" if before is not None
+        # For a public sighting ask only about what everyone saw together: players who each
+        # peeked at the card privately must not learn that the others did too.
+        viewers = ([self.knowledge[EVERYONE]] if seen_by.scope == "public"
+                   else [self.knowledge[p] for p in sorted(seen_by.players) if p in self.knowledge])
+        clashes = [k.clashes(token, card) for k in viewers]
+        if viewers and all(clashes):
+            old_token, old_card = clashes[0][0]
+            if not confirm:
+                what = (f"this card was noted before as {self.deck.name_of(old_card)}" if old_token == token
                         else f"{info.name} is already noted at another place")
                 raise Contradiction(
                     f"The card reads as {info.name}, but {what}. If the cards were mixed up, confirm "
                     f"{info.name} and the old note will be dropped.", "Game Play")
-            for k in self.knowledge.values():
-                if before is not None and k.card_at(token) == before:
-                    k.forget(token)
-                if elsewhere is not None and k.card_at(elsewhere) == card:
-                    k.forget(elsewhere)
             self.emit("record_corrected", f"A record was corrected: {info.name}.", REFEREE_ONLY,
-                      token=token, card=card, dropped_token=elsewhere, dropped_card=before)
+                      token=token, card=card, dropped_token=old_token, dropped_card=old_card,
+                      by=sorted(seen_by.players) if seen_by.scope == "private" else "everyone")
+        ref = self.knowledge[REFEREE]
+        if seen_by.scope == "public":
+            for d in ref.settle(token, card):
+                self.emit("dispute_settled", f"A disputed record was settled: {info.name}.", REFEREE_ONLY,
+                          **d.to_json())
+        else:
+            # Notes that only players who did not see this hold: theirs stay as they are.
+            held: dict[tuple[int, str], list[str]] = {}
+            for p in self.players:
+                if not seen_by.shown_to(p):
+                    for old in self.knowledge[p].clashes(token, card):
+                        held.setdefault(old, []).append(p)
+            seers = tuple(sorted(seen_by.players))
+            for (old_token, old_card), holders in held.items():
+                d = Dispute(token, card, seers, old_token, old_card, tuple(holders))
+                ref.hold(d)
+                self.emit("record_disputed", f"Two notes disagree about {info.name}; the referee holds both.",
+                          REFEREE_ONLY, **d.to_json())
+        # Each observer learns it (Knowledge.learn replaces that observer's own clashing note).
         for observer, k in self.knowledge.items():
             if seen_by.shown_to(observer):
                 k.learn(token, card)

@@ -627,7 +627,8 @@ class CarmenRules(Rules):
                 text = text.replace(" cards cards", " cards")
             else:
                 text = f"{p}, look at another gumshoe's {self.kind_name[kind]} card."
-            return Prompt(p, text, (Option("peek", "Look at this card", {"slot": slots}, {"card": "slot"}),))
+            return Prompt(p, text, (Option("peek", "Look at this card", {"slot": slots}, {"card": "slot"},
+                                               private=True),))
         if state.phase == END_OF_TURN:
             return Prompt(p, f"{p}, end your turn (or call a warrant).",
                           (Option("end_turn", "End my turn"), *warrants))
