@@ -14,7 +14,7 @@ to check claims and spot contradictions, never shown to a player.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, NamedTuple
 
 REFEREE = "~referee"   # not a valid player name: names may not start with "~"
 # What everyone at the table saw together (cards flipped face up, even if turned down again):
@@ -52,20 +52,78 @@ def private(*players: str) -> Visibility:
     return Visibility("private", frozenset(players))
 
 
-class Knowledge:
-    """One observer's knowledge: token -> card, and cards a token is known not to be."""
+class Dispute(NamedTuple):
+    """Two players' private notes that disagree, held by the referee until a public flip.
 
-    __slots__ = ("known", "where", "excluded")
+    ``seen_by`` saw ``token`` as ``card``; ``held_by`` hold a note of ``old_card`` at
+    ``old_token`` (the same token as another card, or the same card at another token).
+    Neither side is told: each journal keeps what its player saw.
+    """
+
+    token: int
+    card: str
+    seen_by: tuple[str, ...]
+    old_token: int
+    old_card: str
+    held_by: tuple[str, ...]
+
+    def to_json(self) -> dict:
+        return {"token": self.token, "card": self.card, "seen_by": list(self.seen_by),
+                "old_token": self.old_token, "old_card": self.old_card, "held_by": list(self.held_by)}
+
+    def involves(self, token: int, card: str) -> bool:
+        return token in (self.token, self.old_token) or card in (self.card, self.old_card)
+
+
+class Knowledge:
+    """One observer's knowledge: token -> card, and cards a token is known not to be.
+
+    The referee's knowledge also holds the open :class:`Dispute` records.
+    """
+
+    __slots__ = ("known", "where", "excluded", "disputes")
 
     def __init__(self) -> None:
         self.known: dict[int, str] = {}
         self.where: dict[str, int] = {}
         self.excluded: dict[int, frozenset[str]] = {}
+        self.disputes: tuple[Dispute, ...] = ()
 
     def clone(self) -> "Knowledge":
         k = Knowledge.__new__(Knowledge)
         k.known, k.where, k.excluded = dict(self.known), dict(self.where), dict(self.excluded)
+        k.disputes = self.disputes
         return k
+
+    def clashes(self, token: int, card: str) -> list[tuple[int, str]]:
+        """This observer's notes a sighting of ``token`` as ``card`` would contradict.
+
+        >>> k = Knowledge(); k.learn(1, "a"); k.learn(2, "b")
+        >>> k.clashes(1, "b")
+        [(1, 'a'), (2, 'b')]
+        >>> k.clashes(1, "a"), k.clashes(3, "c")
+        ([], [])
+        """
+        out = []
+        before = self.known.get(token)
+        if before is not None and before != card:
+            out.append((token, before))
+        elsewhere = self.where.get(card)
+        if elsewhere is not None and elsewhere != token:
+            out.append((elsewhere, card))
+        return out
+
+    def hold(self, dispute: Dispute) -> None:
+        """Keep a dispute open (the referee's knowledge only)."""
+        if dispute not in self.disputes:
+            self.disputes = (*self.disputes, dispute)
+
+    def settle(self, token: int, card: str) -> list[Dispute]:
+        """Everyone saw ``token`` is ``card``: close (and return) the disputes it decides."""
+        settled = [d for d in self.disputes if d.involves(token, card)]
+        if settled:
+            self.disputes = tuple(d for d in self.disputes if not d.involves(token, card))
+        return settled
 
     def learn(self, token: int, card: str) -> None:
         """This observer now knows ``token`` is ``card`` (and so where ``card`` is)."""

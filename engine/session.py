@@ -252,7 +252,9 @@ class Session:
             for tok in stack:
                 card = None
                 if table.face_up(tok):
-                    card = self.state.knowledge[REFEREE].card_at(tok)
+                    # What everyone saw when it was turned up (the referee's record only as a fallback).
+                    card = (self.state.knowledge[EVERYONE].card_at(tok)
+                            or self.state.knowledge[REFEREE].card_at(tok))
                 else:
                     card = observer.card_at(tok)
                 cards.append(CardView(str(place), table.kind(tok), table.face_up(tok), card,

@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from engine.errors import BadInput, Contradiction, RuleViolation
+from engine.knowledge import REFEREE
 from engine.session import Session
 from engine.table import Place
 
@@ -423,14 +424,55 @@ def test_a_card_you_noted_elsewhere_asks_you_first():
 
 def test_someone_elses_secret_is_never_hinted_by_a_question():
     """docs/rules (Checking): a clash with another player's private note is not asked about
-    (the question would tell of their secret); the new sighting wins and the old note is dropped."""
+    (the question would tell of their secret) and changes nobody else's journal: Ann keeps her
+    note, Bob keeps his, and the referee holds the disagreement.
+
+    Updated for issue 11 (defect 6): this test used to expect Ann's note to be dropped, which
+    told Ann what Bob's private look named."""
     t = Table(["Ann", "Bob"], deal={"Ann/loot/top": "gandhis-glasses"})
     t.turn("Ann", "loot", "Ann/loot/top")
     t.roll("Bob", "loot")
+    ann_before = t.s.view("Ann")
     t.s.apply({"type": "peek", "player": "Bob", "slot": "Bob/loot/top", "card": "carmen.loot.gandhis-glasses"})
-    assert t.where("Ann", "gandhis-glasses") == "Unknown"
+    assert t.where("Ann", "gandhis-glasses") == "Ann / Top"
     assert t.where("Bob", "gandhis-glasses") == "Bob / Top"
-    assert not any("corrected" in line for line in t.s.public_log() + t.s.log_for("Bob"))
+    assert t.s.view("Ann").journal == ann_before.journal
+    assert not any("corrected" in line or "disagree" in line for line in t.s.public_log() + t.s.log_for("Bob")
+                   + t.s.log_for("Ann"))
+    (dispute,) = t.s.state.knowledge[REFEREE].disputes
+    assert (dispute.seen_by, dispute.held_by) == (("Bob",), ("Ann",))
+    assert dispute.card == dispute.old_card == "carmen.loot.gandhis-glasses"
+
+
+def test_a_public_flip_settles_what_the_referee_held():
+    """docs/rules (Checking): two private notes disagree (Bob misread his card as Ann's Gandhi's
+    Glasses); the flip in front of everyone settles it, and every journal follows the flip."""
+    t = Table(["Ann", "Bob"], deal={"Ann/loot/top": "gandhis-glasses", "Bob/location/top": "lima"})
+    t.turn("Ann", "loot", "Ann/loot/top")
+    t.roll("Bob", "loot")
+    t.s.apply({"type": "peek", "player": "Bob", "slot": "Bob/loot/top", "card": "carmen.loot.gandhis-glasses"})
+    t.s.apply({"type": "end_turn", "player": "Bob"})
+    assert t.s.state.knowledge[REFEREE].disputes
+    t.warrant("Ann", "Ann/loot/top", "Bob/location/top")         # flips the real Gandhi's Glasses
+    assert t.s.state.knowledge[REFEREE].disputes == ()
+    for p in ("Ann", "Bob"):
+        assert t.where(p, "gandhis-glasses") == "Ann / Top"
+
+
+def test_your_own_misread_is_asked_and_fixed_only_in_your_journal():
+    """docs/rules (Checking): Bob reads his card as one he noted elsewhere: he is asked; when he
+    confirms, only his note changes; Ann, who holds the same old note, keeps hers."""
+    t = Table(["Ann", "Bob"], deal={"Ann/loot/top": "gandhis-glasses"})
+    t.turn("Ann", "loot", "Ann/loot/top")
+    for slot in ("top", "center", "bottom"):
+        t.turn("Bob", "loot", f"Bob/loot/{slot}")
+        t.turn("Ann", "henchman", f"Ann/henchman/{slot}")
+    t.roll("Bob", "loot")                    # Bob has seen all his Loot: he looks at Ann's
+    bad = {"type": "peek", "player": "Bob", "slot": "Ann/loot/top", "card": t.card("Bob/loot/top")}
+    unchanged(t, bad, Contradiction)
+    t.s.apply({**bad, "confirm": True})
+    assert t.where("Bob", bad["card"].split(".")[-1]) == "Ann / Top"
+    assert t.where("Ann", "gandhis-glasses") == "Ann / Top"
 
 
 def test_a_public_flip_clashing_with_common_knowledge_asks_everyone():
