@@ -21,9 +21,50 @@ from .events import Event
 from .game import Action, Assist, GameState, Journal, Outcome, Prompt, Rules, action_from_json
 from .games import rules_for
 from .knowledge import EVERYONE, PUBLIC, REFEREE
-from .store import EventStore
+from .names import check_player_names
+from .store import EventStore, read_only_reason
 
 UNDO, REDO = "undo", "redo"
+
+
+class HeaderError(BadInput, ValueError):
+    """A saved game's or action log's header that cannot start a game (says why, plainly)."""
+
+
+def parse_header(head: Any) -> tuple[str, tuple[str, ...], dict]:
+    """``(game, players, options)`` of a saved game's or an action log's header.
+
+    ``BadInput`` says in plain words what is wrong (the game unknown, the players not a list
+    of names, the options not a table); the players' names are checked by the game's setup.
+
+    >>> parse_header({"game": "carmen-cards", "players": ["Ann", "Bob"]})
+    ('carmen-cards', ('Ann', 'Bob'), {})
+    >>> parse_header({"game": "carmen-cards", "players": "AB"})
+    Traceback (most recent call last):
+    ...
+    engine.session.HeaderError: The players must be a list of names, not str.
+    """
+    from .games import GAMES
+    if not isinstance(head, Mapping):
+        raise HeaderError("The header must be a table like {\"game\": ..., \"players\": [...]}.")
+    game = head.get("game")
+    if not isinstance(game, str):
+        raise HeaderError(f"The header's 'game' must be a game id (text), not {type(game).__name__}.")
+    if game not in GAMES:
+        shown = game if len(game) <= 40 else game[:40] + "…"
+        raise HeaderError(f"Unknown game {shown!r}; known games: {', '.join(sorted(GAMES))}.")
+    players = head.get("players")
+    if isinstance(players, (str, bytes)) or not isinstance(players, (list, tuple)):
+        raise HeaderError(f"The players must be a list of names, not {type(players).__name__}.")
+    for p in players:
+        if not isinstance(p, str):
+            raise HeaderError(f"Every player's name must be text, not {type(p).__name__} ({str(p)[:20]}).")
+    options = head.get("options")
+    if options is None:
+        options = {}
+    if not isinstance(options, Mapping):
+        raise HeaderError(f"The header's 'options' must be a table, not {type(options).__name__}.")
+    return game, tuple(players), dict(options)
 
 
 @dataclass(frozen=True)
@@ -69,12 +110,21 @@ class Session:
         self._public_undone: list[str] = []
         self.log: list[Event] = list(self.initial.events)
         self.store = store
+        #: why this game may be looked at but not continued (``open_readonly``), else None
+        self.read_only: str | None = None
 
     # --- opening -------------------------------------------------------------------
     @classmethod
     def new(cls, game: str, players: list[str] | tuple[str, ...], options: Mapping[str, Any] | None = None,
             *, path: str | Path | None = None) -> "Session":
-        """A new game; with ``path``, every accepted action is saved there before it is shown."""
+        """A new game; with ``path``, every accepted action is saved there before it is shown.
+
+        Players' names are checked (``engine.names``: length, no control or invisible
+        characters) and the spaces around them dropped; a bad name is ``BadInput``.
+        """
+        game, _, options = parse_header({"game": game, "players": list(players) if isinstance(
+            players, (list, tuple)) else players, "options": options})
+        players = check_player_names(players)
         rules = rules_for(game)
         session = cls(rules, players, options)     # validates the setup before a file is made
         if path is not None:
@@ -96,10 +146,28 @@ class Session:
         return cls._replayed(*EventStore.read(path))
 
     @classmethod
+    def open_readonly(cls, path: str | Path) -> "Session":
+        """A saved game for viewing and replay only: the file is read, never written.
+
+        ``read_only`` says why it cannot be continued (the file, its folder or its disk is
+        read-only; or it was opened for viewing). ``apply``, ``undo`` and ``redo`` then raise
+        ``RuleViolation`` with that reason and change nothing.
+        """
+        session = cls._replayed(*EventStore.read(path))
+        reason = read_only_reason(path)
+        session.read_only = (f"This game can only be viewed: {reason}." if reason
+                             else "This game is open for viewing only.")
+        return session
+
+    @classmethod
     def _replayed(cls, head: Mapping[str, Any], records: list[dict]) -> "Session":
-        session = cls(rules_for(head["game"]), head["players"], head.get("options"))
-        for record in records:
-            session._replay(record)
+        game, players, options = parse_header(head)
+        session = cls(rules_for(game), players, options)
+        for n, record in enumerate(records, 1):
+            try:
+                session._replay(record)
+            except RuleViolation as exc:
+                raise BadInput(f"Move {n} of the saved game cannot be replayed: {exc.message}") from None
         return session
 
     def close(self) -> None:
@@ -109,6 +177,7 @@ class Session:
     # --- playing -------------------------------------------------------------------
     def apply(self, action: Action | Mapping[str, Any]) -> list[Event]:
         """Apply an action: its events, or ``RuleViolation`` (and nothing changes)."""
+        self._check_writable()
         action = self._parse(action)
         words = self.rules.describe(self.state, action)
         new = self._step(self.state, action)
@@ -123,6 +192,7 @@ class Session:
 
     def undo(self) -> str:
         """Take back the last action; returns what was undone, in public words."""
+        self._check_writable()
         if not self.done:
             raise RuleViolation("There is nothing to undo.")
         words = self._public_done[-1]
@@ -132,6 +202,7 @@ class Session:
 
     def redo(self) -> str:
         """Apply again the last undone action."""
+        self._check_writable()
         if not self.undone:
             raise RuleViolation("There is nothing to redo.")
         action = self.undone[-1]
@@ -139,6 +210,10 @@ class Session:
         self._commit({"type": REDO}, new.events)
         self._redo(new)
         return self._public_done[-1]
+
+    def _check_writable(self) -> None:
+        if self.read_only is not None:
+            raise RuleViolation(self.read_only)
 
     def _parse(self, action: Action | Mapping[str, Any]) -> Action:
         if isinstance(action, Action):
@@ -186,10 +261,16 @@ class Session:
         self.state, self.log = state, log
 
     def _replay(self, record: Mapping[str, Any]) -> None:
+        if not isinstance(record, Mapping):
+            raise BadInput("A move must be a JSON object.")
         kind = record.get("type")
         if kind == UNDO:
+            if not self.done:
+                raise BadInput("it takes back a move, but there is none before it")
             self._undo()
         elif kind == REDO:
+            if not self.undone:
+                raise BadInput("it repeats an undone move, but none was undone")
             self._redo(self._step(self.state, self.undone[-1]))
         else:
             action = self._parse(record)

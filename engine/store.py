@@ -21,10 +21,13 @@ Pure standard library (sqlite3, json): the engine must not depend on Qt.
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import pathlib
+import shutil
 import sqlite3
+import tempfile
 import uuid
 from collections.abc import Callable
 from datetime import datetime, timezone
@@ -38,6 +41,8 @@ __all__ = [
     "StoreCorrupted",
     "StoreTooNew",
     "StoreLocked",
+    "StoreReadOnly",
+    "read_only_reason",
 ]
 
 SCHEMA_VERSION: int = 1
@@ -93,6 +98,58 @@ class StoreTooNew(StoreError):
 
 class StoreLocked(StoreError):
     """Another program (or another window) has the game open."""
+
+
+class StoreReadOnly(StoreError):
+    """A healthy game file that cannot be written (read-only file, folder or disk).
+
+    It can still be read, viewed and replayed (:meth:`EventStore.read`,
+    ``Session.open_readonly``); ``reason`` says in plain words why it cannot be continued.
+    """
+
+    def __init__(self, message: str, reason: str = "") -> None:
+        super().__init__(message)
+        self.reason = reason or message
+
+
+# Errors SQLite (or Python's sqlite3 module) raises for a damaged or unreadable file: its own
+# message may hold a byte that is not UTF-8 (a damaged schema), which the module reports as
+# UnicodeDecodeError instead of sqlite3.Error; a deeply nested JSON record raises RecursionError.
+_DB_ERRORS = (sqlite3.Error, UnicodeError, RecursionError, MemoryError)
+
+
+def _say(exc: BaseException) -> str:
+    """An exception's message, safe to show (never itself raising)."""
+    try:
+        text = str(exc)
+    except Exception:
+        text = type(exc).__name__
+    return text.encode("utf-8", "replace").decode("utf-8")[:200] or type(exc).__name__
+
+
+def read_only_reason(path: str | os.PathLike) -> str | None:
+    """Why a game file cannot be written, in plain words, or None when it can.
+
+    >>> read_only_reason("no-such-folder/g.gumshoe") is None
+    True
+    """
+    path = pathlib.Path(path)
+    folder = path.parent if str(path.parent) else pathlib.Path(".")
+    try:
+        st = os.statvfs(folder) if hasattr(os, "statvfs") else None
+    except OSError:
+        st = None
+    if st is not None and st.f_flag & getattr(os, "ST_RDONLY", 1):
+        return "it is on a disk that cannot be written to (read-only)"
+    if path.exists() and not os.access(path, os.W_OK):
+        return "the file is read-only"
+    if folder.exists() and not os.access(folder, os.W_OK | os.X_OK):
+        return "its folder is read-only"
+    for side in ("-wal", "-shm"):
+        extra = path.with_name(path.name + side)
+        if extra.exists() and not os.access(extra, os.W_OK):
+            return f"its '{extra.name}' file is read-only"
+    return None
 
 
 def _dumps(value: Any) -> str:
@@ -166,8 +223,8 @@ def _connect_ro(path: pathlib.Path) -> sqlite3.Connection:
     uri = path.resolve().as_uri() + "?mode=ro"
     try:
         conn = sqlite3.connect(uri, uri=True, timeout=_BUSY_TIMEOUT_S, isolation_level=None)
-    except sqlite3.Error as exc:
-        raise StoreCorrupted(f"Could not open {_name(path)}: {exc}.") from exc
+    except _DB_ERRORS as exc:
+        raise StoreCorrupted(f"Could not open {_name(path)}: {_say(exc)}.") from exc
     return conn
 
 
@@ -222,7 +279,7 @@ def _check_version(meta: dict[str, Any], path: pathlib.Path) -> int:
 def _decode_dict(text: Any, what: str, path: pathlib.Path) -> dict:
     try:
         value = json.loads(text)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, RecursionError):
         raise StoreCorrupted(
             f"The game file {_name(path)} is damaged: {what} cannot be read."
         ) from None
@@ -294,27 +351,94 @@ def _inspect_records(path: pathlib.Path) -> tuple[dict[str, Any], list[dict] | N
     -wal/-shm side files, but never changes the game file itself.
     """
     _check_magic(path)
-    conn = _connect_ro(path)
+    if read_only_reason(path) is not None:
+        # SQLite cannot open a WAL file read-only where it may not create its -shm file
+        # ("disk I/O error", "unable to open database file"): read a private copy instead.
+        return _inspect_copy(path)
+    return _inspect_at(path, path)
+
+
+def _inspect_at(path: pathlib.Path, shown: pathlib.Path,
+                migrate: bool = False) -> tuple[dict[str, Any], list[dict] | None, sqlite3.Connection]:
+    """Read the file at ``path`` (``shown`` names it in messages). With ``migrate``
+    (``path`` is a private copy) an older layout is updated in the copy and read."""
+    conn = _connect_ro(path) if not migrate else _connect_copy(path, shown)
     try:
         try:
             conn.execute("BEGIN")  # one consistent snapshot for all the reads
-            _quick_check(conn, path)
-            meta = _read_meta(conn, path)
-            version = _check_version(meta, path)
+            _quick_check(conn, shown)
+            meta = _read_meta(conn, shown)
+            version = _check_version(meta, shown)
+            if migrate and version < SCHEMA_VERSION:
+                _migrate(conn, shown, version, None)
+                meta = _read_meta(conn, shown)
+                version = SCHEMA_VERSION
             # Decoding everything costs ~10 ms per 1,000 moves; a resume list
             # that marks a damaged game beats one that fails when it is picked.
-            records = _load(conn, path)[0] if version == SCHEMA_VERSION else None
+            records = _load(conn, shown)[0] if version == SCHEMA_VERSION else None
             conn.execute("COMMIT")
-        except sqlite3.Error as exc:
-            if _is_locked(exc):
-                raise _locked_error(path) from exc
+        except _DB_ERRORS as exc:
+            if isinstance(exc, sqlite3.Error) and _is_locked(exc):
+                raise _locked_error(shown) from exc
             raise StoreCorrupted(
-                f"The game file {_name(path)} is damaged and cannot be read ({exc})."
+                f"The game file {_name(shown)} is damaged and cannot be read ({_say(exc)})."
             ) from exc
         return meta, records, conn
     except BaseException:
         conn.close()
         raise
+
+
+def _connect_copy(path: pathlib.Path, shown: pathlib.Path) -> sqlite3.Connection:
+    try:
+        return sqlite3.connect(path, timeout=_BUSY_TIMEOUT_S, isolation_level=None)
+    except _DB_ERRORS as exc:
+        raise StoreCorrupted(f"Could not open {_name(shown)}: {_say(exc)}.") from exc
+
+
+def _inspect_copy(path: pathlib.Path, *, migrate: bool = False
+                  ) -> tuple[dict[str, Any], list[dict] | None, sqlite3.Connection]:
+    """Read a game through a private copy (with its -wal file, so moves not yet
+    checkpointed after a crash are read too): the game file itself is never opened
+    by SQLite, so nothing can be written to it. With ``migrate`` an older layout is
+    updated in the copy only."""
+    with tempfile.TemporaryDirectory(prefix="gumshoe-read-") as tmp:
+        copy = pathlib.Path(tmp) / "game.gumshoe"
+        try:
+            shutil.copyfile(path, copy)
+            wal = path.with_name(path.name + "-wal")
+            if wal.exists():
+                shutil.copyfile(wal, copy.with_name(copy.name + "-wal"))
+        except PermissionError:
+            raise StoreError(f"This program is not allowed to read {_name(path)}.") from None
+        except OSError as exc:
+            raise StoreError(f"Could not read {_name(path)}: {exc.strerror or exc}.") from None
+        meta, records, conn = _inspect_at(copy, path, migrate=migrate)
+        conn.close()
+    # The copy is gone; callers only close the connection they get back.
+    return meta, records, sqlite3.connect(":memory:")
+
+
+def _migrate(conn: sqlite3.Connection, path: pathlib.Path, version: int,
+             backup: pathlib.Path | None) -> None:
+    """Run the migrations from ``version`` inside the caller's transaction."""
+    for v in range(version, SCHEMA_VERSION):
+        if v not in MIGRATIONS:
+            raise StoreError(
+                f"The game file {_name(path)} uses file format {version}, which "
+                "this version of Gumshoe can no longer update."
+            )
+        try:
+            MIGRATIONS[v](conn)
+        except Exception as exc:
+            raise StoreError(
+                f"Could not update the game file {_name(path)} from file format "
+                f"{v} ({_say(exc)}); it has not been changed"
+                + (f" and a copy is in '{backup}'." if backup else ".")
+            ) from exc
+        conn.execute(
+            "UPDATE meta SET value = ? WHERE key = 'schema_version'", (str(v + 1),)
+        )
 
 
 def _backup_path(path: pathlib.Path, version: int) -> pathlib.Path:
@@ -351,10 +475,13 @@ def _make_backup(src: sqlite3.Connection, path: pathlib.Path, version: int) -> p
             os.close(fd)
         _fsync_dir(target.parent)
     except BaseException as exc:
-        target.unlink(missing_ok=True)
-        if isinstance(exc, (sqlite3.Error, OSError)):
+        try:
+            target.unlink(missing_ok=True)
+        except OSError:
+            pass
+        if isinstance(exc, (*_DB_ERRORS, OSError)):
             raise StoreError(
-                f"Could not make a backup copy of {_name(path)} before updating it ({exc}); "
+                f"Could not make a backup copy of {_name(path)} before updating it ({_say(exc)}); "
                 "the file has not been changed."
             ) from exc
         raise
@@ -408,6 +535,17 @@ class EventStore:
             raise StoreError(
                 f"{_name(path)} already exists; a new game will not overwrite it."
             )
+        folder = path.parent if str(path.parent) else pathlib.Path(".")
+        if not folder.is_dir():
+            raise StoreError(
+                f"Could not create the game file {_name(path)}: its folder does not exist."
+            )
+        reason = read_only_reason(path)
+        if reason is not None:
+            raise StoreReadOnly(
+                f"A new game cannot be saved as {_name(path)}: {reason.replace('its folder', 'the folder')}. "
+                "Choose a folder you can write to.", reason
+            )
         tmp = path.with_name(f".{path.name}.{uuid.uuid4().hex}.tmp")
         now = _now()
         try:
@@ -433,8 +571,8 @@ class EventStore:
             finally:
                 conn.close()  # checkpoints: the whole file is in `tmp` itself now
             _link_into_place(tmp, path)
-        except sqlite3.Error as exc:
-            raise StoreError(f"Could not create the game file {_name(path)}: {exc}.") from exc
+        except _DB_ERRORS as exc:
+            raise StoreError(f"Could not create the game file {_name(path)}: {_say(exc)}.") from exc
         except FileExistsError:
             raise StoreError(
                 f"{_name(path)} already exists; a new game will not overwrite it."
@@ -444,12 +582,19 @@ class EventStore:
                 f"Could not create the game file {_name(path)}: {exc.strerror or exc}."
             ) from exc
         finally:
-            for leftover in (tmp, *(tmp.with_name(tmp.name + s) for s in ("-wal", "-shm"))):
+            for leftover in (tmp, *(tmp.with_name(tmp.name + s) for s in ("-wal", "-shm", "-journal"))):
                 try:
                     leftover.unlink()
-                except FileNotFoundError:
+                except OSError:
+                    # Gone already, or the disk turned read-only: never hide the real error
+                    # (a leftover is cleaned by engine.saves.clean_temp_files on the next start).
                     pass
-        _fsync_dir(path.parent)
+        try:
+            _fsync_dir(path.parent)
+        except OSError as exc:
+            raise StoreError(
+                f"Could not save the new game file {_name(path)}: {exc.strerror or exc}."
+            ) from exc
         return cls.open(path)
 
     @classmethod
@@ -466,6 +611,12 @@ class EventStore:
         """
         path = pathlib.Path(path)
         meta, _, ro = _inspect(path)
+        reason = read_only_reason(path)
+        if reason is not None:
+            ro.close()
+            raise StoreReadOnly(
+                f"The game {_name(path)} can be viewed but not continued: {reason}.", reason
+            )
         backup = None
         try:
             version = meta["schema_version"]
@@ -487,8 +638,8 @@ class EventStore:
         uri = path.resolve().as_uri() + "?mode=rw"
         try:
             conn = sqlite3.connect(uri, uri=True, timeout=_BUSY_TIMEOUT_S, isolation_level=None)
-        except sqlite3.Error as exc:
-            raise StoreError(f"Could not open {_name(path)} for writing: {exc}.") from exc
+        except _DB_ERRORS as exc:
+            raise StoreError(f"Could not open {_name(path)} for writing: {_say(exc)}.") from exc
         try:
             # EXCLUSIVE: the write lock is kept until close(), so a second
             # window opening the same game gets StoreLocked instead of both
@@ -499,18 +650,7 @@ class EventStore:
             conn.execute("BEGIN IMMEDIATE")  # takes the lock; re-check under it
             meta = _read_meta(conn, path)
             version = _check_version(meta, path)
-            for v in range(version, SCHEMA_VERSION):
-                try:
-                    MIGRATIONS[v](conn)
-                except Exception as exc:
-                    raise StoreError(
-                        f"Could not update the game file {_name(path)} from file format "
-                        f"{v} ({exc}); it has not been changed"
-                        + (f" and a copy is in '{backup}'." if backup else ".")
-                    ) from exc
-                conn.execute(
-                    "UPDATE meta SET value = ? WHERE key = 'schema_version'", (str(v + 1),)
-                )
+            _migrate(conn, path, version, backup)
             if version != SCHEMA_VERSION:
                 meta = _read_meta(conn, path)
             records, _ = _load(conn, path)
@@ -521,11 +661,16 @@ class EventStore:
                     conn.execute("ROLLBACK")  # a failed migration leaves the old file
             finally:
                 conn.close()
-            if isinstance(exc, sqlite3.Error):
-                if _is_locked(exc):
+            if isinstance(exc, _DB_ERRORS):
+                if isinstance(exc, sqlite3.Error) and _is_locked(exc):
                     raise _locked_error(path) from exc
+                reason = read_only_reason(path)
+                if reason is not None:
+                    raise StoreReadOnly(
+                        f"The game {_name(path)} can be viewed but not continued: {reason}.", reason
+                    ) from exc
                 raise StoreCorrupted(
-                    f"The game file {_name(path)} is damaged and cannot be read ({exc})."
+                    f"The game file {_name(path)} is damaged and cannot be read ({_say(exc)})."
                 ) from exc
             raise
         return cls(path, conn, meta, len(records), backup)
@@ -566,14 +711,18 @@ class EventStore:
         >>> EventStore.read("g.gumshoe")
         ({'game': 'carmen'}, [{'action': 'roll'}])
 
-        Raises StoreError like :meth:`summary`; a file in an older layout is refused
-        until :meth:`open` has migrated it.
+        Raises StoreError like :meth:`summary`. A read-only file is read too, and a file
+        in an older layout is read through an updated private copy; neither is changed.
         """
         path = pathlib.Path(path)
         meta, records, ro = _inspect_records(path)
         ro.close()
         if records is None:
-            raise StoreError(f"The game file {_name(path)} is from an older version: open it to update it.")
+            # An older layout: updated in a private copy only (the file itself is updated,
+            # after a backup, when the game is opened to be continued).
+            meta, records, ro = _inspect_copy(path, migrate=True)
+            ro.close()
+            assert records is not None
         return meta["header"], records
 
     # ----------------------------------------------------------------- writing
@@ -611,11 +760,14 @@ class EventStore:
             )
             conn.execute("UPDATE meta SET value = ? WHERE key = 'updated_at'", (now,))
             conn.execute("COMMIT")
-        except sqlite3.Error as exc:
-            if conn.in_transaction:
-                conn.execute("ROLLBACK")
+        except _DB_ERRORS as exc:
+            try:
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+            except _DB_ERRORS:
+                pass
             raise StoreError(
-                f"Could not save move {seq} to {_name(self.path)} ({exc}). "
+                f"Could not save move {seq} to {_name(self.path)} ({_say(exc)}). "
                 "The move was not recorded."
             ) from exc
         self._count = seq
@@ -633,10 +785,15 @@ class EventStore:
         ['peek']
         """
         conn = self._require_open()
-        return [
-            _decode_dict(text, f"move {seq}", self.path)
-            for seq, text in conn.execute("SELECT seq, record FROM records ORDER BY seq")
-        ]
+        try:
+            return [
+                _decode_dict(text, f"move {seq}", self.path)
+                for seq, text in conn.execute("SELECT seq, record FROM records ORDER BY seq")
+            ]
+        except _DB_ERRORS as exc:
+            raise StoreCorrupted(
+                f"The game file {_name(self.path)} is damaged and cannot be read ({_say(exc)})."
+            ) from exc
 
     def events(self) -> list[tuple[int, dict]]:
         """``(seq, event)`` for every event, in the order they happened.
@@ -647,10 +804,15 @@ class EventStore:
         (1, {'kind': 'saw', 'to': ['Julie']})
         """
         conn = self._require_open()
-        return [
-            (seq, _decode_dict(text, f"an event of move {seq}", self.path))
-            for seq, text in conn.execute("SELECT seq, event FROM events ORDER BY seq, idx")
-        ]
+        try:
+            return [
+                (seq, _decode_dict(text, f"an event of move {seq}", self.path))
+                for seq, text in conn.execute("SELECT seq, event FROM events ORDER BY seq, idx")
+            ]
+        except _DB_ERRORS as exc:
+            raise StoreCorrupted(
+                f"The game file {_name(self.path)} is damaged and cannot be read ({_say(exc)})."
+            ) from exc
 
     def __len__(self) -> int:
         return self._count
