@@ -108,6 +108,7 @@ class Session:
         self.undone: list[Action] = []
         self._public_done: list[str] = []       # public words for each done action
         self._public_undone: list[str] = []
+        self._turn_of: list[str] = []           # whose turn it was after each done action
         self.log: list[Event] = list(self.initial.events)
         self.store = store
         #: why this game may be looked at but not continued (``open_readonly``), else None
@@ -185,6 +186,7 @@ class Session:
         self.state = new
         self.done.append(action)
         self._public_done.append(words)
+        self._turn_of.append(new.current)
         self.undone.clear()
         self._public_undone.clear()
         self.log.extend(new.events)
@@ -242,6 +244,7 @@ class Session:
 
     def _undo(self) -> None:
         action = self.done.pop()
+        self._turn_of.pop()
         self.undone.append(action)
         self._public_undone.append(self._public_done.pop())
         self._rebuild()
@@ -249,6 +252,7 @@ class Session:
     def _redo(self, new: GameState) -> None:
         self.done.append(self.undone.pop())
         self._public_done.append(self._public_undone.pop())
+        self._turn_of.append(new.current)
         self.state = new
         self.log.extend(new.events)
 
@@ -278,6 +282,7 @@ class Session:
             self.state = self._step(self.state, action)
             self.done.append(action)
             self._public_done.append(words)
+            self._turn_of.append(self.state.current)
             self.undone.clear()
             self._public_undone.clear()
             self.log.extend(self.state.events)
@@ -291,6 +296,23 @@ class Session:
     def current(self) -> str:
         """Whose turn it is (another player may have to act inside it: see ``prompt``)."""
         return self.state.current
+
+    @property
+    def turns(self) -> int:
+        """How many turns have begun (1 before the first move): what a family counts as the
+        game's length, unlike the number of stored records (each roll, look, end of turn,
+        undo and redo is one record).
+
+        >>> s = Session.new("carmen-cards", ["Ann", "Bob"])
+        >>> _ = s.apply({"type": "roll", "player": "Ann", "face": 3})
+        >>> s.turns, len(s.done)
+        (1, 1)
+        """
+        turns, last = 1, self.initial.current
+        for who in self._turn_of:
+            if who != last:
+                turns, last = turns + 1, who
+        return turns
 
     @property
     def eliminated(self) -> tuple[str, ...]:
