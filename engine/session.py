@@ -27,6 +27,15 @@ from .store import EventStore, read_only_reason
 UNDO, REDO = "undo", "redo"
 
 
+# What a game's rules raise on a value of the wrong shape (a text where a number belongs...).
+_BAD_VALUE = (KeyError, ValueError, TypeError, AttributeError, IndexError, RecursionError)
+
+
+def _say(exc: BaseException) -> str:
+    text = str(exc)
+    return text if len(text) <= 160 else text[:160] + "…"
+
+
 class HeaderError(BadInput, ValueError):
     """A saved game's or action log's header that cannot start a game (says why, plainly)."""
 
@@ -102,7 +111,13 @@ class Session:
         self.rules = rules
         self.players = tuple(players)
         self.options = dict(options or {})
-        self.initial = rules.setup(self.players, self.options)
+        try:
+            self.initial = rules.setup(self.players, self.options)
+        except (TypeError, ValueError, KeyError, AttributeError, IndexError) as exc:
+            # An option of the wrong shape in a hand-written log or a damaged file.
+            if isinstance(exc, RuleViolation):
+                raise
+            raise HeaderError(f"The game could not be set up with these options ({_say(exc)}).") from None
         self.state: GameState = self.initial
         self.done: list[Action] = []
         self.undone: list[Action] = []
@@ -180,7 +195,7 @@ class Session:
         """Apply an action: its events, or ``RuleViolation`` (and nothing changes)."""
         self._check_writable()
         action = self._parse(action)
-        words = self.rules.describe(self.state, action)
+        words = self._describe(self.state, action)
         new = self._step(self.state, action)
         self._commit(action.to_json(), new.events)
         self.state = new
@@ -231,16 +246,27 @@ class Session:
         new = state.clone()
         try:
             self.rules.apply(new, action)
-        except (KeyError, ValueError, TypeError) as exc:
+        except _BAD_VALUE as exc:
             # A value the rules could not use (wrong type in a hand-written log, say).
             if isinstance(exc, RuleViolation):
                 raise
-            raise BadInput(f"The action could not be used: {exc}") from None
+            raise BadInput(f"The action could not be used: {_say(exc)}") from None
         return new
+
+    def _describe(self, state: GameState, action: Action) -> str:
+        try:
+            return self.rules.describe(state, action)
+        except _BAD_VALUE as exc:
+            if isinstance(exc, RuleViolation):
+                raise
+            raise BadInput(f"The action could not be used: {_say(exc)}") from None
 
     def _commit(self, record: dict, events: list[Event]) -> None:
         if self.store is not None:
-            self.store.append(record, [e.to_json() for e in events])
+            try:
+                self.store.append(record, [e.to_json() for e in events])
+            except (ValueError, TypeError) as exc:     # raised before anything is written
+                raise BadInput(f"The action holds a value that cannot be saved ({_say(exc)}).") from None
 
     def _undo(self) -> None:
         action = self.done.pop()
@@ -278,7 +304,7 @@ class Session:
             self._redo(self._step(self.state, self.undone[-1]))
         else:
             action = self._parse(record)
-            words = self.rules.describe(self.state, action)
+            words = self._describe(self.state, action)
             self.state = self._step(self.state, action)
             self.done.append(action)
             self._public_done.append(words)
