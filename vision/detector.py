@@ -28,8 +28,9 @@ from typing import Collection, Sequence
 import cv2
 import numpy as np
 
+from vision.apriltag_lib import AprilTagLibraryError, LibDetector, LibTag
 from vision.payload import PayloadError, decode_payload
-from vision.registry import Identity, TagRegistry, TagStatus
+from vision.registry import LIB_FAMILIES, TAG36_SIZE, Identity, TagRegistry, TagStatus, tag_number
 from vision.tags import TagKind, apriltag_dictionary, apriltag_modules
 
 log = logging.getLogger(__name__)
@@ -70,23 +71,39 @@ class Detection:
 class DetectorConfig:
     """Speed/robustness knobs; the defaults are what benchmarks/vision_bench.py measured best.
 
-    threshold_windows: adaptive-threshold window sizes for the full-frame pass. One window (9 px)
-        costs a third of OpenCV's default three (3, 13, 23) and read the same tags in our scenes.
-    threshold_constant: how much darker than its neighbourhood a pixel must be to count as black;
-        OpenCV's 7 turns sensor noise on plain table tops into tens of thousands of contours (slow).
-    roi_tracking: re-examine, with all three windows, the regions where tags were seen in the
-        last `roi_memory` frames but were missed by the fast pass (measured: no gain in
-        confirmation on our sequences, so off by default).
-    downscale: run the full-frame pass on an image scaled by this factor, then refine corners and
-        verify bits at full resolution (1.0 = off; measured: loses tags under 30 px).
-    aruco3: OpenCV's ArUco3 speed-up (measured: faster but loses every tag under ~40 px).
-    margin_floor: minimum decision margin of an AprilTag.
+    The AprilTag pipeline (docs/vision.md, "How a frame is read"):
+      1. OpenCV's quad search (one adaptive-threshold window) finds candidate quads; our own
+         sampler reads each one and accepts only exact codewords with a clean border (cheap).
+      2. The reference AprilTag library (pupil-apriltags' C library) searches the whole frame,
+         decimated by `lib_decimate`: medium and large tags, close-ups, steep angles.
+      3. Candidates of step 1 that neither step read, and regions where a tag was seen in the
+         last `roi_memory` frames but not in this one, are searched again by the library at full
+         resolution (`crop_decimate`), at most `crop_budget` of the frame's area per frame.
+    A library read must be an exact codeword (hamming 0) with a decision margin of at least
+    `lib_margin_floor`; our sampler's reads keep their own checks (`margin_floor`).
+
+    threshold_windows / threshold_constant: OpenCV's adaptive threshold for step 1 (the
+        constant 7 of OpenCV turns sensor noise on plain table tops into tens of thousands of contours).
+    use_library: steps 2 and 3 (False: OpenCV and our sampler only, the detector before issue 12).
+    lib_decimate: decimation of the full-frame library pass (0 = no full-frame pass).
+    crop_decimate: decimation inside the regions of step 3 (1 = full resolution).
+    crop_budget: share of the frame's pixels step 3 may search per frame (busy frames take turns).
+    search_candidates: include step 1's unread candidates in step 3.
+    roi_tracking: include regions where tags were recently seen in step 3.
+    downscale / aruco3: measured variants of step 1 (both lose small tags; kept for the benchmark).
+    margin_floor: minimum decision margin (0..1) of a tag read by our sampler.
     max_hamming: data bits allowed to differ from the codeword (0: exact).
     """
 
     threshold_windows: tuple[int, ...] = (9,)
     threshold_constant: float = 20.0
-    roi_tracking: bool = False
+    use_library: bool = True
+    lib_decimate: float = 3.0
+    crop_decimate: float = 1.0
+    crop_budget: float = 0.25
+    search_candidates: bool = True
+    lib_margin_floor: float = 30.0
+    roi_tracking: bool = True
     roi_memory: int = 8
     downscale: float = 1.0
     aruco3: bool = False
@@ -191,59 +208,92 @@ def _codebook() -> dict[int, tuple[int, int]]:
     return book
 
 
-class AprilTagReader:
-    """AprilTag 36h11 through cv2.aruco.ArucoDetector, plus our own bit-level verification.
+def _quad_side(quad: np.ndarray) -> float:
+    return float(np.sqrt(abs(cv2.contourArea(np.asarray(quad, np.float32)))))
 
-    OpenCV's identification compares each candidate with every codeword of its dictionary, which
-    costs ~3 us per codeword: the full 587-id dictionary made a frame of a checked tablecloth
-    take 400 ms. So OpenCV gets a dictionary of the registered ids only, and the candidates it
-    rejects are looked up by our sampler in a hash table of all 36h11 codewords (exact match):
-    that is how an unregistered tag is still reported as "unknown".
+
+def _merge_boxes(boxes: list[list]) -> list[list]:
+    """Overlapping (x0, y0, x1, y1, smallest tag side) boxes merged into their bounding boxes."""
+    merged: list[list] = []
+    for b in sorted(boxes):
+        for m in merged:
+            if b[0] <= m[2] and b[2] >= m[0] and b[1] <= m[3] and b[3] >= m[1]:
+                m[:] = [min(m[0], b[0]), min(m[1], b[1]), max(m[2], b[2]), max(m[3], b[3]), min(m[4], b[4])]
+                break
+        else:
+            merged.append(list(b))
+    return merged
+
+
+def _crop_decimation(side: float, floor: float) -> float:
+    """The library's decimation for a region whose smallest tag is `side` px (1, 1.5, 2, 3 or 4)."""
+    for dec in (4.0, 3.0, 2.0, 1.5):
+        if side >= 30 * dec:
+            return max(dec, floor)
+    return floor
+
+
+Found = tuple[int, np.ndarray, float]  # (tag number, corners, quality 0..1)
+SECOND_OPINION_PX = 40.0  # from this tag side up, our sampler must agree with the library's read
+
+
+class AprilTagReader:
+    """AprilTags of every registered family: OpenCV + our sampler, then the reference library.
+
+    Step 1 (see DetectorConfig): OpenCV's ArucoDetector finds candidate quads; it gets a
+    dictionary of the registered 36h11 ids only (its identification costs ~3 us per codeword
+    and candidate), and every candidate is re-read by our sampler: exact codeword among all
+    4x587 rotated 36h11 codewords, black ring, white quiet zone, decision margin.
+    Steps 2-3: the AprilTag C library (vision.apriltag_lib) on the whole frame, decimated, and
+    at full resolution around candidates step 1 could not read and where tags were recently
+    seen. Tag numbers: `vision.registry.tag_number(family, code)`.
     """
 
     def __init__(self, config: DetectorConfig = DetectorConfig(), registered_ids: Collection[int] | None = None) -> None:
         self.config = config
         full = apriltag_dictionary()
-        ids = sorted(registered_ids) if registered_ids else list(range(full.bytesList.shape[0]))
+        ids = sorted(i for i in (registered_ids or ()) if 0 <= i < TAG36_SIZE) or list(range(TAG36_SIZE))
         self._ids = np.array(ids)
         d = cv2.aruco.Dictionary(full.bytesList[ids], 6, full.maxCorrectionBits)
         self._fast = cv2.aruco.ArucoDetector(d, _aruco_parameters(config.threshold_windows, config))
-        # The ROI pass is small, so it can afford OpenCV's full window set.
-        roi_cfg = replace(config, aruco3=False, min_perimeter_rate=0.1, threshold_constant=7.0)
-        self._thorough = cv2.aruco.ArucoDetector(d, _aruco_parameters((3, 13, 23), roi_cfg))
         self._expected: dict[int, np.ndarray] = {}
+        self._lib_full: LibDetector | None = None
+        self._lib_crop: LibDetector | None = None
+        if config.use_library:
+            try:
+                families = {name: 0 for name in LIB_FAMILIES}  # the library corrects no bits: exact codewords only
+                if config.lib_decimate:
+                    self._lib_full = LibDetector(families, quad_decimate=config.lib_decimate)
+                self._lib_crop = LibDetector(families, quad_decimate=config.crop_decimate)
+            except AprilTagLibraryError as exc:  # pupil-apriltags missing: OpenCV and our sampler only
+                log.warning("AprilTag library unavailable, reading with OpenCV only: %s", exc)
+        self._turn = 0
+        self.last_crop_share = 0.0  # share of the frame searched again at full resolution (diagnostics)
 
-    def read(self, gray: np.ndarray) -> list[tuple[int, np.ndarray, float]]:
-        """(tag id, corners, margin) of every verified tag found by the full-frame pass.
+    @property
+    def uses_library(self) -> bool:
+        return self._lib_crop is not None
 
-        A card carries its tag twice, so the same id may be listed twice (two places).
+    def read(self, gray: np.ndarray, rois: Sequence[np.ndarray] = ()) -> list[Found]:
+        """(tag number, corners, quality) of every verified tag; `rois`: corners of recently seen tags.
+
+        A card carries its tag twice, so the same number may be listed twice (two places).
         """
         accepted, rejected = self._detect_full(gray)
-        found: list[tuple[int, np.ndarray, float]] = []
+        found: list[Found] = []
         self._keep_accepted(found, gray, accepted)
         if self.config.read_rejected and len(rejected):
             self._keep_rejected(found, gray, rejected)
+        if self._lib_crop is None:
+            return found
+        doubtful: list[np.ndarray] = []  # decimated library reads our sampler did not confirm: look again
+        if self._lib_full is not None:
+            doubtful = self._keep_library(found, gray, self._lib_full.detect(gray))
+        candidates = [c for _, c in accepted] + list(rejected)
+        self._search_regions(gray, found, candidates, rois, doubtful)
         return found
 
-    def read_rois(self, gray: np.ndarray, rois: Sequence[tuple[int, int, int, int]],
-                  found: list[tuple[int, np.ndarray, float]]) -> None:
-        """Look again, thoroughly, inside (x, y, w, h) regions; adds tags not yet in `found`."""
-        for x, y, w, h in rois:
-            crop = gray[y:y + h, x:x + w]
-            if crop.size == 0:
-                continue
-            corners_list, idx, _ = self._thorough.detectMarkers(crop)
-            if idx is None:
-                continue
-            new = []
-            for c, i in zip(corners_list, idx.ravel()):
-                corners = c.reshape(4, 2) + (x, y)
-                tag_id = int(self._ids[int(i)])
-                centre = corners.mean(axis=0)
-                if not any(t == tag_id and np.linalg.norm(q.mean(axis=0) - centre) < 4 for t, q, _ in found):
-                    new.append((tag_id, corners))
-            self._keep_accepted(found, gray, new)
-
+    # --- step 1: OpenCV candidates, our sampler ---------------------------------------------
     def _detect_full(self, gray: np.ndarray) -> tuple[list[tuple[int, np.ndarray]], np.ndarray]:
         s = self.config.downscale
         image = gray if s >= 1.0 else cv2.resize(gray, None, fx=s, fy=s, interpolation=cv2.INTER_AREA)
@@ -261,7 +311,7 @@ class AprilTagReader:
             refined.append((tag_id, pts))
         return refined, rejected / s
 
-    def _keep_accepted(self, found: list, gray: np.ndarray, accepted: list[tuple[int, np.ndarray]]) -> None:
+    def _keep_accepted(self, found: list[Found], gray: np.ndarray, accepted: list[tuple[int, np.ndarray]]) -> None:
         if not accepted:
             return
         readings = judge_cells(sample_cells(gray, np.array([c for _, c in accepted], np.float32)))
@@ -271,7 +321,7 @@ class AprilTagReader:
             if int((r.bits != self._expected_bits(tag_id)).sum()) <= self.config.max_hamming:
                 found.append((tag_id, corners.astype(np.float32), r.margin))
 
-    def _keep_rejected(self, found: list, gray: np.ndarray, quads: np.ndarray) -> None:
+    def _keep_rejected(self, found: list[Found], gray: np.ndarray, quads: np.ndarray) -> None:
         """Candidates OpenCV did not match to a registered id: exact lookup among all 36h11 codewords."""
         book = _codebook()
         for quad, r in zip(quads, judge_cells(sample_cells(gray, quads))):
@@ -283,12 +333,83 @@ class AprilTagReader:
             tag_id, turns = hit
             # Our sample is the codeword turned `turns` quarter turns: start the corners at the tag's own top-left.
             corners = np.roll(quad, turns, axis=0).astype(np.float32)
-            centre = corners.mean(axis=0)
-            if not any(t == tag_id and np.linalg.norm(q.mean(axis=0) - centre) < 4 for t, q, _ in found):
+            if not _already(found, corners.mean(axis=0), 4.0, tag_id):
                 found.append((tag_id, corners, r.margin))
 
+    # --- steps 2 and 3: the AprilTag library ------------------------------------------------
+    def _keep_library(self, found: list[Found], gray: np.ndarray, tags: list[LibTag]) -> list[np.ndarray]:
+        """Library reads: exact codeword, decision margin floor, and a second opinion where ours can give one.
+
+        Returns the outlines of reads our sampler did not confirm (worth a look at full resolution).
+        """
+        doubtful = []
+        for t in tags:
+            if t.hamming != 0 or t.margin < self.config.lib_margin_floor:
+                continue
+            corners = np.roll(t.corners, 2, axis=0) if t.family == "tag36h11" else t.corners  # OpenCV's top-left
+            if t.family == "tag36h11" and _quad_side(corners) >= SECOND_OPINION_PX and not self._agrees(gray, t.tag_id, corners):
+                doubtful.append(corners)
+                continue
+            number = tag_number(t.family, t.tag_id)
+            if not _already(found, corners.mean(axis=0), max(4.0, _quad_side(corners) / 3), number):
+                found.append((number, corners, min(1.0, t.margin / 100.0)))
+        return doubtful
+
+    def _search_regions(self, gray: np.ndarray, found: list[Found], candidates: list[np.ndarray],
+                        rois: Sequence[np.ndarray], doubtful: Sequence[np.ndarray] = ()) -> None:
+        h, w = gray.shape[:2]
+        centres = [q.mean(axis=0) for _, q, _ in found]
+
+        def unresolved(q: np.ndarray) -> bool:
+            c, side = q.mean(axis=0), _quad_side(q)
+            return not any(np.linalg.norm(c - f) < max(4.0, side / 3) for f in centres)
+
+        def box(q: np.ndarray, pad_rate: float, full_resolution: bool = False) -> list[int]:
+            x0, y0 = q.min(axis=0)
+            x1, y1 = q.max(axis=0)
+            pad = pad_rate * max(x1 - x0, y1 - y0) + 4
+            return [max(0, int(x0 - pad)), max(0, int(y0 - pad)), min(w, int(x1 + pad) + 1), min(h, int(y1 + pad) + 1),
+                    0.0 if full_resolution else _quad_side(q)]
+
+        # Decimated reads to confirm and where a tag was just seen (a card moves a little between
+        # frames) come first, then the candidates.
+        roi_boxes = _merge_boxes([box(q, 0.3, True) for q in doubtful] + [box(q, 0.75) for q in rois if unresolved(q)])
+        cand_boxes = _merge_boxes([box(q, 0.3) for q in candidates if unresolved(q)]) if self.config.search_candidates else []
+        if cand_boxes:  # a busy frame cannot search everything: candidates take turns, frame after frame
+            k = self._turn % len(cand_boxes)
+            cand_boxes = cand_boxes[k:] + cand_boxes[:k]
+            self._turn += 1
+        budget = self.config.crop_budget * h * w
+        used = 0.0
+        for x0, y0, x1, y1, side in roi_boxes + cand_boxes:
+            # A big tag needs no full resolution: decimate so that it stays >= ~30 px (the library's sweet spot).
+            dec = _crop_decimation(side, self.config.crop_decimate)
+            cost = (x1 - x0) * (y1 - y0) / (dec * dec)
+            if used + cost > budget or cost <= 0:
+                continue
+            used += cost
+            self._lib_crop.quad_decimate = dec
+            self._keep_library(found, gray, self._lib_crop.detect(gray[y0:y1, x0:x1], (x0, y0)))
+        self.last_crop_share = used / (h * w)
+
+    def _agrees(self, gray: np.ndarray, tag_id: int, corners: np.ndarray) -> bool:
+        """Our sampler reads all 36 bits of `tag_id` on the library's outline, each clearly (margin floor).
+
+        Unlike step 1 it does not ask for a clean black ring and quiet zone (the library found the
+        quad); white = the quiet ring's median, black = the black ring's. Real tags of 40 px and
+        more in ../shared/vision-dev: every one agrees, with a margin of at least 0.48.
+        """
+        cells = sample_cells(gray, np.asarray(corners, np.float32).reshape(1, 4, 2))[0]
+        white, black = float(np.median(cells[_QUIET])), float(np.median(cells[_BORDER]))
+        if white - black < 20:
+            return False
+        thr = (white + black) / 2
+        data = cells[2:8, 2:8]
+        margin = float(np.abs(data - thr).min()) / ((white - black) / 2)
+        return margin >= self.config.margin_floor and bool(((data > thr) == self._expected_bits(tag_id)).all())
+
     def verify(self, gray: np.ndarray, tag_id: int, corners: np.ndarray) -> float | None:
-        """Re-read one tag's cells; its decision margin if all bits match `tag_id`, else None."""
+        """Re-read one 36h11 tag's cells; its decision margin if all bits match `tag_id`, else None."""
         r = judge_cells(sample_cells(gray, np.asarray(corners, np.float32).reshape(1, 4, 2)))[0]
         if r is None or int((r.bits != self._expected_bits(tag_id)).sum()) > self.config.max_hamming:
             return None
@@ -298,6 +419,11 @@ class AprilTagReader:
         if tag_id not in self._expected:
             self._expected[tag_id] = apriltag_modules(tag_id)[1:7, 1:7] > 127
         return self._expected[tag_id]
+
+
+def _already(found: list[Found], centre: np.ndarray, radius: float, number: int) -> bool:
+    """A tag is already listed near `centre` (the same tag read by an earlier step)."""
+    return any(np.linalg.norm(q.mean(axis=0) - centre) < radius for _, q, _ in found)
 
 
 class QrReader:
@@ -370,12 +496,10 @@ class TagDetector:
         self._frame_no += 1
         detections: list[Detection] = []
         if self._april is not None:
-            found = self._april.read(gray)
-            if self.config.roi_tracking:
-                self._april.read_rois(gray, self._rois(gray.shape, [c for _, c, _ in found]), found)
-            for tag_id, corners, margin in found:
+            rois = [q for _, q in self._recent] if self.config.roi_tracking else []
+            for tag_id, corners, quality in self._april.read(gray, rois):
                 identity = self.registry.identify_tag(tag_id, self.active)
-                detections.append(Detection(TagKind.APRILTAG, identity, corners, margin))
+                detections.append(Detection(TagKind.APRILTAG, identity, corners, quality))
             if self.config.roi_tracking:
                 self._remember([d.corners for d in detections])
         if self._qr is not None:
@@ -392,26 +516,3 @@ class TagDetector:
     def _remember(self, quads: list[np.ndarray]) -> None:
         horizon = self._frame_no - self.config.roi_memory
         self._recent = [(n, q) for n, q in self._recent if n > horizon] + [(self._frame_no, q) for q in quads]
-
-    def _rois(self, shape: tuple[int, ...], seen_now: list[np.ndarray]) -> list[tuple[int, int, int, int]]:
-        """Regions around tags seen lately but missed by this frame's fast pass (merged, clipped)."""
-        h, w = shape[:2]
-        boxes = []
-        for _, q in self._recent:
-            c = q.mean(axis=0)
-            size = float(np.ptp(q[:, 0]) + np.ptp(q[:, 1])) / 2
-            if any(np.linalg.norm(c - now.mean(axis=0)) < size for now in seen_now):
-                continue  # still found by the fast pass: nothing to recover
-            x0, y0 = q.min(axis=0)
-            x1, y1 = q.max(axis=0)
-            pad = 0.75 * max(x1 - x0, y1 - y0)  # room for a card moving between frames
-            boxes.append([max(0, int(x0 - pad)), max(0, int(y0 - pad)), min(w, int(x1 + pad)), min(h, int(y1 + pad))])
-        merged: list[list[int]] = []
-        for b in sorted(boxes):
-            for m in merged:
-                if b[0] <= m[2] and b[2] >= m[0] and b[1] <= m[3] and b[3] >= m[1]:
-                    m[0], m[1], m[2], m[3] = min(m[0], b[0]), min(m[1], b[1]), max(m[2], b[2]), max(m[3], b[3])
-                    break
-            else:
-                merged.append(b)
-        return [(x0, y0, x1 - x0, y1 - y0) for x0, y0, x1, y1 in merged]

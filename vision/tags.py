@@ -54,10 +54,22 @@ def qr_modules(card_id: str) -> np.ndarray:
 
 
 def tag_modules(kind: TagKind, card_id: str, tag_id: int) -> tuple[np.ndarray, int]:
-    """The module matrix and the quiet zone (in modules) the tag needs around it."""
+    """The module matrix and the quiet zone (in modules) the tag needs around it.
+
+    `tag_id` is the registry's tag number: 0-586 AprilTag 36h11 (drawn by OpenCV, as every printed
+    Carmen sticker was), 1000 and up tagStandard41h12 (drawn from the AprilTag library's codewords).
+    """
     if TagKind(kind) is TagKind.QR:
         return qr_modules(card_id), 2  # 2 modules is enough for zxing-cpp and keeps stickers small
-    return apriltag_modules(tag_id), 1  # AprilTag needs one white module around its black border
+    from vision.registry import family_code  # registry imports decks only; no cycle at call time
+
+    family, code = family_code(int(tag_id))
+    if family == "tag36h11":
+        return apriltag_modules(code), 1  # AprilTag needs one white module around its black border
+    from vision.apriltag_lib import AprilTagLibrary
+
+    # 9x9, its outermost ring is data: one white module around it keeps it apart from the card.
+    return AprilTagLibrary.get().tag_image(family, code), 1
 
 
 def font(size_px: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:

@@ -1,3 +1,5 @@
+from dataclasses import replace
+
 import cv2
 import numpy as np
 import pytest
@@ -109,13 +111,17 @@ def test_the_double_tag_survives_a_finger_on_one_corner():
 
 
 def test_roi_tracking_looks_again_where_a_tag_was_just_seen():
-    """A fast pass that cannot see the smaller tag (perimeter floor) finds it through the ROI pass."""
+    """A full-frame pass that cannot see the smaller tag finds it around where the tag just was."""
     table = SyntheticTable(seed=8)
     near = table.frame(["carmen.loot.hudson-bay"], tag_px=150, degradation=Degradation())
     farther = table.frame(["carmen.loot.hudson-bay"], tag_px=100, degradation=Degradation())
-    blind = DetectorConfig(min_perimeter_rate=0.4)  # fast pass: only tags over ~128 px
+    # Full-frame passes blind to tags under ~128 px: OpenCV's perimeter floor, no decimated library pass,
+    # no second look at OpenCV's other candidates.
+    blind = DetectorConfig(min_perimeter_rate=0.4, lib_decimate=0, search_candidates=False, roi_tracking=False)
     without = TagDetector(config=blind)
-    with_roi = TagDetector(config=DetectorConfig(min_perimeter_rate=0.4, roi_tracking=True))
+    with_roi = TagDetector(config=replace(blind, roi_tracking=True))
     assert without.detect(near) and with_roi.detect(near)
     assert without.detect(farther) == []
     assert {d.card_id for d in with_roi.detect(farther)} == {"carmen.loot.hudson-bay"}
+    with_roi.reset()  # a new camera: nothing remembered
+    assert with_roi.detect(farther) == []

@@ -3,7 +3,7 @@ import pytest
 
 from vision.__main__ import main
 from vision.decks import DeckError, load_all_decks, load_deck
-from vision.registry import (TAG_FAMILY_SIZE, RegistryError, RegistryFullError, TagEntry, TagRegistry, TagStatus,
+from vision.registry import (TAG_CAPACITY, RegistryError, RegistryFullError, TagEntry, TagRegistry, TagStatus,
                              missing_cards, update_registry_file)
 
 
@@ -60,8 +60,8 @@ def test_identify_card_foreign_and_unknown(tmp_path, two_decks):
 def test_registry_full_is_a_clear_error(tmp_path, deck_writer):
     decks = tmp_path / "decks"
     decks.mkdir()
-    deck_writer(decks, "huge", "huge-game", [("c", f"card-{i}", f"Card {i}") for i in range(TAG_FAMILY_SIZE + 1)])
-    with pytest.raises(RegistryFullError, match="587"):
+    deck_writer(decks, "huge", "huge-game", [("c", f"card-{i}", f"Card {i}") for i in range(TAG_CAPACITY + 1)])
+    with pytest.raises(RegistryFullError, match="2702"):
         TagRegistry().updated(load_all_decks(decks))
 
 
@@ -76,7 +76,11 @@ def test_corrupt_registry_files_are_rejected(tmp_path):
     with pytest.raises(RegistryError, match="not found"):
         TagRegistry.load(tmp_path / "missing.toml")
     with pytest.raises(RegistryError, match="outside"):
-        TagRegistry([TagEntry(587, "a.b.c", "g")])
+        TagRegistry([TagEntry(587, "a.b.c", "g")])  # 36h11 ends at 586, 41h12 starts at 1000
+    bad.write_text('format = 2\nfamilies = ["tag36h11", "tagStandard41h12"]\n[[tag]]\nid = 1005\n'
+                   'family = "tag36h11"\ncard = "a.b.c"\ngame = "g"\n')
+    with pytest.raises(RegistryError, match="is tagStandard41h12"):
+        TagRegistry.load(bad)
 
 
 def test_deck_lookup_by_id_game_or_path(two_decks):
@@ -90,7 +94,7 @@ def test_deck_lookup_by_id_game_or_path(two_decks):
 def test_cli_check_and_update(tmp_path, capsys):
     path = tmp_path / "registry.toml"
     assert main(["registry", "--update", "--path", str(path)]) == 0
-    assert "39 cards" in capsys.readouterr().out
+    assert f"{sum(len(d.cards) for d in load_all_decks())} cards" in capsys.readouterr().out
     assert main(["registry", "--check", "--path", str(path)]) == 0
     path.write_text('family = "tag36h11"\n')
     assert main(["registry", "--check", "--path", str(path)]) == 1
