@@ -1,0 +1,966 @@
+"""Where in the USA is Carmen Sandiego: the question master, the Landmark Boxes, accusations and the finale.
+
+Rulebook: ``shared/rulebooks/where-in-the-usa-is-carmen-sandiego.txt``; our reading of every
+ambiguous point is in ``docs/rules/carmen-usa.md`` (each ``RuleViolation`` names the rulebook
+section it enforces). The board's spaces are not public, so the app does not count squares: after
+a right answer it shows the allowance (5 or 3 spaces) and the agent says which landmark they
+reached, if any. The app never knows a face-down Clue Card until someone looks at it or shows it.
+
+>>> from engine.session import Session
+>>> s = Session.new("carmen-usa", ["Ann", "Bob", "Cy"], {"ages": {"Ann": 7, "Bob": 9, "Cy": 11}})
+>>> s.prompt().text
+'Ann, put your piece on a vacant landmark.'
+>>> for p, lm in (("Ann", "denali"), ("Bob", "everglades"), ("Cy", "arches")):
+...     _ = s.apply({"type": "place_piece", "player": p, "landmark": lm})
+>>> s.prompt().text
+'Cy, read a red question to Ann.'
+>>> _ = s.apply({"type": "ask", "player": "Cy", "question": "capital-of.MN"})
+>>> [e.text for e in s.apply({"type": "answer", "player": "Ann", "correct": True})]
+['Ann answered right without the choices (the answer: Saint Paul). Ann may move up to 5 spaces.']
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+from typing import Any, Mapping
+
+from ...cards import Deck, load_game_deck
+from ...errors import BadInput, RuleViolation
+from ...game import Action, Assist, Deduction, GameState, Journal, JournalEntry, Option, Outcome, Prompt, Rules
+from ...knowledge import EVERYONE, PUBLIC, private
+from ...sim import Simulator
+from ...table import Place
+from .data import COLOURS_SETS, Bank, Board, load_bank, load_board
+from .odds import card_chances
+
+WARRANT, LOOT, CROOK, CAPITAL = "warrant", "loot", "crook", "capital"
+CLUE_KINDS = (WARRANT, LOOT, CROOK)
+RESERVED_NAMES = {"box", "out", "hand", "capital", "capitals", "map", "none"}
+NONE = "none"                     # "I reached no landmark"
+STANDARD, BIGGER = "standard", "bigger"
+
+# Rulebook section names, as printed.
+SETUP, READING, MOVEMENT, INCORRECT, LANDMARKS, CLUES, ACCUSING, FALSE, WINNING, CATCHING, BIGGER_SECTION = (
+    "Set Up", "Reading and Answering Questions", "Correct Answers/Movement", "Incorrect Answers",
+    "Landmarks and Landmark Boxes", "Clue Cards: Warrant, Loot, and Crook", "Making An Accusation",
+    "False Accusations", "Winning the Game", "Catching Carmen", "A Bigger Challenge for Gumshoes")
+
+ALLOWANCE_PLAIN, ALLOWANCE_CHOICES = 5, 3
+
+
+# --- actions -----------------------------------------------------------------------
+@dataclass(frozen=True)
+class PlacePiece(Action):
+    """Setup: put your playing piece on a vacant landmark (youngest first)."""
+    type = "place_piece"
+    landmark: str
+
+
+@dataclass(frozen=True)
+class Ask(Action):
+    """The reader takes the top question card of the chosen colour: ``question`` is its id in the bank."""
+    type = "ask"
+    question: str
+
+
+@dataclass(frozen=True)
+class Choices(Action):
+    """The answering agent asks to hear the multiple-choice options."""
+    type = "choices"
+
+
+@dataclass(frozen=True)
+class Answer(Action):
+    """The answer was marked right or wrong (by the reader, or by the agent tapping a choice)."""
+    type = "answer"
+    correct: bool
+
+
+@dataclass(frozen=True)
+class Pass(Action):
+    """The back-up agent says "I pass"."""
+    type = "pass"
+
+
+@dataclass(frozen=True)
+class Move(Action):
+    """After a right answer: the landmark the agent's piece reached (``"none"``: no landmark)."""
+    type = "move"
+    landmark: str
+
+
+@dataclass(frozen=True)
+class Look(Action):
+    """Secretly look at the Clue Card in the Landmark Box at ``box``; it is ``card``."""
+    type = "look"
+    box: str
+    card: str
+    confirm: bool = False
+
+
+@dataclass(frozen=True)
+class Accuse(Action):
+    """Start an accusation with the face-up Warrant of the landmark the agent stands on."""
+    type = "accuse"
+
+
+@dataclass(frozen=True)
+class Call(Action):
+    """Call out a landmark in an accusation: the card in its box (``box``) is picked up; it is ``card``."""
+    type = "call"
+    box: str
+    card: str
+    confirm: bool = False
+
+
+@dataclass(frozen=True)
+class EndTurn(Action):
+    type = "end_turn"
+
+
+@dataclass(frozen=True)
+class DrawCapitals(Action):
+    """Catch Carmen: the agent takes three Capital Tokens without looking."""
+    type = "draw_capitals"
+
+
+@dataclass(frozen=True)
+class StartClock(Action):
+    """Catch Carmen: the oldest agent starts the timer."""
+    type = "start_clock"
+
+
+@dataclass(frozen=True)
+class PlaceCapital(Action):
+    """Catch Carmen: flip the token at ``token`` (it reads ``card``) and put it on ``state``."""
+    type = "place_capital"
+    token: str
+    card: str
+    state: str
+    confirm: bool = False
+
+
+@dataclass(frozen=True)
+class TimeUp(Action):
+    """Catch Carmen: the timer ran out."""
+    type = "time_up"
+
+
+ACTIONS: dict[str, type[Action]] = {cls.type: cls for cls in (
+    PlacePiece, Ask, Choices, Answer, Pass, Move, Look, Accuse, Call, EndTurn,
+    DrawCapitals, StartClock, PlaceCapital, TimeUp)}
+
+# Phases.
+(PLACING, ASKING, ANSWERING, BACKUP, MOVING, LOOKING, DECIDING, ACCUSING_LOOT, ACCUSING_CROOK,
+ FINALE_DRAW, FINALE_CLOCK, FINALE_PLACE, OVER) = (
+    "placing", "asking", "answering", "backup", "moving", "looking", "deciding", "accusing_loot",
+    "accusing_crook", "finale_draw", "finale_clock", "finale_place", "over")
+
+BOXES = "box"
+OUT = Place("out")
+POOL = Place("capitals")
+
+
+def box_place(landmark: str) -> Place:
+    return Place(BOXES, slot=landmark)
+
+
+def hand_place(player: str) -> Place:
+    return Place("hand", owner=player)
+
+
+def capital_place(player: str, n: int) -> Place:
+    return Place(CAPITAL, owner=player, slot=str(n))
+
+
+class CarmenUsaState(GameState):
+    """The table plus where in the turn we are."""
+
+    def __init__(self, players: tuple[str, ...], deck: Deck, order: tuple[str, ...], colour: str,
+                 variant: str, boxes: dict[str, int]) -> None:
+        super().__init__(players, deck)
+        self.order = order                       # youngest to oldest
+        self.colour = colour                     # the question colour chosen at setup
+        self.variant = variant                   # "standard" or "bigger"
+        self.boxes = boxes                       # landmark -> its box's token (fixed)
+        self.phase = PLACING
+        self.to_place = list(order)              # agents still to put their piece down
+        self.pieces: dict[str, str | None] = {p: None for p in players}
+        self.reader = order[-1]
+        self.answerer = order[0]
+        self.first: str | None = None            # the agent whose wrong answer the back-up may take
+        self.backup: str | None = None
+        self.question: str | None = None
+        self.asked: list[str] = []               # questions of this colour already read
+        self.choices = False                     # the answerer heard the choices
+        self.first_choices = False               # the first agent had heard them (back-up: 3 spaces)
+        self.allowance = 0
+        self.turned_up_warrant = False           # this turn, the agent turned up a Warrant
+        self.look_at: str | None = None          # the landmark whose card must be looked at
+        self.looked: set[int] = set()            # boxes somebody looked at (everyone saw them look)
+        self.accuse_colour: str | None = None
+        self.accuse_from: str | None = None      # landmark the Warrant was picked up from
+        self.held: dict[int, str] = {}           # token in the accuser's hand -> landmark it came from
+        self.warrants_out: list[str] = []        # colours whose Warrant left play
+        self.winner: str | None = None
+        self.to_draw: list[str] = []
+        self.placer: str | None = None
+        self.flipped: int | None = None          # a token flipped onto a wrong state, to place again
+        self.wrong_placements = 0
+        self.turn = 1
+
+
+def _check_name(name: Any) -> None:
+    if (not isinstance(name, str) or not name.strip() or "/" in name or name.startswith("~")
+            or name.lower() in RESERVED_NAMES):
+        raise BadInput(f"{name!r} cannot be an agent's name (no '/', and not one of: "
+                       f"{', '.join(sorted(RESERVED_NAMES))}).")
+
+
+class CarmenUsaRules(Rules):
+    game_id = "carmen-usa"
+    title = "Where in the USA is Carmen Sandiego"
+    actions = ACTIONS
+
+    def __init__(self, deck: Deck, board: Board | None = None, bank: Bank | None = None) -> None:
+        super().__init__(deck)
+        for kind in (*CLUE_KINDS, CAPITAL):
+            if kind not in deck.kinds:
+                raise RuleViolation(f"The deck {deck.source} has no {kind!r} cards.", SETUP)
+        self.board = board or load_board()
+        self.bank = bank or load_bank()
+        self.clues = tuple(c for k in CLUE_KINDS for c in deck.of_kind(k))
+        if len(self.clues) != len(self.board.landmarks):
+            raise RuleViolation("There must be one Clue Card for each Landmark Box.", SETUP)
+        self.colour_of = {c.id: str(c.attrs.get("colour", "")) for c in self.clues}
+        self.colours = tuple(dict.fromkeys(self.colour_of[c.id] for c in deck.of_kind(WARRANT)))
+        self.card_of = {(c.kind, self.colour_of[c.id]): c.id for c in self.clues}
+        for colour in self.colours:
+            for kind in CLUE_KINDS:
+                if (kind, colour) not in self.card_of:
+                    raise RuleViolation(f"The {colour} set has no {kind} card.", SETUP)
+        self.state_of = {c.id: str(c.attrs.get("state", "")) for c in deck.of_kind(CAPITAL)}
+        self.state_names = {c.attrs.get("state"): str(c.attrs.get("state_name")) for c in deck.of_kind(CAPITAL)}
+        self.landmark_name = {lm.id: lm.name for lm in self.board.landmarks}
+        self.sets = {colour: self.bank.of_set(colour) for colour in COLOURS_SETS}
+
+    @classmethod
+    def load(cls, decks_dir: Path | None = None) -> "CarmenUsaRules":
+        assets = decks_dir.parent if decks_dir is not None else None
+        return cls(load_game_deck(cls.game_id, decks_dir), load_board(assets), load_bank(assets))
+
+    def simulator(self, initial: GameState, seed: int) -> Simulator:
+        from .sim import CarmenUsaSimulator
+        return CarmenUsaSimulator(self, initial, seed)
+
+    # --- setup ---------------------------------------------------------------------
+    def setup(self, players: tuple[str, ...], options: Mapping[str, Any]) -> CarmenUsaState:
+        """24 Clue Cards face down, one per Landmark Box; the 50 Capital Tokens set aside.
+
+        ``options``: ``ages`` (name -> age: the youngest places first and answers first),
+        ``questions`` (``red``, ``blue`` or ``black``) and ``challenge`` (``standard`` or
+        ``bigger``: Loot goes back face down too). Players are listed in seating order, each
+        one's left neighbour next.
+        """
+        if not 2 <= len(players) <= 6:
+            raise RuleViolation("Where in the USA is Carmen Sandiego is for 2 to 6 agents.", SETUP)
+        for name in players:
+            _check_name(name)
+        if len(set(players)) != len(players):
+            raise BadInput("Two agents have the same name; add an initial to tell them apart.")
+        colour = options.get("questions", "red")
+        if colour not in COLOURS_SETS:
+            raise BadInput(f"The question colour must be red, blue or black, not {colour!r}.")
+        variant = options.get("challenge", STANDARD)
+        if variant not in (STANDARD, BIGGER):
+            raise BadInput(f"The challenge must be 'standard' or 'bigger', not {variant!r}.")
+        ages = options.get("ages") or {}
+        unknown = set(ages) - set(players)
+        if unknown:
+            raise BadInput(f"Ages given for someone not playing: {', '.join(sorted(unknown))}.")
+        order = tuple(sorted(players, key=lambda p: (ages.get(p, float("inf")), players.index(p))))
+        if not ages:
+            order = tuple(players)
+        state = CarmenUsaState(tuple(players), self.deck, order, colour, variant, {})
+        t = state.table
+        for lm in self.board.landmarks:
+            state.boxes[lm.id] = t.add(None, box_place(lm.id))     # one back for all Clue Cards
+        for _ in range(self.deck.kinds[CAPITAL].count):
+            t.add(CAPITAL, POOL)
+        state.reader = self._right_of(state, order[0])
+        words = "the bigger challenge: Loot goes back face down too" if variant == BIGGER else "standard rules"
+        state.emit("setup", f"Shuffle the 24 Clue Cards and put one face down on each Landmark Box. Questions: "
+                            f"{colour}; {words}. {order[0]} puts a piece down first.",
+                   colour=colour, variant=variant, order=list(order))
+        return state
+
+    # --- helpers -----------------------------------------------------------------
+    @staticmethod
+    def _right_of(state: CarmenUsaState, player: str) -> str:
+        i = state.players.index(player)
+        return state.players[(i - 1) % len(state.players)]
+
+    def kind_of(self, card: str) -> str:
+        return self.deck.card(card).kind
+
+    def card_name(self, card: str) -> str:
+        return self.deck.name_of(card)
+
+    def _landmark(self, text: str) -> str:
+        if text not in self.landmark_name:
+            raise BadInput(f"There is no landmark {text!r} on this board.")
+        return text
+
+    def _box(self, state: CarmenUsaState, text: str) -> tuple[str, int | None]:
+        """A box written ``box/<landmark>``: its landmark and the token in it (None: empty)."""
+        try:
+            place = Place.parse(text, state.players)
+        except ValueError as exc:
+            raise BadInput(str(exc)) from None
+        if place.area != BOXES or place.owner is not None or place.slot not in self.landmark_name:
+            raise BadInput(f"{text!r} is not a Landmark Box (write box/<landmark>).")
+        return place.slot, state.table.top(place)
+
+    def _actor(self, state: CarmenUsaState) -> str | None:
+        phase = state.phase
+        if phase == OVER:
+            return None
+        if phase == PLACING:
+            return state.to_place[0]
+        if phase == ASKING:
+            return state.reader
+        if phase == ANSWERING:
+            return state.answerer
+        if phase == BACKUP:
+            return state.backup
+        if phase == FINALE_DRAW:
+            return state.to_draw[0]
+        if phase == FINALE_CLOCK:
+            return state.order[-1]
+        if phase == FINALE_PLACE:
+            return state.placer
+        return state.current
+
+    def box_card(self, state: CarmenUsaState, landmark: str, viewer: str) -> str | None:
+        tok = state.table.top(box_place(landmark))
+        return None if tok is None else state.knowledge[viewer].card_at(tok)
+
+    def public_card(self, state: CarmenUsaState, token: int) -> str | None:
+        return state.knowledge[EVERYONE].card_at(token)
+
+    def can_accuse(self, state: CarmenUsaState, player: str) -> str | None:
+        """Why ``player`` may not accuse now (None: they may)."""
+        if state.phase not in (MOVING, DECIDING) or state.current != player:
+            return "You may accuse only on your own turn, after a right answer."
+        where = state.pieces.get(player)
+        if where is None:
+            return "Accuse from a landmark: your piece is not on one."
+        tok = state.table.top(box_place(where))
+        card = None if tok is None or not state.table.face_up(tok) else self.public_card(state, tok)
+        if card is None or self.kind_of(card) != WARRANT:
+            return f"There is no face-up Warrant at {self.landmark_name[where]}."
+        if state.turned_up_warrant:
+            return "You turned up this Warrant this turn: accuse with it on a later turn."
+        return None
+
+    # --- the rules -------------------------------------------------------------------
+    def apply(self, state: GameState, action: Action) -> None:
+        assert isinstance(state, CarmenUsaState)
+        if state.phase == OVER:
+            raise RuleViolation("The game is over.", WINNING)
+        actor = self._actor(state)
+        if action.player not in state.players:
+            raise BadInput(f"{action.player!r} is not playing in this game.")
+        if action.player != actor and not (isinstance(action, TimeUp) and state.phase == FINALE_PLACE):
+            raise RuleViolation(f"It is {actor}'s move now, not {action.player}'s.", READING)
+        handler = getattr(self, f"_do_{action.type}", None)
+        if handler is None or not isinstance(action, ACTIONS[action.type]):
+            raise BadInput(f"This game has no action {action.type!r}.")
+        handler(state, action)
+
+    def _need(self, state: CarmenUsaState, *phases: str, why: str, section: str) -> None:
+        if state.phase not in phases:
+            raise RuleViolation(why, section)
+
+    def _do_place_piece(self, state: CarmenUsaState, a: PlacePiece) -> None:
+        self._need(state, PLACING, why="The pieces are already on the board.", section=SETUP)
+        lm = self._landmark(a.landmark)
+        taken = [p for p, where in state.pieces.items() if where == lm]
+        if taken:
+            raise RuleViolation(f"{taken[0]} is already at {self.landmark_name[lm]}: at the start only one piece "
+                                f"may stand on a landmark.", SETUP)
+        state.pieces[a.player] = lm
+        state.to_place.pop(0)
+        state.emit("piece", f"{a.player} put a piece on {self.landmark_name[lm]}.", player=a.player, landmark=lm)
+        if not state.to_place:
+            self._start_turn(state, state.order[0], state.reader)
+
+    def _start_turn(self, state: CarmenUsaState, answerer: str, reader: str) -> None:
+        state.current = state.answerer = answerer
+        state.reader = reader
+        state.phase = ASKING
+        state.first = state.backup = state.question = None
+        state.choices = state.first_choices = state.turned_up_warrant = False
+        state.allowance = 0
+        state.look_at = None
+        state.emit("turn", f"{answerer}'s turn: {reader} reads a question.", player=answerer, reader=reader)
+
+    def _end_turn(self, state: CarmenUsaState, player: str) -> None:
+        state.turn += 1
+        self._start_turn(state, state.left_of(player), player)
+
+    def _do_ask(self, state: CarmenUsaState, a: Ask) -> None:
+        self._need(state, ASKING, why="A question is already being answered.", section=READING)
+        if a.question not in self.bank.questions:
+            raise BadInput(f"There is no question {a.question!r} in the question bank.")
+        q = self.bank.question(a.question)
+        if q.set != state.colour:
+            raise RuleViolation(f"This game uses the {state.colour} questions, not {q.set}.", SETUP)
+        if a.question in state.asked:
+            raise RuleViolation("That question was read already: take the next card.", READING)
+        state.asked.append(a.question)
+        if len(state.asked) == len(self.sets[state.colour]):
+            state.asked = []
+            state.emit("reshuffle", f"Every {state.colour} question has been read: they are shuffled again.")
+        state.question = a.question
+        state.phase = ANSWERING
+        state.emit("question", f"{a.player} reads to {state.answerer}: {q.text}", question=q.id,
+                   reader=a.player, answerer=state.answerer)
+
+    def _do_choices(self, state: CarmenUsaState, a: Choices) -> None:
+        self._need(state, ANSWERING, BACKUP, why="There is no question to hear the choices of.", section=READING)
+        if state.choices or (state.phase == BACKUP and state.first_choices):
+            raise RuleViolation("The choices have been read already.", READING)
+        state.choices = True
+        q = self.bank.question(state.question or "")
+        state.emit("choices", f"The choices: {'; '.join(q.options)}.", options=list(q.options))
+
+    def _do_answer(self, state: CarmenUsaState, a: Answer) -> None:
+        self._need(state, ANSWERING, BACKUP, why="There is no question to answer now.", section=READING)
+        if type(a.correct) is not bool:
+            raise BadInput("An answer is marked right (true) or wrong (false).")
+        q = self.bank.question(state.question or "")
+        with_choices = state.choices or (state.phase == BACKUP and state.first_choices)
+        how = "with the choices" if with_choices else "without the choices"
+        if state.phase == BACKUP:
+            state.current = a.player            # a back-up's answer counts as their turn
+        if a.correct:
+            state.allowance = ALLOWANCE_CHOICES if with_choices else ALLOWANCE_PLAIN
+            state.phase = MOVING
+            state.emit("answer", f"{a.player} answered right {how} (the answer: {q.answer}). "
+                                 f"{a.player} may move up to {state.allowance} spaces.",
+                       correct=True, choices=with_choices, allowance=state.allowance, answer=q.answer)
+            return
+        state.emit("answer", f"{a.player} answered wrong {how} (the answer: {q.answer}).",
+                   correct=False, choices=with_choices, answer=q.answer)
+        if state.phase == ANSWERING and len(state.players) > 2:
+            state.first, state.backup = a.player, state.left_of(a.player)
+            state.first_choices, state.choices = state.choices, False
+            state.phase = BACKUP
+            state.emit("backup", f"{state.backup} may answer the same question as back-up agent, or pass.",
+                       backup=state.backup)
+            return
+        self._end_turn(state, a.player)
+
+    def _do_pass(self, state: CarmenUsaState, a: Pass) -> None:
+        self._need(state, BACKUP, why="Only a back-up agent may pass.", section=INCORRECT)
+        first = state.first or state.answerer
+        state.emit("pass", f"{a.player} passes: {first} reads {a.player} a new question.")
+        self._start_turn(state, a.player, first)
+
+    def _do_move(self, state: CarmenUsaState, a: Move) -> None:
+        self._need(state, MOVING, why="Move only after a right answer.", section=MOVEMENT)
+        here = state.pieces.get(a.player)
+        if a.landmark == NONE:
+            state.pieces[a.player] = None
+            state.emit("move", f"{a.player} moved and reached no landmark.", landmark=None)
+            self._end_turn(state, a.player)
+            return
+        lm = self._landmark(a.landmark)
+        if lm == here:
+            raise RuleViolation(f"Move off {self.landmark_name[lm]} this turn: you may not stay on a landmark.",
+                                ACCUSING)
+        state.pieces[a.player] = lm
+        name = self.landmark_name[lm]
+        state.emit("move", f"{a.player} reached {name}.", landmark=lm)
+        tok = state.table.top(box_place(lm))
+        if tok is None:
+            state.emit("empty_box", f"The Landmark Box at {name} is empty: its card left play.")
+            self._end_turn(state, a.player)
+            return
+        if not state.table.face_up(tok) and state.knowledge[a.player].card_at(tok) is None:
+            state.look_at = lm
+            state.phase = LOOKING
+            return
+        if self.can_accuse(state, a.player) is None:
+            state.phase = DECIDING
+            return
+        self._end_turn(state, a.player)
+
+    def _do_look(self, state: CarmenUsaState, a: Look) -> None:
+        self._need(state, LOOKING, why="Look at a card only when you reach its landmark.", section=LANDMARKS)
+        lm, tok = self._box(state, a.box)
+        if lm != state.look_at or tok is None:
+            raise RuleViolation(f"Look at the card at the landmark you reached "
+                                f"({self.landmark_name.get(state.look_at or '', '?')}).", LANDMARKS)
+        if a.card not in self.deck or self.kind_of(a.card) not in CLUE_KINDS:
+            raise BadInput(f"{a.card!r} is not a Clue Card of this game.")
+        kind = self.kind_of(a.card)
+        name = self.landmark_name[lm]
+        face_down = kind == CROOK or (kind == LOOT and state.variant == BIGGER)
+        state.looked.add(tok)
+        if face_down:
+            state.observe(tok, a.card, private(a.player), confirm=a.confirm)
+            state.emit("look", f"{a.player} looked at the card at {name} and put it back face down.",
+                       landmark=lm)
+            state.emit("seen", f"{a.player} saw {self.card_name(a.card)} at {name}.", private(a.player),
+                       landmark=lm, card=a.card)
+        else:
+            state.reveal(tok, a.card, confirm=a.confirm)
+            state.emit("turn_up", f"{a.player} looked at the card at {name} and turned it face up: "
+                                  f"{self.card_name(a.card)}.", landmark=lm, card=a.card)
+            if kind == WARRANT:
+                state.turned_up_warrant = True
+            elif self.colour_of[a.card] in state.warrants_out:
+                state.table.move(tok, OUT, face_up=True)
+                state.emit("loot_out", f"Its Warrant has left play, so {self.card_name(a.card)} leaves play too.",
+                           card=a.card)
+        state.look_at = None
+        self._end_turn(state, a.player)
+
+    def _do_end_turn(self, state: CarmenUsaState, a: EndTurn) -> None:
+        self._need(state, DECIDING, why="Your turn ends by itself once you have moved and looked.",
+                   section=READING)
+        state.emit("no_accusation", f"{a.player} does not accuse.")
+        self._end_turn(state, a.player)
+
+    def _do_accuse(self, state: CarmenUsaState, a: Accuse) -> None:
+        why = self.can_accuse(state, a.player)
+        if why is not None:
+            raise RuleViolation(why, ACCUSING)
+        lm = state.pieces[a.player]
+        assert lm is not None
+        tok = state.table.top(box_place(lm))
+        assert tok is not None
+        card = self.public_card(state, tok)
+        assert card is not None
+        state.accuse_colour = self.colour_of[card]
+        state.accuse_from = lm
+        state.held = {tok: lm}
+        state.table.move(tok, hand_place(a.player), face_up=True)
+        state.pieces[a.player] = lm
+        state.phase = ACCUSING_LOOT
+        state.emit("accuse", f"{a.player} accuses with {self.card_name(card)} from {self.landmark_name[lm]}: "
+                             f"now call out where its Loot is.", card=card, landmark=lm)
+
+    def _do_call(self, state: CarmenUsaState, a: Call) -> None:
+        self._need(state, ACCUSING_LOOT, ACCUSING_CROOK, why="Call out landmarks only during an accusation.",
+                   section=ACCUSING)
+        lm, tok = self._box(state, a.box)
+        name = self.landmark_name[lm]
+        if tok is None:
+            raise RuleViolation(f"There is no card at {name}: call out a landmark that has one.", ACCUSING)
+        if a.card not in self.deck or self.kind_of(a.card) not in CLUE_KINDS:
+            raise BadInput(f"{a.card!r} is not a Clue Card of this game.")
+        was_face_up = state.table.face_up(tok)
+        state.observe(tok, a.card, PUBLIC, confirm=a.confirm)      # picked up and shown to everyone
+        colour = state.accuse_colour
+        kind = self.kind_of(a.card)
+        want = LOOT if state.phase == ACCUSING_LOOT else CROOK
+        shown = "" if was_face_up else " (shown to everyone)"
+        if kind == want and self.colour_of[a.card] == colour:
+            state.held[tok] = lm
+            state.table.move(tok, hand_place(a.player), face_up=True)
+            if want == LOOT:
+                state.phase = ACCUSING_CROOK
+                state.emit("call", f"{a.player} called {name}: {self.card_name(a.card)}{shown}. It matches! "
+                                   f"Now call out where the Crook is.", landmark=lm, card=a.card, match=True)
+                return
+            state.emit("call", f"{a.player} called {name}: {self.card_name(a.card)}{shown}. It matches!",
+                       landmark=lm, card=a.card, match=True)
+            self._true_accusation(state, a.player)
+            return
+        state.emit("call", f"{a.player} called {name}: {self.card_name(a.card)}{shown}. It does not match: "
+                           f"the accusation is over.", landmark=lm, card=a.card, match=False)
+        self._false_accusation(state, a.player, tok, a.card)
+
+    def _false_accusation(self, state: CarmenUsaState, player: str, tok: int, card: str) -> None:
+        colour = state.accuse_colour
+        assert colour is not None
+        kind = self.kind_of(card)
+        # The card that did not match goes back: a Warrant or Loot face up, a Crook face down.
+        state.table.set_face_up(tok, kind != CROOK)
+        if kind == LOOT and self.colour_of[card] in state.warrants_out:
+            state.table.move(tok, OUT, face_up=True)
+            state.emit("loot_out", f"{self.card_name(card)}'s Warrant has left play, so it leaves play too.",
+                       card=card)
+        state.warrants_out.append(colour)
+        for held in list(state.held):
+            held_card = self.public_card(state, held)
+            state.table.move(held, OUT, face_up=True)
+            state.emit("card_out", f"{self.card_name(held_card or '')} leaves play.", card=held_card)
+        state.held = {}
+        state.accuse_colour = state.accuse_from = None
+        left = len(self.colours) - len(state.warrants_out)
+        if left == 0:
+            state.emit("verdict", "All eight Warrants have left play: Carmen Sandiego wins! V.I.L.E. triumphs.",
+                       carmen=True)
+            self._finish(state, Outcome((), state.players, "All the Warrants left play: Carmen Sandiego wins."))
+            return
+        state.emit("verdict", f"The {colour} Warrant has left play ({left} Warrants still in play).",
+                   colour=colour, warrants_left=left)
+        self._end_turn(state, player)
+
+    def _true_accusation(self, state: CarmenUsaState, player: str) -> None:
+        state.winner = player
+        state.emit("verdict", f"{player} found the whole {state.accuse_colour} set: a true accusation! "
+                              f"{player} wins. Now everyone works together to catch Carmen.", winner=player)
+        state.phase = FINALE_DRAW
+        state.to_draw = list(state.order)
+        state.current = state.order[0]
+
+    def _do_draw_capitals(self, state: CarmenUsaState, a: DrawCapitals) -> None:
+        self._need(state, FINALE_DRAW, why="Capital Tokens are drawn only to catch Carmen.", section=CATCHING)
+        n = self.board.tokens_per_agent
+        if state.table.count(POOL) < n:
+            raise RuleViolation("There are not enough Capital Tokens left to draw.", CATCHING)
+        for i in range(1, n + 1):
+            state.table.move(state.table.top(POOL), capital_place(a.player, i), face_up=False)
+        state.to_draw.pop(0)
+        state.emit("draw", f"{a.player} takes {n} Capital Tokens without looking.", player=a.player)
+        if not state.to_draw:
+            state.phase = FINALE_CLOCK
+            seconds = self.board.timer_seconds[len(state.players)]
+            state.emit("clock_ready", f"Set the timer to {seconds} seconds; {state.order[-1]} starts it.",
+                       seconds=seconds)
+
+    def _do_start_clock(self, state: CarmenUsaState, a: StartClock) -> None:
+        self._need(state, FINALE_CLOCK, why="The timer is started once, after everyone has drawn.",
+                   section=CATCHING)
+        state.phase = FINALE_PLACE
+        state.placer = state.order[0]
+        state.current = state.placer
+        state.emit("clock", f"{a.player} starts the timer: Catch Carmen! {state.placer} goes first.",
+                   seconds=self.board.timer_seconds[len(state.players)])
+
+    def _tokens_of(self, state: CarmenUsaState, player: str) -> list[int]:
+        return [t for i in range(1, self.board.tokens_per_agent + 1) for t in state.table.at(capital_place(player, i))]
+
+    def _do_place_capital(self, state: CarmenUsaState, a: PlaceCapital) -> None:
+        self._need(state, FINALE_PLACE, why="Capital Tokens are placed after the timer starts.", section=CATCHING)
+        token = state.token_at(a.token)
+        if token not in self._tokens_of(state, a.player):
+            raise RuleViolation("Flip one of your own Capital Tokens.", CATCHING)
+        if state.flipped is not None and token != state.flipped:
+            raise RuleViolation("Place the token you flipped first.", CATCHING)
+        if a.card not in self.state_of:
+            raise BadInput(f"{a.card!r} is not a Capital Token.")
+        if a.state not in self.state_names:
+            raise BadInput(f"{a.state!r} is not a state (use its two-letter abbreviation).")
+        state.reveal(token, a.card, confirm=a.confirm)
+        capital = self.card_name(a.card)
+        if self.state_of[a.card] != a.state:
+            state.flipped = token
+            state.wrong_placements += 1
+            state.emit("wrong_state", f"{capital} is not in {self.state_names[a.state]}: try again!",
+                       card=a.card, state=a.state, correct=False)
+            return
+        state.flipped = None
+        state.table.move(token, Place("map", slot=a.state), face_up=True)
+        state.emit("placed", f"{a.player} put {capital} on {self.state_names[a.state]}.", card=a.card,
+                   state=a.state, correct=True)
+        nxt = self._next_placer(state, a.player)
+        if nxt is None:
+            state.emit("caught", "Every capital is on its state in time: Carmen Sandiego is caught!", caught=True)
+            self._finish(state, Outcome((state.winner or a.player,), tuple(p for p in state.players if p != state.winner),
+                                        f"{state.winner} made a true accusation, and the agents caught Carmen "
+                                        f"Sandiego in time!"))
+            return
+        state.placer = state.current = nxt
+
+    def _next_placer(self, state: CarmenUsaState, after: str) -> str | None:
+        p = after
+        for _ in range(len(state.players)):
+            p = state.left_of(p)
+            if self._tokens_of(state, p):
+                return p
+        return None
+
+    def _do_time_up(self, state: CarmenUsaState, a: TimeUp) -> None:
+        self._need(state, FINALE_PLACE, why="The timer runs only while Capital Tokens are being placed.",
+                   section=CATCHING)
+        state.emit("escaped", "Time ran out: Carmen Sandiego escapes to steal again.", caught=False)
+        self._finish(state, Outcome((state.winner or a.player,), tuple(p for p in state.players if p != state.winner),
+                                    f"{state.winner} made a true accusation, but Carmen escaped: time ran out."))
+
+    def _finish(self, state: CarmenUsaState, outcome: Outcome) -> None:
+        state.outcome = outcome
+        state.phase = OVER
+        state.emit("game_over", outcome.reason, winners=list(outcome.winners), losers=list(outcome.losers))
+
+    # --- prompt ----------------------------------------------------------------------
+    def prompt(self, state: GameState) -> Prompt:
+        assert isinstance(state, CarmenUsaState)
+        phase = state.phase
+        if phase == OVER:
+            assert state.outcome is not None
+            return Prompt(None, f"Game over: {state.outcome.reason}")
+        p = self._actor(state)
+        assert p is not None
+        if phase == PLACING:
+            free = tuple(lm for lm in self.board.ids if lm not in state.pieces.values())
+            return Prompt(p, f"{p}, put your piece on a vacant landmark.",
+                          (Option("place_piece", "Put my piece here", {"landmark": free}),))
+        if phase == ASKING:
+            left = tuple(q for q in self.sets[state.colour] if q not in state.asked)
+            return Prompt(p, f"{p}, read a {state.colour} question to {state.answerer}.",
+                          (Option("ask", "Read the next question", {"question": left}),))
+        if phase in (ANSWERING, BACKUP):
+            q = self.bank.question(state.question or "")
+            heard = state.choices or (phase == BACKUP and state.first_choices)
+            opts = [Option("answer", "Mark the answer", {"correct": (True, False)})]
+            if not heard:
+                opts.append(Option("choices", "Hear the choices"))
+            if phase == BACKUP:
+                opts.append(Option("pass", "I pass"))
+                worth = ALLOWANCE_CHOICES if heard else ALLOWANCE_PLAIN
+                return Prompt(p, f"{p}, as back-up agent: answer ({worth} spaces if right"
+                                 f"{'' if heard else ', 3 with the choices'}) or pass. {q.text}", tuple(opts))
+            return Prompt(p, f"{p}, answer{' (choose one)' if heard else ''}: {q.text}", tuple(opts))
+        if phase == MOVING:
+            here = state.pieces.get(p)
+            targets = tuple(lm for lm in self.board.ids if lm != here) + (NONE,)
+            opts = [Option("move", f"Moved up to {state.allowance} spaces", {"landmark": targets})]
+            if self.can_accuse(state, p) is None:
+                opts.append(Option("accuse", "Accuse from here"))
+            off = f" (move off {self.landmark_name[here]})" if here else ""
+            return Prompt(p, f"{p}, move up to {state.allowance} spaces{off}, then say which landmark you reached.",
+                          tuple(opts))
+        if phase == LOOKING:
+            lm = state.look_at or ""
+            return Prompt(p, f"{p}, secretly look at the card at {self.landmark_name.get(lm, lm)}.",
+                          (Option("look", "Look at the card", {"box": (str(box_place(lm)),)}, {"card": "box"}),))
+        if phase == DECIDING:
+            return Prompt(p, f"{p}, you may accuse with this Warrant, or end your turn.",
+                          (Option("accuse", "Accuse"), Option("end_turn", "End my turn")))
+        if phase in (ACCUSING_LOOT, ACCUSING_CROOK):
+            boxes = tuple(str(box_place(lm)) for lm in self.board.ids if state.table.count(box_place(lm)))
+            what = "Loot" if phase == ACCUSING_LOOT else "Crook"
+            return Prompt(p, f"{p}, call out the landmark of the {state.accuse_colour} {what}.",
+                          (Option("call", f"The {what} is here", {"box": boxes}, {"card": "box"}),))
+        if phase == FINALE_DRAW:
+            return Prompt(p, f"{p}, take {self.board.tokens_per_agent} Capital Tokens without looking.",
+                          (Option("draw_capitals", "Take my tokens"),))
+        if phase == FINALE_CLOCK:
+            seconds = self.board.timer_seconds[len(state.players)]
+            return Prompt(p, f"{p}, start the {seconds}-second timer and say \"Catch Carmen!\"",
+                          (Option("start_clock", "Start the timer"),))
+        tokens = (state.flipped,) if state.flipped is not None else tuple(self._tokens_of(state, p))
+        places = tuple(str(state.table.place_of(t)) for t in tokens)
+        return Prompt(p, f"{p}, flip a Capital Token, read it aloud and put it on its state.",
+                      (Option("place_capital", "Put the token on a state",
+                              {"token": places, "state": tuple(sorted(self.state_names))}, {"card": "token"}),
+                       Option("time_up", "Time ran out")))
+
+    # --- journal ---------------------------------------------------------------------
+    def where_words(self, state: CarmenUsaState, place: Place, viewer: str | None = None) -> str:
+        if place.area == BOXES:
+            return self.landmark_name.get(place.slot or "", str(place))
+        if place.area == "hand":
+            return "your hand" if place.owner == viewer else f"{place.owner}'s hand"
+        if place.area == "out":
+            return "Out of play"
+        if place.area == "map":
+            return f"on {self.state_names.get(place.slot, place.slot)}"
+        if place.area == CAPITAL:
+            return f"{'your' if place.owner == viewer else str(place.owner) + chr(39) + 's'} Capital Token {place.slot}"
+        return str(place)
+
+    def journal(self, state: GameState, player: str, assist: Assist) -> Journal:
+        assert isinstance(state, CarmenUsaState)
+        know = state.knowledge[player]
+        table = state.table
+        entries = []
+        for card in self.clues:
+            tok = know.token_of(card.id)
+            if tok is None:
+                entries.append(JournalEntry(card.id, card.name, card.kind, "Unknown"))
+            else:
+                place = table.place_of(tok)
+                entries.append(JournalEntry(card.id, card.name, card.kind, self.where_words(state, place, player),
+                                            str(place)))
+        deductions = self._boxes(state, player)
+        if assist != Assist.NOTES:
+            deductions += self._hints(state, player)
+        if assist == Assist.FULL:
+            deductions += self._crook_odds(state, player)
+        return Journal(player, assist, tuple(entries), tuple(deductions))
+
+    def box_knowledge(self, state: CarmenUsaState, player: str, landmark: str) -> tuple[str, str | None]:
+        """What ``player`` knows of a box: (how, card). ``how`` is one of: empty, public (face up),
+        shown (shown to everyone, face down), seen (looked at by this agent), crook / crook-or-loot
+        (someone looked and put it back face down), unknown."""
+        tok = state.table.top(box_place(landmark))
+        if tok is None:
+            return "empty", None
+        card = state.knowledge[player].card_at(tok)
+        if state.table.face_up(tok):
+            return "public", card
+        if card is not None:
+            return ("shown" if state.knowledge[EVERYONE].card_at(tok) == card else "seen"), card
+        if tok in state.looked:
+            return ("crook-or-loot" if state.variant == BIGGER else "crook"), None
+        return "unknown", None
+
+    _HOW = {"public": "face up", "shown": "shown to everyone at an accusation", "seen": "seen by you",
+            "crook": "a Crook (someone looked and put it back face down)",
+            "crook-or-loot": "a Crook or a Loot (someone looked and put it back face down)",
+            "unknown": "unknown", "empty": "empty: its card left play"}
+
+    def _boxes(self, state: CarmenUsaState, player: str) -> list[Deduction]:
+        out = []
+        for lm in self.board.ids:
+            how, card = self.box_knowledge(state, player, lm)
+            name = self.landmark_name[lm]
+            text = f"{name}: {self.card_name(card)} ({self._HOW[how]})" if card else f"{name}: {self._HOW[how]}"
+            out.append(Deduction("box", text + ".", "What you saw, or what everyone saw at the table.",
+                                 {"landmark": lm, "place": str(box_place(lm)), "how": how, "card": card}))
+        return out
+
+    def _hints(self, state: CarmenUsaState, player: str) -> list[Deduction]:
+        out = []
+        if state.warrants_out:
+            names = ", ".join(f"{c} ({self.deck.card(self.card_of[(WARRANT, c)]).attrs.get('crook', c)})"
+                              for c in state.warrants_out)
+            out.append(Deduction("colours_out", f"Warrants out of play: {names}.",
+                                 "A false accusation removes its Warrant; no accusation can use it again.",
+                                 {"colours": list(state.warrants_out)}))
+        know = state.knowledge[player]
+        table = state.table
+        for colour in self.colours:
+            if colour in state.warrants_out:
+                continue
+            spots = {}
+            for kind in CLUE_KINDS:
+                tok = know.token_of(self.card_of[(kind, colour)])
+                spots[kind] = None if tok is None else table.place_of(tok)
+            w, l, c = spots[WARRANT], spots[LOOT], spots[CROOK]
+            if not (w and l and c) or w.area != BOXES or not table.face_up(table.top(w) or 0):
+                continue
+            if l.area != BOXES or c.area != BOXES:
+                continue
+            now = state.pieces.get(player) == w.slot and self.can_accuse(state, player) is None
+            text = (f"Accusation ready for the {colour} set: Warrant at {self.landmark_name[w.slot or '']}, "
+                    f"Loot at {self.landmark_name[l.slot or '']}, Crook at {self.landmark_name[c.slot or '']}"
+                    + (" - you can accuse now." if now else "."))
+            out.append(Deduction("accusation_ready", text,
+                                 "You know where all three cards of this colour are, and its Warrant is face up.",
+                                 {"colour": colour, "warrant": str(w), "loot": str(l), "crook": str(c), "now": now}))
+        return out
+
+    def crook_chances(self, state: CarmenUsaState, player: str) -> dict[str, dict[str, Fraction]]:
+        """colour -> landmark -> exact chance that its Crook lies there, for ``player``."""
+        know = state.knowledge[player]
+        allowed: dict[int, frozenset[str]] = {}
+        any_kind = frozenset(CLUE_KINDS)
+        face_down_kinds = frozenset({CROOK, LOOT}) if state.variant == BIGGER else frozenset({CROOK})
+        landmark_of = {}
+        for lm in self.board.ids:
+            tok = state.table.top(box_place(lm))
+            if tok is None or know.card_at(tok) is not None:
+                continue
+            allowed[tok] = face_down_kinds if tok in state.looked else any_kind
+            landmark_of[tok] = lm
+        unknown = {c.id: c.kind for c in self.clues if know.token_of(c.id) is None}
+        chances = card_chances(allowed, unknown) if len(unknown) == len(allowed) else {}
+        out: dict[str, dict[str, Fraction]] = {}
+        for colour in self.colours:
+            crook = self.card_of[(CROOK, colour)]
+            tok = know.token_of(crook)
+            if tok is not None:
+                place = state.table.place_of(tok)
+                out[colour] = {place.slot or str(place): Fraction(1)} if place.area == BOXES else {}
+            else:
+                out[colour] = {landmark_of[t]: p for t, p in chances.get(crook, {}).items() if p}
+        return out
+
+    def _crook_odds(self, state: CarmenUsaState, player: str) -> list[Deduction]:
+        out = []
+        for colour, odds in self.crook_chances(state, player).items():
+            crook = self.card_name(self.card_of[(CROOK, colour)])
+            if not odds:
+                continue
+            ranked = sorted(odds.items(), key=lambda kv: (-kv[1], kv[0]))
+            if len(ranked) == 1 and ranked[0][1] == 1:
+                text = f"{crook} is at {self.landmark_name.get(ranked[0][0], ranked[0][0])} (certain)."
+            else:
+                text = f"Where {crook} can be: " + "; ".join(
+                    f"{self.landmark_name[lm]} {p.numerator}/{p.denominator} ({float(p):.0%})" for lm, p in ranked) + "."
+            out.append(Deduction("crook_odds", text,
+                                 "Every arrangement of the cards you have not seen that fits what you know is "
+                                 "equally likely (a card put back face down is a Crook"
+                                 + (" or a Loot)." if state.variant == BIGGER else ")."),
+                                 {"colour": colour, "odds": {str(box_place(lm)): f"{p.numerator}/{p.denominator}"
+                                                             for lm, p in ranked}}))
+        return out
+
+    def layout(self, state: GameState) -> Mapping[str, tuple[str, ...]]:
+        """Landmark Boxes (top and bottom rows, west to east), card types, colours, the finale's timer and map."""
+        assert isinstance(state, CarmenUsaState)
+        rows = {r: tuple(lm.id for lm in sorted(self.board.landmarks, key=lambda x: x.order) if lm.row == r)
+                for r in ("top", "bottom")}
+        return {"top": rows["top"], "bottom": rows["bottom"], "kinds": CLUE_KINDS, "colours": self.colours,
+                "questions": (state.colour,), "challenge": (state.variant,),
+                "timer_seconds": (str(self.board.timer_seconds.get(len(state.players), 0)),),
+                "tiles": tuple(f"{s}:{r}:{c}" for s, (r, c) in sorted(self.board.tiles.items()))}
+
+    def place_words(self, state: GameState, place: str, viewer: str | None = None) -> str:
+        """'the card at Mount Rushmore', 'your Capital Token 1', 'Minnesota on the map'."""
+        assert isinstance(state, CarmenUsaState)
+        where = Place.parse(place, state.players)
+        if where.area == BOXES:
+            return f"the card at {self.landmark_name.get(where.slot or '', where.slot)}"
+        if where.area == "map":
+            return f"{self.state_names.get(where.slot, where.slot)} on the map"
+        return self.where_words(state, where, viewer)
+
+    # --- undo history ------------------------------------------------------------------
+    def describe(self, state: GameState, action: Action) -> str:
+        """Public words for an action, judged on the state before it (no private identity)."""
+        assert isinstance(state, CarmenUsaState)
+        a = action
+        lmn = self.landmark_name
+        try:
+            if isinstance(a, PlacePiece):
+                return f"{a.player} put a piece on {lmn[a.landmark]}"
+            if isinstance(a, Ask):
+                return f"{a.player} read a question to {state.answerer}"
+            if isinstance(a, Choices):
+                return f"{a.player} asked for the choices"
+            if isinstance(a, Answer):
+                return f"{a.player} answered {'right' if a.correct else 'wrong'}"
+            if isinstance(a, Pass):
+                return f"{a.player} passed"
+            if isinstance(a, Move):
+                return f"{a.player} reached {lmn[a.landmark]}" if a.landmark != NONE else f"{a.player} moved"
+            if isinstance(a, Look):
+                return f"{a.player} looked at the card at {lmn[Place.parse(a.box, state.players).slot or '']}"
+            if isinstance(a, Accuse):
+                return f"{a.player} made an accusation"
+            if isinstance(a, Call):
+                return f"{a.player} called {lmn[Place.parse(a.box, state.players).slot or '']}"
+            if isinstance(a, EndTurn):
+                return f"{a.player} ended the turn"
+            if isinstance(a, DrawCapitals):
+                return f"{a.player} took Capital Tokens"
+            if isinstance(a, StartClock):
+                return f"{a.player} started the timer"
+            if isinstance(a, PlaceCapital):
+                return f"{a.player} put {self.card_name(a.card)} on {self.state_names.get(a.state, a.state)}"
+            if isinstance(a, TimeUp):
+                return "Time ran out"
+        except (KeyError, ValueError):
+            pass
+        return f"{a.player}: {a.type}"
