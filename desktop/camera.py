@@ -136,6 +136,8 @@ class CameraPanel(QGroupBox):
         self._retired: list[tuple[QThread, CameraWorker]] = []
         self.simulated: SimulatedCamera | None = None
         self.mode = "off"
+        #: the game being played: only its cards are reported (another game's tag is "foreign")
+        self.active_games: set[str] = set()
         layout = QVBoxLayout(self)
         self.image = QLabel()
         self.image.setObjectName("camera:preview")
@@ -186,7 +188,7 @@ class CameraPanel(QGroupBox):
         self.status.setText(message)
         self.retry.setText("Restart")
         self._thread = QThread(self)
-        self._worker = CameraWorker(make_source, {"carmen"})
+        self._worker = CameraWorker(make_source, set(self.active_games))
         self._worker.moveToThread(self._thread)
         self._thread.started.connect(self._worker.run)
         self._worker.preview.connect(self._show_preview)

@@ -20,18 +20,20 @@ from .widgets import button, label
 
 
 class CardChooser(QWidget):
-    """One card to identify: a list of every card of the slot's type."""
+    """One card to identify: a list of every card that can lie there (of the slot's type, if known)."""
 
     def __init__(self, controller: GameController, field: str, place: str, *, hint: str | None = None,
                  parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.field = field
         self.place = place
-        self.kind = controller.kind_at(place) or place.split("/")[-2]
+        self.kind = controller.kind_at(place)
+        self.kind_words = controller.kind_name(self.kind) if self.kind is not None else "card"
         self.names = dict(controller.cards_of_kind(self.kind))
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        title = label(f"{controller.slot_words(place)}: which {controller.kind_name(self.kind)} is it?", "heading")
+        where = controller.words(place)
+        title = label(f"{where[:1].upper()}{where[1:]}: which {self.kind_words} is it?", "heading")
         layout.addWidget(title)
         if hint:
             layout.addWidget(label(hint, "banner"))
@@ -78,10 +80,13 @@ class CardEntry(QWidget):
     def __init__(self, controller: GameController, heading: str, reads: list[tuple[str, str]],
                  make_action: Callable[[dict[str, str]], dict], *, submit_text: str,
                  hints: dict[str, str] | None = None, camera_note: str | None = None,
-                 show_to_camera: Callable[[], None] | None = None, parent: QWidget | None = None) -> None:
+                 show_to_camera: Callable[[], None] | None = None,
+                 send: Callable[[dict], list] | None = None, parent: QWidget | None = None) -> None:
+        """``send``: how the finished action is applied (default: the controller's ``apply``)."""
         super().__init__(parent)
         self.controller = controller
         self.make_action = make_action
+        self.send_action = send or controller.apply
         self.pending: dict | None = None
         layout = QVBoxLayout(self)
         layout.addWidget(label(heading, "title"))
@@ -146,9 +151,9 @@ class CardEntry(QWidget):
             if not any(card_id in c.names for c in self.choosers) and card_id in self.controller.deck:
                 # A card of another type in front of the camera: say so instead of ignoring it.
                 card = self.controller.deck.card(card_id)
-                wanted = " or ".join(sorted({self.controller.kind_name(c.kind) for c in self.choosers}))
+                wanted = " or ".join(sorted({c.kind_words for c in self.choosers}))
                 self._show_error(f"The camera read a {self.controller.kind_name(card.kind)} card, "
-                                 f"but this needs a {wanted} card. Show the card from that slot.")
+                                 f"but this needs a {wanted}. Show the card from that place.")
             return
         if all(c.card() for c in self.choosers):
             self.submit()
@@ -157,13 +162,21 @@ class CardEntry(QWidget):
         cards = {c.field: c.card() for c in self.choosers}
         missing = [c for c in self.choosers if cards[c.field] is None]
         if missing:
-            self._show_error(f"Choose the {self.controller.kind_name(missing[0].kind)} card first.")
+            self._show_error(f"Choose the {missing[0].kind_words} first.")
             return
+        if self.controller.demo:
+            # On the simulated table the truth is known: a wrong pick is a slip, not a card.
+            for c in self.choosers:
+                if cards[c.field] != self.controller.true_card_at(c.place):
+                    self._show_error(f"That is not the card lying there on the simulated table "
+                                     f"({self.controller.words(c.place)}). Pick again, or show it to the "
+                                     f"simulated camera.")
+                    return
         self._send(self.make_action(cards))
 
     def _send(self, action: dict) -> None:
         try:
-            events = self.controller.apply(action)
+            events = self.send_action(action)
         except Contradiction as exc:
             self.pending = dict(action, confirm=True)
             self.question_text.setText(exc.message + "\nIs it really that card?")

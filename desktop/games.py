@@ -16,15 +16,14 @@ from typing import Any, Mapping
 
 from PySide6.QtCore import QObject, Signal
 
-from engine.errors import RuleViolation
+from engine.errors import BadInput, RuleViolation
 from engine.events import Event
 from engine.game import Assist
+from engine.games import GameInfo, game_info
 from engine.paths import user_dir
 from engine.session import PlayerView, Session
-from engine.sim import Truth
 from engine.store import EventStore, StoreError
 
-GAME_ID = "carmen-cards"
 SUFFIX = ".gumshoe"
 
 
@@ -51,8 +50,23 @@ class SavedGame:
     when: str                   # "Sat 21 Nov, 18:40"
     moves: int | None
     problem: str | None = None  # a file that cannot be opened says why, instead of vanishing
-    state: str = ""             # "Julie's turn" or "finished: Julie arrested Carmen Sandiego."
+    state: str = ""             # "Julie's turn" or "finished: " and the game's verdict
     finished: bool = False
+    game: str = ""              # the game's title on the shelf
+
+    def line(self) -> str:
+        """One line of the resume list."""
+        if self.problem:
+            return f"{self.path.name}: cannot be opened ({self.problem})"
+        moves = f" \u2014 {self.moves} moves" if self.moves is not None else ""
+        return f"{self.game}: {self.title} \u2014 {self.when}{moves} \u2014 {self.state}"
+
+
+def _game_title(game: object) -> str:
+    try:
+        return game_info(str(game)).title
+    except (BadInput, ValueError):
+        return str(game)
 
 
 def saved_games() -> list[SavedGame]:
@@ -66,19 +80,52 @@ def saved_games() -> list[SavedGame]:
             continue
         header = info.get("header") or {}
         players = header.get("players") or []
+        game = _game_title(header.get("game"))
         stamp = info.get("updated_at") or info.get("created_at")
         when = stamp.astimezone().strftime("%a %d %b, %H:%M") if stamp else ""
-        state, finished = "", False
         try:
             # Replaying is cheap (about 0.1 s for 1,000 moves) and says where the game stands.
             seen = Session.preview(path)
-            finished = seen.outcome is not None
-            state = f"finished: {seen.outcome.reason}" if seen.outcome else f"{seen.current}'s turn"
         except (StoreError, RuleViolation, ValueError, KeyError) as exc:
-            found.append(SavedGame(path, ", ".join(players), when, info.get("records"), f"cannot be replayed ({exc})"))
+            found.append(SavedGame(path, ", ".join(players), when, None, f"cannot be replayed ({exc})", game=game))
             continue
-        found.append(SavedGame(path, ", ".join(players), when, info.get("records"), None, state, finished))
+        finished = seen.outcome is not None
+        state = f"finished: {seen.outcome.reason}" if seen.outcome else f"{seen.current}'s turn"
+        found.append(SavedGame(path, ", ".join(seen.players), when, len(seen.undo_history()), None, state, finished,
+                               game))
     return found
+
+
+def bin_dir() -> Path:
+    return games_dir() / "bin"
+
+
+def move_to_bin(path: Path) -> Path:
+    """Move a saved game (and SQLite's side files) to the bin folder; returns where it went."""
+    folder = bin_dir()
+    folder.mkdir(parents=True, exist_ok=True)
+    target = folder / path.name
+    n = 2
+    while target.exists():
+        target = folder / f"{path.stem}_{n}{path.suffix}"
+        n += 1
+    path.rename(target)
+    for side in ("-wal", "-shm"):
+        extra = path.with_name(path.name + side)
+        if extra.exists():
+            extra.rename(target.with_name(target.name + side))
+    return target
+
+
+def restore_from_bin(binned: Path, original: Path) -> None:
+    """Put a game back where it was (refuses to overwrite a file there)."""
+    if original.exists():
+        raise FileExistsError(f"{original.name} exists again; the binned copy stays in {binned.parent}")
+    binned.rename(original)
+    for side in ("-wal", "-shm"):
+        extra = binned.with_name(binned.name + side)
+        if extra.exists():
+            extra.rename(original.with_name(original.name + side))
 
 
 class GameController(QObject):
@@ -94,21 +141,26 @@ class GameController(QObject):
         super().__init__()
         self.session = session
         self.path = path
+        self.game_id = session.rules.game_id
+        self.info: GameInfo = game_info(self.game_id)
         self.assist = Assist(session.options.get("assist", Assist.FULL.value))
         # Demo mode: the virtual cards' true identities, dealt from a seed kept in the
         # game's own options so a resumed demo game deals the same cards.
         seed = session.options.get("demo_seed")
-        self.truth = Truth.deal(session.initial, random.Random(seed)) if seed is not None else None
+        self.simulator = session.rules.simulator(session.initial, seed) if seed is not None else None
+        #: after the game: place -> card flipped to complete the story
+        self.revealed: dict[str, str] = {}
 
     # --- opening -------------------------------------------------------------------
     @classmethod
-    def new(cls, players: list[str], ages: Mapping[str, int], assist: Assist, *, demo: bool = False,
+    def new(cls, game_id: str, players: list[str], ages: Mapping[str, int], assist: Assist, *,
+            options: Mapping[str, Any] | None = None, demo: bool = False,
             path: Path | None = None) -> "GameController":
-        options: dict[str, Any] = {"ages": dict(ages), "assist": Assist(assist).value}
+        chosen: dict[str, Any] = {**dict(options or {}), "ages": dict(ages), "assist": Assist(assist).value}
         if demo:
-            options["demo_seed"] = random.SystemRandom().randrange(1 << 30)
+            chosen["demo_seed"] = random.SystemRandom().randrange(1 << 30)
         path = path or new_game_path()
-        return cls(Session.new(GAME_ID, players, options, path=path), path)
+        return cls(Session.new(game_id, players, chosen, path=path), path)
 
     @classmethod
     def resume(cls, path: Path) -> "GameController":
@@ -120,7 +172,7 @@ class GameController(QObject):
     # --- reading ---------------------------------------------------------------------
     @property
     def demo(self) -> bool:
-        return self.truth is not None
+        return self.simulator is not None
 
     @property
     def deck(self):
@@ -135,9 +187,14 @@ class GameController(QObject):
     def kind_index(self, kind: str) -> int:
         return list(self.deck.kinds).index(kind)
 
-    def cards_of_kind(self, kind: str) -> list[tuple[str, str]]:
-        """(card id, name) of every card of one type, alphabetical for quick finding."""
-        return sorted(((c.id, c.name) for c in self.deck.of_kind(kind)), key=lambda c: c[1])
+    def symbol_words(self, symbol: str) -> str:
+        """A die face's symbol in the game's words (a card type's name, or the symbol itself)."""
+        return self.kind_name(symbol) if symbol in self.deck.kinds else symbol.replace("-", " ").capitalize()
+
+    def cards_of_kind(self, kind: str | None) -> list[tuple[str, str]]:
+        """(card id, name) of every card of one type (every card: ``None``), alphabetical."""
+        cards = self.deck.of_kind(kind) if kind is not None else list(self.deck.cards.values())
+        return sorted(((c.id, c.name) for c in cards), key=lambda c: c[1])
 
     def kind_at(self, place: str) -> str | None:
         for card in self.shared_view().cards:
@@ -147,20 +204,13 @@ class GameController(QObject):
 
     def true_card_at(self, place: str) -> str | None:
         """Demo mode only: what the virtual card at a place really is."""
-        if self.truth is None:
+        if self.simulator is None:
             return None
-        return self.truth.card_at(self.session.state, place)
+        return self.simulator.card_at(self.session.state, place)
 
-    def slot_words(self, place: str, viewer: str | None = None) -> str:
-        """'Julie's Top Loot card', 'your Top Loot card' (to ``viewer``), 'the center Loot card'."""
-        parts = place.split("/")
-        if parts[0] == "center" and len(parts) == 2:
-            return f"the center {self.kind_name(parts[1])} card"
-        if len(parts) == 3:
-            owner, kind, slot = parts
-            whose = "your" if owner == viewer else f"{owner}'s"
-            return f"{whose} {slot.capitalize()} {self.kind_name(kind)} card"
-        return place
+    def words(self, value: Any, viewer: str | None = None) -> str:
+        """A place or a value as a player would say it ("your Top Loot card" to ``viewer``)."""
+        return self.session.rules.place_words(self.session.state, str(value), viewer)
 
     # --- playing ---------------------------------------------------------------------
     def apply(self, action: Mapping[str, Any]) -> list[Event]:

@@ -1,4 +1,8 @@
-"""The main window: one stack of screens, and the flows that go from one to another."""
+"""The main window: one stack of screens, and the flows that go from one to another.
+
+This is the shell: it never names a game. The game shelf comes from the engine's game
+registry, a game's table from ``desktop.tables``.
+"""
 
 from __future__ import annotations
 
@@ -6,34 +10,41 @@ from pathlib import Path
 
 from PySide6.QtWidgets import QApplication, QFrame, QMainWindow, QScrollArea, QStackedWidget, QVBoxLayout, QWidget
 
+from engine.cards import DeckError
 from engine.errors import RuleViolation
 from engine.store import StoreError
 
 from .camera import CameraPanel
-from .sounds import Sounds
 from .card_entry import CardEntry
+from .end_screen import EndScreen
 from .games import GameController
 from .new_game_screen import NewGameScreen
 from .private import JournalView, PrivacyGate
 from .setup_screen import SetupScreen
+from .sounds import Sounds
 from .start_screen import StartScreen
 from .table_screen import TableScreen
 
-WINDOW_TITLE = "Gumshoe \u2014 Carmen Sandiego card game"
+WINDOW_TITLE = "Gumshoe"
+#: the smallest window every screen must fit (a 1366x768 laptop less its taskbar)
+MIN_SIZE = (1280, 680)
 
 
 class MainWindow(QMainWindow):
     def __init__(self, *, demo: bool = False, camera: str = "off", camera_index: int = 0,
-                 die_reader: bool = False) -> None:
+                 die_reader: bool = False, game: str | None = None) -> None:
         """``camera``: "auto" opens the webcam for each game, "off" only when asked (tests, smoke);
-        a demo game always uses the simulated table. ``die_reader``: look for the USB die reader."""
+        a demo game always uses the simulated table. ``die_reader``: look for the USB die reader.
+        ``demo``: go straight to a new game on the simulated table (of ``game``, or the first)."""
         super().__init__()
         self.camera_setting = camera
         self.camera_index = camera_index
         self.setWindowTitle(WINDOW_TITLE)
+        self.setMinimumSize(*MIN_SIZE)
         self.resize(1500, 940)
         self.controller: GameController | None = None
         self.entry: CardEntry | None = None        # the card entry now on screen, if any
+        self._story_shown = False                  # the end of this game has been shown once
 
         self.stack = QStackedWidget()
         self.setCentralWidget(self.stack)
@@ -42,6 +53,10 @@ class MainWindow(QMainWindow):
         self.table = TableScreen()
         self.setup = SetupScreen()
         self.setup.done.connect(self.show_table)
+        self.end = EndScreen()
+        self.end.back_requested.connect(self.show_table)
+        self.end.leave_requested.connect(self.leave_game)
+        self.end.reveal_requested.connect(self.open_reveal)
         self.gate = PrivacyGate()
         # In a scroll area: wrapped labels and long lists must not make the window taller
         # than a laptop screen.
@@ -51,18 +66,18 @@ class MainWindow(QMainWindow):
         flip_inner = QWidget()
         self.flip_page.setWidget(flip_inner)
         self.flip_layout = QVBoxLayout(flip_inner)
-        for page in (self.start, self.new_game, self.setup, self.table, self.gate, self.flip_page):
+        for page in (self.start, self.new_game, self.setup, self.table, self.gate, self.flip_page, self.end):
             self.stack.addWidget(page)
 
-        self.start.new_game_requested.connect(lambda: self.show_new_game(demo=False))
-        self.start.demo_requested.connect(lambda: self.show_new_game(demo=True))
+        self.start.new_game_requested.connect(lambda game: self.show_new_game(game, demo=False))
+        self.start.demo_requested.connect(lambda game: self.show_new_game(game, demo=True))
         self.start.resume_requested.connect(self.resume_game)
         self.new_game.cancelled.connect(self.show_start)
         self.new_game.start_requested.connect(self.start_game)
         self.table.leave_requested.connect(self.leave_game)
-        self.table.peek_requested.connect(self.open_peek)
-        self.table.flip_requested.connect(self.open_flip)
+        self.table.read_requested.connect(self.read_cards)
         self.table.journal_requested.connect(self.open_journal)
+        self.table.game_over.connect(self.show_end)
         self.gate.closed.connect(self._private_closed)
         self.sounds = Sounds(enabled=self.start.sound.isChecked, fallback=QApplication.beep)
         self.die_reader = None
@@ -72,54 +87,75 @@ class MainWindow(QMainWindow):
             self.table.attach_die_reader(self.die_reader)
             self.die_reader.start()
         self.start.test_die_requested.connect(self.test_die)
-        self.start.test_die_button.setEnabled(self.die_reader is not None)
+        self.start.set_die_reader(self.die_reader is not None)
         self.camera_panel = CameraPanel()
         self.camera_panel.card_seen.connect(self._card_seen)
         self.table.extra_side.addWidget(self.camera_panel)
-        self.show_new_game(demo=True) if demo else self.show_start()
+        if demo:
+            self.show_new_game(game or self.start.first_game(), demo=True)
+        else:
+            self.show_start()
 
-    def test_die(self) -> None:
+    def test_die(self, game: str) -> None:
         """Settings: roll the USB die reader and see each roll with what it shows in this game."""
         if self.die_reader is None:
             return
-        from engine.cards import load_game_deck
+        from engine.dice import load_die
+        from engine.games import game_info, rules_for
         from .die.widgets import DieTestDialog
-        deck = load_game_deck("carmen-cards")
+        info = game_info(game)
+        if info.die is None:
+            return
+        deck = rules_for(game).deck
         names = {k: kind.name for k, kind in deck.kinds.items()}
-        DieTestDialog(self.die_reader, self.table.die, names, self).exec()
+        DieTestDialog(self.die_reader, load_die(info.die), names, self).exec()
 
     # --- screens -------------------------------------------------------------------
     def show_start(self) -> None:
         self.start.refresh()
         self.stack.setCurrentWidget(self.start)
-        self.start.new_button.setFocus()
+        self.start.focus_first()
 
-    def show_new_game(self, demo: bool) -> None:
-        self.new_game.reset(demo)
+    def show_new_game(self, game: str, demo: bool) -> None:
+        self.new_game.reset(game, demo)
         self.stack.setCurrentWidget(self.new_game)
 
     def show_table(self) -> None:
         self.entry = None
+        c = self.controller
+        if c is not None and c.session.outcome is not None and not self._story_shown:
+            self.show_end()            # the game just ended: its story comes first
+            return
         self.table.refresh()
         self.stack.setCurrentWidget(self.table)
 
+    def show_end(self) -> None:
+        if self.controller is None:
+            return
+        if self.stack.currentWidget() in (self.gate, self.flip_page) and self.entry is not None:
+            return                     # a card entry is finishing: it comes back through show_table
+        self._story_shown = True
+        self.end.show_game(self.controller)
+        self.stack.setCurrentWidget(self.end)
+
     # --- games ---------------------------------------------------------------------
-    def start_game(self, players: list[str], ages: dict, assist, demo: bool) -> None:
+    def start_game(self, game: str, players: list[str], ages: dict, assist, options: dict, demo: bool) -> None:
         try:
-            controller = GameController.new(players, ages, assist, demo=demo)
-        except RuleViolation as exc:
-            self.new_game.show_error(exc.message)
+            controller = GameController.new(game, players, ages, assist, options=options, demo=demo)
+        except (RuleViolation, StoreError, DeckError, OSError) as exc:
+            self.new_game.show_error(getattr(exc, "message", None) or str(exc))
             return
         self._open(controller)
-        self.table.say([controller.session.public_log()[0]] if controller.session.public_log() else [])
-        self.setup.show_game(controller)
-        self.stack.setCurrentWidget(self.setup)
+        log = controller.session.public_log()
+        self.table.say(log[:1])
+        if self.setup.show_game(controller, self.table.table.setup_widget() if self.table.table else None):
+            self.stack.setCurrentWidget(self.setup)
 
     def resume_game(self, path: Path) -> None:
         try:
             controller = GameController.resume(path)
-        except (StoreError, RuleViolation, OSError, ValueError) as exc:
-            self.start.print_status.setText(f"That game could not be opened: {exc}")
+        except (StoreError, RuleViolation, DeckError, OSError, ValueError) as exc:
+            self.start.show_problem(f"That game could not be opened: {exc}")
             return
         self._open(controller)
         words = controller.session.undo_history()
@@ -129,9 +165,12 @@ class MainWindow(QMainWindow):
     def _open(self, controller: GameController) -> None:
         self._close_game()
         self.controller = controller
+        self._story_shown = controller.session.outcome is not None   # a finished game opens on its table
         controller.turn_changed.connect(self._turn_changed)
         controller.applied.connect(self.sounds.play_for)
         self.table.set_controller(controller)
+        self.setWindowTitle(f"{WINDOW_TITLE} \u2014 {controller.info.title}")
+        self.camera_panel.active_games = {controller.game_id}
         if controller.demo:
             self.camera_panel.start_simulated(controller.session.options.get("demo_seed", 0))
         elif self.camera_setting == "auto":
@@ -144,58 +183,80 @@ class MainWindow(QMainWindow):
             self.controller.close()
             self.controller = None
         self.camera_panel.stop()
+        self.setWindowTitle(WINDOW_TITLE)
 
     def leave_game(self) -> None:
         self._close_game()
         self.show_start()
 
-    # --- private and public card entry ------------------------------------------------
-    def open_peek(self, player: str, place: str) -> None:
+    # --- card entry: private (behind the gate) or public (on the shared screen) ----------
+    def read_cards(self, action: dict, reads: list, private: bool, heading: str) -> None:
         c = self.controller
         assert c is not None
-        where = c.slot_words(place, viewer=player)
+        reads = [tuple(r) for r in reads]
+        player = action.get("player", "")
+        camera = self._camera_note(("Hold the card up to the camera, face to the lens" if private else
+                                    "Flip the card face up in front of the camera" if len(reads) == 1 else
+                                    "Flip the cards face up in front of the camera"))
+        hints = {}
+        if private and c.demo:
+            # The simulated player is looking at the card: behind the gate, only they see this.
+            for card_field, place in reads:
+                hints[card_field] = f"On the simulated table this card is: {c.deck.name_of(c.true_card_at(place))}"
 
-        def content() -> CardEntry:
-            hints = {}
-            true_card = c.true_card_at(place)
-            if true_card is not None:
-                hints["card"] = f"On the simulated table this card is: {c.deck.name_of(true_card)}"
-            entry = CardEntry(c, f"{player}, look at {where}", [("card", place)],
-                              lambda cards: {"type": "peek", "player": player, "slot": place, **cards},
-                              submit_text="Note it in my journal", hints=hints,
-                              camera_note=self._camera_note("Hold the card up to the camera, face to the lens"),
-                              show_to_camera=self._simulated_show([place]))
+        def make_entry() -> CardEntry:
+            entry = CardEntry(c, heading, reads, lambda cards: {**action, **cards},
+                              submit_text="Note it in my journal" if private else
+                              ("This is the card" if len(reads) == 1 else "These are the cards"),
+                              hints=hints, camera_note=camera,
+                              show_to_camera=self._simulated_show([place for _, place in reads]))
             entry.done.connect(self._entry_done)
-            entry.cancelled.connect(self.gate.close_private)
             self.entry = entry
             return entry
 
-        self.gate.open_for(player, f"{player} looks at {c.slot_words(place)}. Pick up the card, keep it hidden, "
-                                   f"and show it only to the camera or to this screen.", content)
-        self.stack.setCurrentWidget(self.gate)
+        if private:
+            where = " and ".join(c.words(place) for _, place in reads)
+            self.gate.open_for(player, f"{player} looks at {where}. Pick up the card, keep it hidden, "
+                                       f"and show it only to the camera or to this screen.", lambda: self._gated(make_entry))
+            self.stack.setCurrentWidget(self.gate)
+        else:
+            entry = make_entry()
+            entry.cancelled.connect(self.show_table)
+            self._clear_flip_page()
+            self.flip_layout.addWidget(entry)
+            self.stack.setCurrentWidget(self.flip_page)
 
-    def open_flip(self, action: str, fixed: dict, reads: list) -> None:
-        """Cards flipped face up for everyone: entered on the shared screen, no gate needed."""
+    def _gated(self, make_entry) -> CardEntry:
+        entry = make_entry()
+        entry.cancelled.connect(self.gate.close_private)
+        return entry
+
+    def open_reveal(self, reads: list) -> None:
+        """After the game: the family flips the cards still face down, so the story is complete."""
         c = self.controller
         assert c is not None
-        hints = {}
-        if c.demo:
-            for card_field, place in reads:
-                hints[card_field] = f"Flipped on the simulated table: {c.deck.name_of(c.true_card_at(place))}"
-        heading = {"warrant": "Warrant! Flip both cards face up for everyone",
-                   "final_warrant": "Warrant for Carmen! Flip the center Loot and Location",
-                   "flip_henchman": "Flip the Henchman face up for everyone"}.get(action, "Flip the cards face up")
-        entry = CardEntry(c, heading, [tuple(r) for r in reads], lambda cards: {**fixed, **cards},
-                          submit_text="These are the cards", hints=hints,
-                          camera_note=self._camera_note("Flip the cards face up in front of the camera" if len(reads) > 1
-                                                        else "Flip the card face up in front of the camera"),
+        places = {card_field: place for card_field, place in reads}
+
+        def keep(cards: dict) -> list:
+            # After the game nothing changes in it: the flipped cards only complete the story.
+            c.revealed.update({places[f]: card for f, card in cards.items() if f in places})
+            return []
+
+        entry = CardEntry(c, "Flip the cards nobody saw", [tuple(r) for r in reads], dict,
+                          submit_text="These are the cards", send=keep,
+                          camera_note=self._camera_note("Flip each card face up in front of the camera"),
                           show_to_camera=self._simulated_show([place for _, place in reads]))
-        entry.done.connect(self._entry_done)
-        entry.cancelled.connect(self.show_table)
+        entry.done.connect(self._back_to_story)
+        entry.cancelled.connect(self._back_to_story)
         self._clear_flip_page()
         self.flip_layout.addWidget(entry)
         self.entry = entry
         self.stack.setCurrentWidget(self.flip_page)
+
+    def _back_to_story(self, *_args) -> None:
+        self.entry = None
+        self._clear_flip_page()
+        self.show_end()
 
     def _camera_note(self, text: str) -> str | None:
         if not self.camera_panel.running:
@@ -208,7 +269,7 @@ class MainWindow(QMainWindow):
         if c is None or not c.demo or self.camera_panel.simulated is None:
             return None
         cards = [c.true_card_at(p) for p in places]
-        return lambda: self.camera_panel.simulated.hold_up(cards)
+        return lambda: self.camera_panel.simulated.hold_up([card for card in cards if card])
 
     def _card_seen(self, card_id: str) -> None:
         self.sounds.play("tick")
@@ -237,7 +298,9 @@ class MainWindow(QMainWindow):
         assert c is not None
 
         def content() -> JournalView:
-            view = JournalView(c.session.journal(player, c.assist), {k: c.kind_name(k) for k in c.deck.kinds})
+            journal = c.session.journal(player, c.assist)
+            body = self.table.table.journal_widget(journal) if self.table.table is not None else None
+            view = JournalView(journal, {k: kind.name for k, kind in c.deck.kinds.items()}, body)
             view.hide_requested.connect(self.gate.close_private)
             return view
 

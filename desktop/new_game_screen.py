@@ -1,4 +1,8 @@
-"""New game: 2-4 gumshoes in seating order, their ages (youngest starts), the assist level."""
+"""New game: the players in seating order, their ages, the assist level and the game's own options.
+
+The player count, the options and their choices come from the game's shelf data
+(``assets/games/<id>.toml``): nothing here names a game.
+"""
 
 from __future__ import annotations
 
@@ -7,25 +11,29 @@ from PySide6.QtWidgets import QComboBox, QFormLayout, QGridLayout, QGroupBox, QH
     QVBoxLayout, QWidget
 
 from engine.game import Assist
+from engine.games import GameInfo, game_info
 
 from .widgets import button, label
 
 ASSIST_CHOICES = (
-    (Assist.NOTES, "Notes only \u2014 like the paper journal"),
-    (Assist.HINTS, "Hints \u2014 also eliminated cards, ready warrants, the center"),
-    (Assist.FULL, "Full \u2014 also where Carmen can be, with odds"),
+    (Assist.NOTES, "Notes only \u2014 like a paper journal"),
+    (Assist.HINTS, "Hints \u2014 also what can be ruled out"),
+    (Assist.FULL, "Full \u2014 also the odds, worked out exactly"),
 )
-MAX_PLAYERS = 4
+MAX_PLAYERS = 6
+NAME_LENGTH = 24            # the engine refuses longer names; the field stops there
 
 
 class NewGameScreen(QWidget):
-    #: players in seating order, ages, assist, demo
-    start_requested = Signal(list, dict, object, bool)
+    #: game id, players in seating order, ages, assist, the game's options, demo
+    start_requested = Signal(str, list, dict, object, dict, bool)
     cancelled = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.demo = False
+        self.info: GameInfo | None = None
+        self.option_boxes: list[tuple[str, QComboBox]] = []
         # A narrow centered column: short fields read better than ones stretched across a wide screen.
         page = QHBoxLayout(self)
         column = QWidget()
@@ -37,8 +45,8 @@ class NewGameScreen(QWidget):
         outer.setContentsMargins(24, 16, 24, 16)
         self.title = label("New game", "title")
         outer.addWidget(self.title)
-        outer.addWidget(label("Write the gumshoes in the order they sit around the table, going to the left. "
-                              "The youngest plays first."))
+        outer.addWidget(label("Write the players in the order they sit around the table, going to the left. "
+                              "Ages tell who is youngest (many games start with the youngest)."))
 
         form = QFormLayout()
         self.count = QSpinBox()
@@ -47,10 +55,10 @@ class NewGameScreen(QWidget):
         self.count.setValue(3)
         self.count.setMaximumWidth(120)
         self.count.valueChanged.connect(self._show_rows)
-        form.addRow("How many gumshoes?", self.count)
+        form.addRow("How many players?", self.count)
         outer.addLayout(form)
 
-        box = QGroupBox("Gumshoes")
+        box = QGroupBox("Players")
         grid = QGridLayout(box)
         grid.addWidget(label("Name", wrap=False), 0, 1)
         grid.addWidget(label("Age", wrap=False), 0, 2)
@@ -61,7 +69,8 @@ class NewGameScreen(QWidget):
             number = label(f"{i + 1}.", wrap=False)
             name = QLineEdit()
             name.setObjectName(f"new:name{i}")
-            name.setPlaceholderText(f"Gumshoe {i + 1}")
+            name.setPlaceholderText(f"Player {i + 1}")
+            name.setMaxLength(NAME_LENGTH)
             name.textChanged.connect(self._update_first)
             age = QSpinBox()
             age.setObjectName(f"new:age{i}")
@@ -77,7 +86,7 @@ class NewGameScreen(QWidget):
             self.row_labels.append(number)
         outer.addWidget(box)
 
-        form2 = QFormLayout()
+        self.form2 = form2 = QFormLayout()
         self.assist = QComboBox()
         self.assist.setObjectName("new:assist")
         for value, text in ASSIST_CHOICES:
@@ -106,10 +115,25 @@ class NewGameScreen(QWidget):
         outer.addLayout(row)
         self._show_rows()
 
-    def reset(self, demo: bool) -> None:
+    def reset(self, game: str, demo: bool) -> None:
         self.demo = demo
-        self.title.setText("New game on the simulated table" if demo else "New game")
+        self.info = info = game_info(game)
+        self.title.setText(f"{info.title} on the simulated table" if demo else f"New game: {info.title}")
         self.error.hide()
+        low, high = info.players
+        self.count.setRange(low, high)
+        self.count.setValue(max(low, min(self.count.value(), high)))
+        for _, box in self.option_boxes:
+            self.form2.removeRow(box)
+        self.option_boxes = []
+        for option in info.options:
+            box = QComboBox()
+            box.setObjectName(f"new:option:{option.id}")
+            for value, text in zip(option.choices, option.labels):
+                box.addItem(text, value)
+            box.setCurrentIndex(option.choices.index(option.default))
+            self.form2.addRow(f"{option.label}:", box)
+            self.option_boxes.append((option.id, box))
         if demo and not any(n.text() for n in self.names):
             for edit, name, age in zip(self.names, ("Julie", "Amberley", "Mark"), (8, 10, 12)):
                 edit.setText(name)
@@ -142,11 +166,13 @@ class NewGameScreen(QWidget):
     def _start(self) -> None:
         names, ages = self.players()
         if not all(names):
-            self.error.setText("Every gumshoe needs a name.")
+            self.error.setText("Every player needs a name.")
             self.error.show()
             return
         self.error.hide()
-        self.start_requested.emit(names, ages, self.assist.currentData(), self.demo)
+        options = {key: box.currentData() for key, box in self.option_boxes}
+        assert self.info is not None
+        self.start_requested.emit(self.info.id, names, ages, self.assist.currentData(), options, self.demo)
 
     def show_error(self, text: str) -> None:
         self.error.setText(text)

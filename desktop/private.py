@@ -118,11 +118,13 @@ class PrivacyGate(QWidget):
 
 
 class JournalView(QWidget):
-    """A player's Evidence Journal: pairs side by side, Henchmen, and the deductions."""
+    """A player's Evidence Journal: the game's own view of the notes (or a table per card type),
+    then what was worked out, each with its reason."""
 
     hide_requested = Signal()
 
-    def __init__(self, journal: Journal, kind_names: dict[str, str], parent: QWidget | None = None) -> None:
+    def __init__(self, journal: Journal, kind_names: dict[str, str], body: QWidget | None = None,
+                 parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("journal")
         layout = QVBoxLayout(self)
@@ -133,17 +135,7 @@ class JournalView(QWidget):
         hide.clicked.connect(self.hide_requested)
         top.addWidget(hide)
         layout.addLayout(top)
-        body = QHBoxLayout()
-        layout.addLayout(body, 1)
-
-        pairs, others = self._pairs(journal)
-        loc_name, loot_name = kind_names.get("location", "Location"), kind_names.get("loot", "Loot")
-        self.pairs = self._table([loc_name, "Where", loot_name, "Where"], pairs)
-        self.pairs.setObjectName("journal:pairs")
-        body.addWidget(self.pairs, 3)
-        self.others = self._table([kind_names.get("henchman", "Henchman"), "Where"], others)
-        self.others.setObjectName("journal:henchmen")
-        body.addWidget(self.others, 2)
+        layout.addWidget(body if body is not None else self._by_kind(journal, kind_names), 1)
 
         layout.addWidget(label(f"Worked out for you (assist: {journal.assist.value})", "heading"))
         self.deductions = QListWidget()
@@ -158,44 +150,44 @@ class JournalView(QWidget):
         layout.addWidget(self.deductions)
 
     @staticmethod
-    def _pairs(journal: Journal) -> tuple[list[list[str]], list[list[str]]]:
-        # The engine lists each Location followed by the Loot stolen there, then the rest.
-        pairs, others = [], []
-        entries = list(journal.entries)
-        i = 0
-        while i < len(entries):
-            e = entries[i]
-            nxt = entries[i + 1] if i + 1 < len(entries) else None
-            if e.kind == "location" and nxt is not None and nxt.kind == "loot":
-                pairs.append([e.name, e.where, nxt.name, nxt.where])
-                i += 2
-                continue
-            if e.kind in ("location", "loot"):
-                row = [e.name, e.where, "", ""] if e.kind == "location" else ["", "", e.name, e.where]
-                pairs.append(row)
-            else:
-                others.append([e.name, e.where])
-            i += 1
-        return pairs, others
+    def _by_kind(journal: Journal, kind_names: dict[str, str]) -> QWidget:
+        """One table per card type, in the deck's order."""
+        body = QWidget()
+        row = QHBoxLayout(body)
+        row.setContentsMargins(0, 0, 0, 0)
+        for kind, name in kind_names.items():
+            rows = [[e.name, e.where] for e in journal.entries if e.kind == kind]
+            if rows:
+                table = journal_table([name, "Where"], rows)
+                table.setObjectName(f"journal:{kind}")
+                row.addWidget(table, 1)
+        return body
 
-    @staticmethod
-    def _table(headers: list[str], rows: list[list[str]]) -> QTableWidget:
-        table = QTableWidget(len(rows), len(headers))
-        table.setHorizontalHeaderLabels(headers)
-        table.verticalHeader().hide()
-        table.setEditTriggers(QAbstractItemView.NoEditTriggers)
-        table.setStyleSheet("font-size: 16pt;")
-        for r, row in enumerate(rows):
-            for c, text in enumerate(row):
-                item = QTableWidgetItem(text)
-                if text == "Unknown":
-                    item.setForeground(Qt.darkGray)
-                elif c % 2 == 1 and text:
-                    # A known place stands out by weight, not only by colour.
-                    font = item.font()
-                    font.setBold(True)
-                    item.setFont(font)
-                table.setItem(r, c, item)
-        table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeToContents)
-        table.horizontalHeader().setStretchLastSection(True)
-        return table
+
+def journal_table(headers: list[str], rows: list[list[str]]) -> QTableWidget:
+    """A read-only table of journal lines; known places in bold, unknown ones grey.
+
+    Columns are as wide as their longest entry (nothing is cut off); the table scrolls
+    sideways rather than squeezing a column.
+    """
+    table = QTableWidget(len(rows), len(headers))
+    table.setHorizontalHeaderLabels(headers)
+    table.verticalHeader().hide()
+    table.setEditTriggers(QAbstractItemView.NoEditTriggers)
+    table.setStyleSheet("font-size: 16pt;")
+    table.setTextElideMode(Qt.ElideNone)
+    table.setWordWrap(False)
+    for r, row in enumerate(rows):
+        for c, text in enumerate(row):
+            item = QTableWidgetItem(text)
+            if text == "Unknown":
+                item.setForeground(Qt.darkGray)
+            elif c % 2 == 1 and text:
+                # A known place stands out by weight, not only by colour.
+                font = item.font()
+                font.setBold(True)
+                item.setFont(font)
+            table.setItem(r, c, item)
+    table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeToContents)
+    table.horizontalHeader().setStretchLastSection(True)
+    return table

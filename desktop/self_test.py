@@ -27,7 +27,16 @@ import traceback
 from pathlib import Path
 from typing import Callable
 
-SELFTEST_CARD = "carmen.loot.gandhis-glasses"
+def _selftest_card() -> str:
+    """The card the test picture carries (data: ``assets/selftest/selftest.toml``)."""
+    import tomllib
+
+    from engine.paths import assets_dir
+    with open(assets_dir() / "selftest" / "selftest.toml", "rb") as fh:
+        return tomllib.load(fh)["card"]
+
+
+SELFTEST_CARD = _selftest_card()
 SELFTEST_NAME = "Gandhi's Glasses"
 DIST_NAME = "gumshoe-referee"
 
@@ -247,9 +256,16 @@ def check_decks() -> str:
     for path in files:
         deck = load_deck(path)
         cards += len(getattr(deck, "cards", ()) or ())
-    load_game_deck("carmen-cards")
-    die = load_die("carmen")
-    return f"{len(files)} deck file(s), {cards} cards, die with {len(die.faces)} faces, from {assets_dir()}"
+    from engine.games import game_info
+    from .tables import installed_games
+    dice = []
+    for game in installed_games():
+        load_game_deck(game)
+        info = game_info(game)
+        if info.die:
+            dice.append(load_die(info.die))
+    faces = ", ".join(f"{len(d.faces)} faces" for d in dice) or "none"
+    return f"{len(files)} deck file(s), {cards} cards, dice: {faces}, from {assets_dir()}"
 
 
 def check_tag_registry() -> str:

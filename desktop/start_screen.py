@@ -9,30 +9,12 @@ from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import (QCheckBox, QGroupBox, QHBoxLayout, QListWidget, QListWidgetItem, QProgressBar,
                                QScrollArea, QVBoxLayout, QWidget)
 
+from engine.games import game_info
 from engine.paths import user_dir
 
-from .games import saved_games
+from .games import move_to_bin, restore_from_bin, saved_games
+from .tables import installed_games
 from .widgets import button, label
-
-RULES_SUMMARY = """\
-<p><b>The goal.</b> Carmen Sandiego is hiding among the Henchman cards, and one Loot card with its
-matching Location card is lying in the center of the table. Find both, then arrest her.</p>
-<p><b>Your cards.</b> Everyone has face-down columns of Loot, Location and Henchman cards and never
-turns them over except to look in secret or to make a warrant.</p>
-<p><b>A turn.</b> Roll the die: it shows which type of card you may look at. Look at your own cards
-of that type first; only when you have seen all of them may you look at someone else's.
-Gumshoe keeps your notes for you in your private Evidence Journal.</p>
-<p><b>A warrant</b> (at the start or the end of your turn): flip a Loot and a Location you believe
-belong together, from anyone's columns. If they match, flip a Henchman you know is not Carmen;
-all three leave the game and you may swap one of your cards with the center card of the same
-type, without looking. If they do not match, the gumshoe on your left may swap a Loot or Location
-with the center, and your turn ends. Flip Carmen by mistake and she escapes: everyone loses.</p>
-<p><b>Winning.</b> When you know the center Loot and Location match and where Carmen is, call the
-warrant for Carmen's arrest. Flip the center pair, then the Henchman you think is Carmen. Right:
-you win. Wrong Henchman: you are out of the game. The last gumshoe standing also wins.</p>
-<p>Gumshoe is only the referee and the note-keeper: you still play with your real cards and die.</p>
-"""
-
 
 class TagPrinter(QObject):
     """Draws the sticker sheets off the GUI thread (a few seconds of image work)."""
@@ -40,14 +22,15 @@ class TagPrinter(QObject):
     progress = Signal(int, int)
     finished = Signal(str, str)     # (pdf path or "", error message or "")
 
-    def __init__(self, output: Path) -> None:
+    def __init__(self, game: str, output: Path) -> None:
         super().__init__()
+        self.game = game
         self.output = output
 
     def run(self) -> None:
         try:
             from vision.sheets import print_tags
-            result = print_tags("carmen", self.output, progress=lambda done, total: self.progress.emit(done, total))
+            result = print_tags(self.game, self.output, progress=lambda done, total: self.progress.emit(done, total))
         except Exception as exc:        # any failure must reach the screen, not kill the thread silently
             self.finished.emit("", f"The tag sheets could not be made: {exc}")
             return
@@ -55,37 +38,81 @@ class TagPrinter(QObject):
 
 
 class StartScreen(QWidget):
+    """The game shelf (from the engine's registry), the saved games, tag sheets and settings."""
+
     resume_requested = Signal(Path)
-    new_game_requested = Signal()
-    demo_requested = Signal()
-    test_die_requested = Signal()
+    #: a game id
+    new_game_requested = Signal(str)
+    demo_requested = Signal(str)
+    test_die_requested = Signal(str)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._thread: QThread | None = None
         self._printer: TagPrinter | None = None
         self.pdf_path: str | None = None
+        self._has_die_reader = False
+        self.games = installed_games()
         outer = QVBoxLayout(self)
-        outer.setContentsMargins(24, 16, 24, 16)
-        outer.addWidget(label("Gumshoe", "title"))
-        outer.addWidget(label("Referee and Evidence Journal for the Carmen Sandiego card game"))
+        outer.setContentsMargins(16, 8, 16, 8)
+        outer.setSpacing(6)
+        head = QHBoxLayout()
+        head.addWidget(label("Gumshoe", "title", wrap=False))
+        sub = label("The referee and Evidence Journal for your detective card and board games")
+        head.addWidget(sub, 1)
+        outer.addLayout(head)
+        self.problem = label("", "error")
+        self.problem.setObjectName("start:problem")
+        self.problem.hide()
+        outer.addWidget(self.problem)
         body = QHBoxLayout()
         outer.addLayout(body, 1)
 
-        left = QVBoxLayout()
-        body.addLayout(left, 1)
-        play = QGroupBox("Play")
-        p = QVBoxLayout(play)
+        # --- the shelf and the chosen game ---
+        shelf_box = QGroupBox("Choose a game")
+        shelf_layout = QVBoxLayout(shelf_box)
+        self.shelf = QListWidget()
+        self.shelf.setObjectName("start:shelf")
+        self.shelf.setWordWrap(True)
+        self.shelf.setHorizontalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
+        for game in self.games:
+            info = game_info(game)
+            item = QListWidgetItem(f"{info.title}\n{info.player_words}, ages {info.ages}")
+            item.setData(Qt.UserRole, game)
+            self.shelf.addItem(item)
+        self.shelf.currentItemChanged.connect(lambda *_: self._show_game())
+        self.shelf.itemActivated.connect(lambda _item: self.new_game_requested.emit(self.game()))
+        shelf_layout.addWidget(self.shelf, 1)
         self.new_button = button("New game", "primary", name="start:new", big=True)
-        self.new_button.clicked.connect(self.new_game_requested)
-        p.addWidget(self.new_button)
-        self.demo_button = button("Try it with the simulated table (no cards or camera needed)")
+        self.new_button.clicked.connect(lambda: self.new_game_requested.emit(self.game()))
+        shelf_layout.addWidget(self.new_button)
+        self.demo_button = button("Try it on the simulated table")
         self.demo_button.setObjectName("start:demo")
-        self.demo_button.clicked.connect(self.demo_requested)
-        p.addWidget(self.demo_button)
-        left.addWidget(play)
+        self.demo_button.setToolTip("No cards or camera needed: the app plays the cards for you")
+        self.demo_button.clicked.connect(lambda: self.demo_requested.emit(self.game()))
+        shelf_layout.addWidget(self.demo_button)
+        body.addWidget(shelf_box, 3)
 
-        resume = QGroupBox("Resume a game")
+        about = QGroupBox("How to play, in short")
+        about_layout = QVBoxLayout(about)
+        self.game_title = label("", "heading")
+        self.game_title.setObjectName("start:game-title")
+        about_layout.addWidget(self.game_title)
+        self.pitch = label("")
+        self.pitch.setObjectName("start:pitch")
+        about_layout.addWidget(self.pitch)
+        self.rules = label("")
+        self.rules.setObjectName("start:rules")
+        self.rules.setAlignment(Qt.AlignTop | Qt.AlignLeft)
+        about_layout.addWidget(self.rules, 1)
+        about_layout.addWidget(label("Gumshoe is the referee and the note-keeper: you still play with "
+                                     "your real cards and dice."))
+        body.addWidget(about, 4)
+
+        # --- saved games, tags, settings ---
+        right = QVBoxLayout()
+        body.addLayout(right, 4)
+        resume = QGroupBox("Saved games")
         r = QVBoxLayout(resume)
         # After a crash or a power cut the newest game is unfinished: say so and offer it first.
         self.last_game = label("", "banner")
@@ -97,17 +124,31 @@ class StartScreen(QWidget):
         self.saved.setWordWrap(True)          # a long line wraps instead of hiding behind a scroll bar
         self.saved.setHorizontalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
         self.saved.itemActivated.connect(self._resume_item)
+        self.saved.currentItemChanged.connect(lambda *_: self._saved_buttons())
         r.addWidget(self.saved, 1)
-        self.resume_button = button("Resume the selected game")
+        row = QHBoxLayout()
+        self.resume_button = button("Resume")
         self.resume_button.setObjectName("start:resume")
         self.resume_button.clicked.connect(lambda: self._resume_item(self.saved.currentItem()))
-        r.addWidget(self.resume_button)
-        left.addWidget(resume, 1)
+        self.delete_button = button("Move to the bin")
+        self.delete_button.setObjectName("start:delete")
+        self.delete_button.clicked.connect(self.delete_selected)
+        self.undelete_button = button("Undo")
+        self.undelete_button.setObjectName("start:undelete")
+        self.undelete_button.setToolTip("Take the last game back out of the bin")
+        self.undelete_button.clicked.connect(self.undelete)
+        self.undelete_button.hide()
+        row.addWidget(self.resume_button, 1)
+        row.addWidget(self.delete_button)
+        row.addWidget(self.undelete_button)
+        r.addLayout(row)
+        right.addWidget(resume, 1)
+        self._binned: list[tuple[Path, Path]] = []      # (where it was, where it is now)
 
         tags = QGroupBox("Card tags")
         t = QVBoxLayout(tags)
-        t.addWidget(label("Print the stickers once, stick one on the face of each card, and the camera "
-                          "can read your cards."))
+        t.addWidget(label("Print the stickers once and stick one on the face of each card: "
+                          "then the camera can read your cards."))
         row = QHBoxLayout()
         self.print_button = button("Make the tag sheets (PDF)")
         self.print_button.setObjectName("start:print")
@@ -125,83 +166,155 @@ class StartScreen(QWidget):
         self.print_status = label("")
         self.print_status.setObjectName("start:print-status")
         t.addWidget(self.print_status)
-        left.addWidget(tags)
+        right.addWidget(tags)
 
-        self.sound = QCheckBox("Sounds (a card read, verdicts, the end of the game)")
+        settings_row = QHBoxLayout()
+        self.sound = QCheckBox("Sounds")
         self.sound.setObjectName("start:sound")
+        self.sound.setToolTip("A tick for a card read, the verdicts, the end of the game")
         # Kept in the family's own folder beside the saved games, so it survives a restart.
         self.settings = QSettings(str(user_dir() / "settings.ini"), QSettings.IniFormat)
         self.sound.setChecked(self.settings.value("sound", True, type=bool))
         self.sound.toggled.connect(lambda on: self.settings.setValue("sound", on))
-        left.addWidget(self.sound)
-        self.test_die_button = button("Test your die reader…")
+        settings_row.addWidget(self.sound)
+        self.test_die_button = button("Test your die reader\u2026")
         self.test_die_button.setObjectName("start:test-die")
         self.test_die_button.setToolTip("Roll the USB die reader a few times and see what each roll shows")
-        self.test_die_button.clicked.connect(self.test_die_requested)
-        left.addWidget(self.test_die_button)
-
-        rules = QGroupBox("How to play, in short")
-        rl = QVBoxLayout(rules)
-        text = label(RULES_SUMMARY)
-        text.setObjectName("start:rules")
-        text.setTextFormat(Qt.RichText)
-        text.setAlignment(Qt.AlignTop | Qt.AlignLeft)
-        scroll = QScrollArea()
-        scroll.setWidgetResizable(True)
-        scroll.setWidget(text)
-        rl.addWidget(scroll)
-        body.addWidget(rules, 1)
+        self.test_die_button.clicked.connect(lambda: self.test_die_requested.emit(self.game()))
+        settings_row.addWidget(self.test_die_button, 1)
+        right.addLayout(settings_row)
+        if self.games:
+            self.shelf.setCurrentRow(0)
         self.refresh()
 
+    # --- the shelf -----------------------------------------------------------------------
+    def game(self) -> str:
+        item = self.shelf.currentItem()
+        return item.data(Qt.UserRole) if item is not None else self.first_game()
+
+    def first_game(self) -> str:
+        return self.games[0]
+
+    def select_game(self, game: str) -> None:
+        self.shelf.setCurrentRow(self.games.index(game))
+
+    def focus_first(self) -> None:
+        if self.last_game.isVisible():
+            self.resume_button.setFocus()
+        else:
+            self.new_button.setFocus()
+
+    def set_die_reader(self, present: bool) -> None:
+        self._has_die_reader = present
+        self._show_game()
+
+    def show_problem(self, text: str) -> None:
+        self.problem.setText(text)
+        self.problem.show()
+
+    def _show_game(self) -> None:
+        if not self.games:
+            return
+        info = game_info(self.game())
+        self.game_title.setText(f"{info.title} \u2014 {info.player_words}, ages {info.ages}, "
+                                f"about {info.minutes} minutes")
+        self.pitch.setText(info.pitch)
+        self.rules.setText("\n".join(f"\u2022 {step}" for step in info.how_to_play))
+        self.test_die_button.setEnabled(self._has_die_reader and info.uses_die)
+        self.print_status.setText("")
+        self.open_pdf_button.hide()
+
+    # --- saved games -----------------------------------------------------------------------
     def refresh(self) -> None:
         self.saved.clear()
         games = saved_games()
-        for game in games:
-            if game.problem:
-                text = f"{game.path.name}: cannot be opened ({game.problem})"
-            else:
-                moves = f" \u2014 {game.moves} moves" if game.moves is not None else ""
-                text = f"{game.title} \u2014 {game.when}{moves} \u2014 {game.state}"
-            item = QListWidgetItem(text)
-            item.setData(Qt.UserRole, str(game.path))
-            if game.problem:
-                item.setFlags(item.flags() & ~Qt.ItemIsEnabled)
-            self.saved.addItem(item)
+        unfinished = [g for g in games if g.problem or not g.finished]
+        finished = [g for g in games if not g.problem and g.finished]
+        for heading, group in (("Not finished", unfinished), ("Finished", finished)):
+            if not group:
+                continue
+            head = QListWidgetItem(heading)
+            head.setFlags(Qt.NoItemFlags)
+            font = head.font()
+            font.setBold(True)
+            head.setFont(font)
+            self.saved.addItem(head)
+            for game in group:
+                item = QListWidgetItem(game.line())
+                item.setData(Qt.UserRole, str(game.path))
+                item.setData(Qt.UserRole + 1, bool(game.problem))
+                self.saved.addItem(item)
         if not games:
             item = QListWidgetItem("No saved games yet.")
             item.setFlags(Qt.NoItemFlags)
             self.saved.addItem(item)
-        self.resume_button.setEnabled(any(not g.problem for g in games))
         newest = games[0] if games else None
         if newest is not None and not newest.problem and not newest.finished:
             self.last_game.setText(f"Your last game ({newest.title}) was not finished: {newest.state}. "
                                    f"Resume it where it stopped?")
             self.last_game.show()
-            self.saved.setCurrentRow(0)
-            self.resume_button.setText("Resume the last game")
-            self.resume_button.setProperty("role", "primary")
+            self.saved.setCurrentRow(1)
         else:
             self.last_game.hide()
-            self.resume_button.setText("Resume the selected game")
-            self.resume_button.setProperty("role", "")
+        self._saved_buttons()
+
+    def _selected_path(self) -> Path | None:
+        item = self.saved.currentItem()
+        return Path(item.data(Qt.UserRole)) if item is not None and item.data(Qt.UserRole) else None
+
+    def _saved_buttons(self) -> None:
+        item = self.saved.currentItem()
+        path = self._selected_path()
+        openable = path is not None and not item.data(Qt.UserRole + 1)
+        self.resume_button.setEnabled(openable)
+        self.delete_button.setEnabled(path is not None)
+        newest_unfinished = self.last_game.isVisible() and self.saved.currentRow() == 1
+        self.resume_button.setText("Resume the last game" if newest_unfinished else "Resume")
+        self.resume_button.setProperty("role", "primary" if newest_unfinished else "")
         self.resume_button.style().unpolish(self.resume_button)
         self.resume_button.style().polish(self.resume_button)
 
     def _resume_item(self, item: QListWidgetItem | None) -> None:
-        if item is not None and item.data(Qt.UserRole):
+        if item is not None and item.data(Qt.UserRole) and not item.data(Qt.UserRole + 1):
             self.resume_requested.emit(Path(item.data(Qt.UserRole)))
+
+    def delete_selected(self) -> None:
+        """Move the selected saved game to the bin folder (Undo brings it back)."""
+        path = self._selected_path()
+        if path is None:
+            return
+        try:
+            self._binned.append((path, move_to_bin(path)))
+        except OSError as exc:
+            self.show_problem(f"That game could not be moved to the bin: {exc}")
+            return
+        self.problem.hide()
+        self.undelete_button.show()
+        self.refresh()
+
+    def undelete(self) -> None:
+        if not self._binned:
+            return
+        original, binned = self._binned.pop()
+        try:
+            restore_from_bin(binned, original)
+        except OSError as exc:
+            self.show_problem(f"That game could not be taken out of the bin: {exc}")
+        self.undelete_button.setVisible(bool(self._binned))
+        self.refresh()
 
     # --- tag sheets ----------------------------------------------------------------
     def print_tags(self) -> None:
         if self._thread is not None:
             return
-        output = user_dir() / "tags" / "carmen-tags.pdf"
+        game = self.game()
+        output = user_dir() / "tags" / f"{game}-tags.pdf"
         self.print_button.setEnabled(False)
         self.print_progress.show()
         self.print_progress.setValue(0)
         self.print_status.setText("Drawing the stickers\u2026")
         self._thread = QThread(self)
-        self._printer = TagPrinter(output)
+        self._printer = TagPrinter(game, output)
         self._printer.moveToThread(self._thread)
         self._thread.started.connect(self._printer.run)
         self._printer.progress.connect(self._show_progress)

@@ -17,6 +17,8 @@ ORANGE, SKY_BLUE, GREEN, YELLOW, BLUE, VERMILLION, PURPLE, BLACK = (
 # Card types of the current game get colours by their order in the deck file, so a new
 # game's deck needs no code change here.
 KIND_COLOURS = (ORANGE, SKY_BLUE, PURPLE, YELLOW)
+# Each card type also gets a symbol, so types can be told apart without colour.
+KIND_SYMBOLS = ("\u25C6", "\u25CF", "\u25B2", "\u25A0")     # diamond, disc, triangle, square
 HIGHLIGHT = BLUE            # a legal slot: thick blue border plus an arrow in the text
 CHOSEN = VERMILLION         # a slot already picked for a warrant
 BACKGROUND = "#FAF7F0"
@@ -65,3 +67,7 @@ def apply_style(app: QApplication) -> None:
 
 def kind_colour(kind_index: int) -> str:
     return KIND_COLOURS[kind_index % len(KIND_COLOURS)]
+
+
+def kind_symbol(kind_index: int) -> str:
+    return KIND_SYMBOLS[kind_index % len(KIND_SYMBOLS)]

@@ -2,19 +2,20 @@
 
 from __future__ import annotations
 
-import textwrap
-
 from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QFont, QFontMetrics
 from PySide6.QtWidgets import QLabel, QPushButton, QSizePolicy, QWidget
 
 from . import style
 
 BIG_BUTTON_HEIGHT = 70
-NAME_WRAP = 14          # characters per line of a card name on a slot (slots are narrow)
 
 
 def label(text: str = "", role: str | None = None, *, wrap: bool = True, parent: QWidget | None = None) -> QLabel:
-    widget = QLabel(text, parent)
+    """A label that shows its text as plain text: player and card names are never markup."""
+    widget = QLabel(parent)
+    widget.setTextFormat(Qt.PlainText)
+    widget.setText(text)
     if role:
         widget.setProperty("role", role)
     widget.setWordWrap(wrap)
@@ -37,14 +38,31 @@ def button(text: str, role: str | None = None, *, name: str | None = None, big: 
     return widget
 
 
-class SlotButton(QPushButton):
-    """One place on the table: a face-down card, a face-up card (by name) or an empty spot.
+def clear_layout(layout) -> None:
+    """Remove every widget (and nested layout) from a layout."""
+    while layout.count():
+        item = layout.takeAt(0)
+        if item.widget():
+            # Hidden now, deleted later: a removed button must not linger on screen
+            # (or be clickable) until the event loop gets round to deleting it.
+            item.widget().hide()
+            item.widget().deleteLater()
+        elif item.layout():
+            clear_layout(item.layout())
 
-    The card type is always written on it, so nothing depends on colour alone; a legal
-    slot gets a thick blue border and an arrow, a slot picked for a warrant a red one.
+
+class SlotButton(QPushButton):
+    """One place on the table, drawn like a card: a face-down card (its type's colour, symbol and
+    name), a face-up card (by name) or an empty spot.
+
+    The card type is always written and has a symbol, so nothing depends on colour alone; a
+    legal slot gets a thick blue border and an arrow, a slot picked for an action a red one.
+    Text wraps to the tile's width (never cut off): a long name takes more lines, and a word
+    too long for the tile gets a smaller font.
     """
 
     picked = Signal(str)
+    POINT_SIZE = 13
 
     def __init__(self, place: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -53,35 +71,69 @@ class SlotButton(QPushButton):
         self.setFocusPolicy(Qt.StrongFocus)
         # Ignored width: a long card name must not widen its column (names are wrapped instead).
         self.setSizePolicy(QSizePolicy.Ignored, QSizePolicy.Expanding)
-        self.setMinimumSize(120, 64)
+        self.setMinimumSize(96, 52)
         self.legal = False
+        self._lines: list[str] = []
+        self._base_sheet = ""
         self.clicked.connect(lambda: self.picked.emit(self.place) if self.legal else None)
 
-    def show_card(self, kind_name: str, position: str, colour: str, *, name: str | None, present: bool,
-                  legal: bool, chosen: bool, face_up: bool = True) -> None:
+    def show_card(self, kind_name: str, position: str, colour: str, symbol: str = "", *, name: str | None,
+                  present: bool, legal: bool, chosen: bool, face_up: bool = True) -> None:
         """``name``: shown for a face-up card, or a face-down one everyone saw flipped earlier."""
         self.legal = legal and present
         if not present:
-            text = f"{position}\n(empty)"
+            lines = [position, "(empty)"]
         elif name and face_up:
-            text = f"{textwrap.fill(name, NAME_WRAP)}\n(face up)"
+            lines = [name, "(face up)"]
         elif name:
-            text = f"{textwrap.fill(name, NAME_WRAP)}\n(seen by all)"
+            lines = [name, "(seen by all)"]
         else:
-            text = f"{kind_name}\n{position}"
+            lines = [f"{symbol} {kind_name}".strip(), position]
         if chosen:
-            text = "[picked]\n" + text
+            lines = ["[picked]", *lines]
         elif self.legal:
-            text = "\u25B6 " + text     # the arrow: a legal slot without relying on colour
-        self.setText(text)
-        self.setAccessibleName(f"{kind_name} {position}: " + text.replace("\n", " "))
+            lines[0] = "\u25B6 " + lines[0]    # the arrow: a legal slot without relying on colour
+        self._lines = lines
+        self.setAccessibleName(f"{kind_name} {position}: " + " ".join(lines))
         self.setEnabled(present)
         border = (f"5px solid {style.CHOSEN}" if chosen else
                   f"5px solid {style.HIGHLIGHT}" if self.legal else "2px solid #6B6B6B")
         fill = "#FFFFFF" if name and face_up else (colour if present else "#EDEDED")
         weight = "bold" if self.legal or chosen else "normal"
-        sheet = (f"QPushButton {{ background: {fill}; border: {border}; border-radius: 10px;"
-                 f" font-size: 14pt; font-weight: {weight}; color: #111; padding: 4px; }}"
-                 f" QPushButton:focus {{ border: 5px dashed #000; }}")
+        self._base_sheet = (f"QPushButton {{ background: {fill}; border: {border}; border-radius: 12px;"
+                            f" font-weight: {weight}; color: #111; padding: 2px; }}"
+                            f" QPushButton:focus {{ border: 5px dashed #000; }}")
+        self._fit_text()
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self._fit_text()
+
+    def _fit_text(self) -> None:
+        """Wrap the lines to the tile's inner width, shrinking the font for a word too long."""
+        width = max(self.width() - 16, 40)
+        size = self.POINT_SIZE
+        while True:
+            font = QFont(self.font())
+            font.setPointSize(size)
+            metrics = QFontMetrics(font)
+            text = "\n".join(wrapped for line in self._lines for wrapped in wrap_to_width(line, metrics, width))
+            if size <= 8 or all(metrics.horizontalAdvance(t) <= width for t in text.split("\n")):
+                break
+            size -= 1
+        sheet = self._base_sheet.replace("color: #111;", f"color: #111; font-size: {size}pt;")
         if sheet != self.styleSheet():      # restyling every slot on every refresh costs a frame
             self.setStyleSheet(sheet)
+        if text != self.text():
+            self.setText(text)
+
+
+def wrap_to_width(text: str, metrics: QFontMetrics, width: int) -> list[str]:
+    """Greedy word wrap by measured width (a word wider than ``width`` stays whole)."""
+    lines: list[str] = []
+    for word in text.split():
+        if lines and metrics.horizontalAdvance(lines[-1] + " " + word) <= width:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return lines or [""]

@@ -1,11 +1,13 @@
 """From a die reader's face number to an engine action, or a plain reason why not.
 
 Pure (engine only, no Qt): the die faces are data (``assets/dice/*.toml``), so the same
-face number means "Loot" on a Carmen die and something else on another game's die. A roll
+face number means one thing on one game's die and something else on another's. A roll
 that arrives when the game is not waiting for one is reported and ignored, never applied.
 
+>>> from engine.games import GAMES, game_info
 >>> from engine.session import Session
->>> s = Session.new("carmen-cards", ["Julie", "Mark"], {"ages": {"Julie": 8, "Mark": 12}})
+>>> game = next(g for g in GAMES if game_info(g).uses_die)
+>>> s = Session.new(game, ["Julie", "Mark"], {"ages": {"Julie": 8, "Mark": 12}})
 >>> roll_action_for(s, "Julie", 4)
 {'type': 'roll', 'player': 'Julie', 'face': 4}
 >>> _ = s.apply(roll_action_for(s, "Julie", 4))
@@ -20,6 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.dice import DieError, DieSpec, load_die
+from engine.games import game_info
 from engine.session import Session
 
 
@@ -35,9 +38,14 @@ class RollDecision:
 
 
 def die_of(session: Session) -> DieSpec:
-    """The die this game's rules use (the Carmen rules carry theirs); else the Carmen die."""
+    """The die this game's rules use (rules may carry their own), else the one its shelf data names."""
     die = getattr(session.rules, "die", None)
-    return die if isinstance(die, DieSpec) else load_die("carmen")
+    if isinstance(die, DieSpec):
+        return die
+    name = game_info(session.rules.game_id).die
+    if name is None:
+        raise DieError(f"{session.rules.title} is played without a die.")
+    return load_die(name)
 
 
 def face_label(session: Session, face: int) -> tuple[str | None, str]:

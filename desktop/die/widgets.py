@@ -4,7 +4,7 @@
 
 >>> light = DieStatusLight()               # doctest: +SKIP
 >>> light.follow(reader)                   # doctest: +SKIP
->>> DieTestDialog(reader, load_die("carmen"), {"loot": "Loot"}).exec()   # doctest: +SKIP
+>>> DieTestDialog(reader, load_die(game_info(game).die), names).exec()   # doctest: +SKIP
 """
 
 from __future__ import annotations

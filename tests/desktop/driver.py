@@ -80,6 +80,11 @@ class Driver:
             cards = [c.id for c in state.deck.of_kind(kind) if c.id not in fixed.values()]
             self.truth.update(zip(tokens, cards))
         self.truth.update(fixed)
+        simulator = self.window.controller.simulator
+        if simulator is not None:
+            # A demo game: the simulated table (its camera, its check of a pick) shows this deal.
+            from engine.sim import Truth
+            simulator.truth = Truth(dict(self.truth))
 
     def card_at(self, place: str) -> str:
         state = self.session.state

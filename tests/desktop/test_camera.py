@@ -78,8 +78,6 @@ def test_a_complete_game_read_by_the_camera_from_new_game_to_carmen_arrested(tab
     """Issue 4: every card identity of a whole game comes from synthetic frames through the real
     vision pipeline (worker thread, detector, tracker): looks, a warrant's two flipped cards read
     at once, Henchman flips and the final warrant."""
-    from engine.sim import Truth
-
     from .test_game_flow import C
 
     t = table
@@ -90,8 +88,7 @@ def test_a_complete_game_read_by_the_camera_from_new_game_to_carmen_arrested(tab
         "Amberley/henchman/bottom": C + "henchman.carmen-sandiego", "Julie/loot/top": C + "loot.gandhis-glasses",
         "Mark/location/top": C + "location.new-delhi", "Julie/henchman/top": C + "henchman.yul-b-sorry",
     }
-    t.deal(deal)                                            # the physical cards, chosen by the test...
-    t.window.controller.truth = Truth(dict(t.truth))        # ...are what the simulated camera shows
+    t.deal(deal)             # the physical cards, chosen by the test, are what the simulated camera shows
     panel = t.window.camera_panel
     qtbot.waitUntil(lambda: panel.image.pixmap() is not None and not panel.image.pixmap().isNull(), timeout=10_000)
     seen: list[str] = []
@@ -139,8 +136,9 @@ def test_a_complete_game_read_by_the_camera_from_new_game_to_carmen_arrested(tab
     read_by_camera()                                        # the center pair
     assert "The center cards match" in t.banner
     t.click("slot:Amberley/henchman/bottom")
-    read_by_camera()
-    assert "Julie has arrested Carmen and wins the game!" in t.banner
+    t.click("entry:camera")
+    qtbot.waitUntil(lambda: t.window.stack.currentWidget() is t.window.end, timeout=15_000)
+    assert "Julie arrested Carmen Sandiego." in t.text("end:verdict")
     assert t.session.outcome.winners == ("Julie",)
     assert set(seen[-3:]) == {C + "loot.statue-of-libertys-torch", C + "location.new-york",
                               C + "henchman.carmen-sandiego"}

@@ -80,6 +80,10 @@ def test_complete_game_from_new_game_to_carmen_arrested(game):
     assert "The center cards match" in t.banner
     assert "Amberley/henchman/bottom" in t.legal_slots()
     t.flip_henchman("Amberley/henchman/bottom")
+    # Issue 10: the end of the game has its own screen with the verdict and the story.
+    assert t.window.stack.currentWidget() is t.window.end
+    assert "Julie arrested Carmen Sandiego." in t.text("end:verdict")
+    t.click("end:back")
     assert "Julie has arrested Carmen and wins the game!" in t.banner
     assert t.text("turn") == "Game over"
     assert not t.find("roll").isEnabled()
@@ -99,14 +103,15 @@ def test_a_failed_warrant_lets_the_left_gumshoe_swap_and_ends_the_turn(game):
     assert t.text("turn") == "Amberley's turn"
     assert "Amberley swapped their own Bottom Loot card with the center Loot card, unseen." in t.log()
     # The flipped cards went back face down; everyone saw them, so the shared table says so.
-    assert t.find("slot:Julie/loot/top").text() == "Gandhi's\nGlasses\n(seen by all)"
+    assert " ".join(t.find("slot:Julie/loot/top").text().split()) == "Gandhi's Glasses (seen by all)"
 
 
 def test_carmen_flipped_too_early_and_everyone_loses(game):
     t = game
     t.warrant("Julie/loot/top", "Mark/location/top")
     t.flip_henchman("Amberley/henchman/bottom")
-    assert "Carmen steals the loot and escapes" in t.banner
+    assert "Carmen was flipped too early and escaped." in t.text("end:verdict")
+    t.click("end:back")
     assert t.text("turn") == "Game over"
     assert t.session.outcome.winners == ()
     assert not t.find("roll").isEnabled()

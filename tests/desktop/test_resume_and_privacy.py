@@ -63,9 +63,10 @@ def test_resume_after_the_app_is_killed_mid_turn(tmp_path, gumshoe_home, table):
     t = table
     t.window.show_start()
     saved = t.find("start:saved", QListWidget)
-    assert saved.count() == 1
-    assert saved.item(0).text().startswith("Mark, Julie, Amberley")
-    assert saved.item(0).text().endswith("Amberley's turn")
+    assert [saved.item(i).text() for i in range(saved.count())][0] == "Not finished"
+    assert saved.count() == 2                      # the heading and the one game
+    assert saved.item(1).text().startswith("Carmen Sandiego card game: Mark, Julie, Amberley")
+    assert saved.item(1).text().endswith("Amberley's turn")
     # The app offers the unfinished game first: one click resumes it.
     assert "was not finished: Amberley's turn" in t.text("start:last-game")
     assert t.text("start:resume") == "Resume the last game"
@@ -155,7 +156,11 @@ def test_a_finished_game_is_listed_as_finished_and_not_offered(table):
     t.deal(DEAL)
     t.warrant("Julie/loot/top", "Mark/location/top")
     t.flip_henchman("Amberley/henchman/bottom")              # Carmen too early: game over
-    t.click("leave")
+    assert t.window.stack.currentWidget() is t.window.end    # the end of the game tells its story
+    assert "Carmen was flipped too early" in t.text("end:verdict")
+    t.click("end:leave")
     saved = t.find("start:saved", QListWidget)
-    assert saved.item(0).text().endswith("finished: Carmen was flipped too early and escaped.")
+    # Finished games are listed apart from unfinished ones.
+    assert saved.item(0).text() == "Finished"
+    assert saved.item(1).text().endswith("finished: Carmen was flipped too early and escaped.")
     assert not t.visible("start:last-game")

@@ -1,0 +1,103 @@
+"""The contract between the shell's table screen and one game's table (``docs/desktop.md``).
+
+A game's table draws the game's own board from the shared view and turns clicks on it
+into *place* choices; everything else (whose turn, the prompt, messages, undo, the die,
+journals, the camera, card entry behind the privacy gate, the log, the end of the game)
+is the shell's. The shell runs every action through one flow, driven by the engine's
+prompt (:class:`engine.game.Option`):
+
+1. An option whose only field lists places the table shows ("look at one of these
+   slots") is live at once: its places are highlighted and a click chooses one.
+   Any other option is a button; pressing it starts the option.
+2. The option's fields are filled in order: a field with one legal value fills itself;
+   a field of places is chosen on the table (highlighted); any other field (a die face,
+   a direction, a colour) is chosen with buttons in the shell's action panel.
+3. If the option reads cards (``Option.reads``), the shell asks for their identities:
+   behind the privacy gate for the acting player when ``Option.private``, on the shared
+   screen otherwise (a flip); from the camera, or picked from a list.
+4. The action is sent; a refusal is shown in words and changes nothing.
+
+A table may take over an option entirely (``handles``) when its game needs a dialog of
+its own; it then builds the action and calls ``shell.send`` (or ``shell.read_cards``).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Protocol
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import QWidget
+
+from engine.errors import RuleViolation
+from engine.game import Journal, Option
+
+if TYPE_CHECKING:
+    from .games import GameController
+
+
+class TableShell(Protocol):
+    """What the shell gives a game's table."""
+
+    controller: "GameController"
+
+    def send(self, action: dict) -> bool:
+        """Apply an action; on a refusal show why (nothing changes) and return False."""
+
+    def read_cards(self, action: dict, reads: list[tuple[str, str]], *, private: bool, heading: str) -> None:
+        """Ask for the identity of the cards at places (card field, place), then send ``action``
+        with them: behind the privacy gate for ``action["player"]`` when ``private``."""
+
+    def say(self, lines: list[str]) -> None:
+        """Show public words of what just happened."""
+
+    def complain(self, exc: RuleViolation) -> None:
+        """Show a refusal."""
+
+
+class GameTable(QWidget):
+    """Base of every game's table widget (``desktop/tables/<game>.py``)."""
+
+    #: a place on the board was clicked (only highlighted places emit it)
+    place_clicked = Signal(str)
+
+    #: what every game's table must define itself (checked when the class is made)
+    REQUIRED = ("refresh", "shows")
+
+    def __init_subclass__(cls, **kwargs) -> None:
+        super().__init_subclass__(**kwargs)
+        missing = [name for name in GameTable.REQUIRED if name not in vars(cls)
+                   and not any(name in vars(base) for base in cls.__mro__[1:] if base is not GameTable
+                               and issubclass(base, GameTable))]
+        if missing:
+            raise TypeError(f"{cls.__name__} must define {', '.join(missing)} (see docs/desktop.md)")
+
+    def __init__(self, shell: TableShell) -> None:
+        super().__init__()
+        self.shell = shell
+        self.controller = shell.controller
+
+    # --- must (each table defines these) -----------------------------------------------
+    # refresh(self, view: PlayerView, legal: set[str], chosen: set[str]) -> None
+    #     Redraw from the shared view; ``legal`` places are highlighted, ``chosen`` ones marked.
+    # shows(self, place: str) -> bool
+    #     Whether ``place`` can be clicked on this table (the shell highlights it there).
+
+    # --- may ---------------------------------------------------------------------------
+    def handles(self, option: Option) -> bool:
+        """True to take over ``option`` (the shell then calls :meth:`start`)."""
+        return False
+
+    def start(self, option: Option, player: str) -> None:
+        """Run an option this table handles itself."""
+
+    def setup_widget(self) -> QWidget | None:
+        """A picture of how to lay out the game, shown once before the first move (or None)."""
+        return None
+
+    def journal_widget(self, journal: Journal) -> QWidget | None:
+        """A game-specific view of a player's journal (None: the shell's generic view)."""
+        return None
+
+    def field_words(self, option: Option, field: str) -> str:
+        """What the player picks for ``field`` of ``option``, for the prompt line ("the Loot card")."""
+        return field.replace("_", " ")
