@@ -7,13 +7,14 @@ a right answer it shows the allowance (5 or 3 spaces) and the agent says which l
 reached, if any. The app never knows a face-down Clue Card until someone looks at it or shows it.
 
 >>> from engine.session import Session
->>> s = Session.new("carmen-usa", ["Ann", "Bob", "Cy"], {"ages": {"Ann": 7, "Bob": 9, "Cy": 11}})
+>>> s = Session.new("carmen-usa", ["Ann", "Bob", "Cy"],
+...                 {"ages": {"Ann": 7, "Bob": 9, "Cy": 11}, "questions": "blue"})
 >>> s.prompt().text
 'Ann, put your piece on a vacant landmark.'
 >>> for p, lm in (("Ann", "denali"), ("Bob", "everglades"), ("Cy", "arches")):
 ...     _ = s.apply({"type": "place_piece", "player": p, "landmark": lm})
 >>> s.prompt().text
-'Cy, read a red question to Ann.'
+'Cy, read a blue question to Ann.'
 >>> _ = s.apply({"type": "ask", "player": "Cy", "question": "capital-of.MN"})
 >>> [e.text for e in s.apply({"type": "answer", "player": "Ann", "correct": True})]
 ['Ann answered right without the choices (the answer: Saint Paul). Ann may move up to 5 spaces.']
