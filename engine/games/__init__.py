@@ -26,6 +26,7 @@ from ..paths import assets_dir, read_toml
 # game id -> "module:RulesClass" (imported on first use, so one game's bug cannot stop another).
 GAMES: dict[str, str] = {
     "carmen-cards": "engine.games.carmen:CarmenRules",
+    "bonnie-clyde": "engine.games.bonnie_clyde.rules:BonnieClydeRules",
     "sudds-malone": "engine.games.sudds_malone:SuddsRules",
     "carmen-usa": "engine.games.carmen_usa:CarmenUsaRules",
     "39-clues": "engine.games.clues39:CluesRules",

@@ -1,0 +1,188 @@
+"""The simulated Bonnie and Clyde table: the true card of every token, hand by hand, and a random player.
+
+Each hand is a new shuffle, so the truth is dealt again for every hand (seeded by the game's
+seed and the hand number, so undo and resume see the same cards): Bonnie and Clyde and eight
+other cards on the ten board tokens, the rest anywhere. Cards in a hand that nobody has
+identified are alike to everyone; when the engine names such a card for a token, the truth
+swaps it with the token that really was that card (:meth:`BonnieClydeSimulator.prepare`).
+
+>>> from engine.session import Session
+>>> s = Session.new("bonnie-clyde", ["Ann", "Bob"])
+>>> sim = s.rules.simulator(s.initial, seed=7)
+>>> sim.play(s, max_actions=4000) < 4000 and s.outcome is not None
+True
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Mapping
+
+from ...game import GameState
+from ...knowledge import REFEREE
+from ...sim import Simulator, Truth
+from ...table import Place
+from .rules import (CASEFILE, DEAL, DECIDE, DRAW, EVIDENCE, FILES, FILES_PILE, HINTON, LOOK, MOVE, PLAY_PHASE,
+                    BonnieClydeRules, BonnieClydeState, board_place, hand_place)
+
+
+class BonnieClydeSimulator(Simulator):
+    """Weights keep random games moving: mostly draws from the Case File, melds when possible."""
+
+    weights: Mapping[str, float] = {"draw": 0.75, "take_discard": 0.25, "note_hand": 0.04, "meld": 3.0,
+                                    "layoff": 2.0, "hinton": 1.0, "discard": 1.2}
+
+    def __init__(self, rules: BonnieClydeRules, initial: GameState, seed: int) -> None:
+        self.seed = seed
+        self.hands: dict[int, dict[int, str]] = {}
+        super().__init__(rules, initial, seed)
+
+    # --- the truth ----------------------------------------------------------------------
+    def deal(self, initial: GameState) -> Truth:
+        return Truth(self.hand_truth(initial, 1))
+
+    def hand_truth(self, state: GameState, hand: int) -> dict[int, str]:
+        """token -> card for hand number ``hand`` (dealt once, then kept)."""
+        truth = self.hands.get(hand)
+        if truth is None:
+            rng = random.Random(f"{self.seed}/{hand}")
+            rules: BonnieClydeRules = self.rules
+            tokens = sorted(state.table.tokens)
+            board, rest = tokens[-10:], tokens[:-10]
+            others = [c for c in rules.deck.cards if c not in rules.outlaws]
+            rng.shuffle(others)
+            under = [*rules.outlaws, *others[:8]]
+            rng.shuffle(under)
+            truth = dict(zip(board, under))
+            truth.update(zip(rest, others[8:]))
+            self.hands[hand] = truth
+        return truth
+
+    def truth_of(self, state: GameState) -> dict[int, str]:
+        """The truth of the cards on the table now (the hand being played or just scored)."""
+        assert isinstance(state, BonnieClydeState)
+        return self.hand_truth(state, max(state.hand_no, 1))
+
+    def card_at(self, state: GameState, place: str) -> str | None:
+        token = state.table.top(Place.parse(place, state.players))
+        return None if token is None else self.truth_of(state).get(token)
+
+    def prepare(self, state: GameState, action: dict) -> dict:
+        """Make the truth follow the engine's choice of token for each card played from a hand.
+
+        Cards in one hand that nobody has identified are alike to everyone: when the engine will
+        name such a token as ``card``, the truth swaps it with the token that really is ``card``
+        (in the same hand, equally unidentified). Returns the action unchanged.
+        """
+        assert isinstance(state, BonnieClydeState)
+        rules: BonnieClydeRules = self.rules
+        kind = action["type"]
+        if kind not in ("meld", "layoff", "hinton", "discard", "note_hand"):
+            return action
+        truth = self.truth_of(state)
+        ref = state.knowledge[REFEREE]
+        p = action["player"]
+        hand = state.table.at(hand_place(p))
+        used: set[int] = set()
+        for c in action.get("cards") or [action["card"]]:
+            pick = rules.note_token if kind == "note_hand" else rules._hand_token
+            t = pick(state, p, c, used)
+            used.add(t)
+            if truth[t] != c:
+                u = next(tok for tok, card in truth.items() if card == c)
+                if u in hand and ref.card_at(u) is None and ref.card_at(t) is None:
+                    truth[t], truth[u] = truth[u], truth[t]
+        self.truth = Truth(truth)
+        return action
+
+    # --- a random legal player ------------------------------------------------------------
+    def random_action(self, session: Any) -> dict:
+        state = session.state
+        assert isinstance(state, BonnieClydeState)
+        rules: BonnieClydeRules = self.rules
+        rng = self.rng
+        p = state.current
+        if state.phase == DEAL:
+            nxt = self.hand_truth(state, state.hand_no + 1)
+            plan = rules.deal_plan(state)
+            dealer = rng.choice(state.players) if state.hand_no == 0 else p
+            return {"type": "deal", "player": dealer, "card": nxt[plan["turned"]]}
+        truth = self.truth_of(state)
+        hand = state.table.at(hand_place(p))
+        cards = [truth[t] for t in hand]
+        if state.phase == DRAW:
+            choices = []
+            if state.table.count(CASEFILE):
+                choices.append(({"type": "draw", "player": p}, self.weights["draw"]))
+            if state.table.count(FILES_PILE):
+                choices.append(({"type": "take_discard", "player": p}, self.weights["take_discard"]))
+            note = self._note(state, p, hand, truth)
+            if note:
+                choices.append((note, self.weights["note_hand"]))
+            return self.prepare(state, self._pick(choices))
+        if state.phase == LOOK:
+            assert state.pending is not None
+            place = str(board_place(state.pending["location"]))
+            return {"type": "look", "player": p, "location": place, "card": self.card_at(state, place)}
+        if state.phase == DECIDE:
+            assert state.looked is not None
+            if truth[state.looked] in rules.outlaws or rng.random() < 0.5:
+                return {"type": "leave", "player": p}
+            return {"type": "take", "player": p}
+        if state.phase == MOVE:
+            dirs = [d for d, step in (("up", 1), ("down", -1)) if 1 <= state.car + step <= 10]
+            return {"type": "move_car", "player": p, "direction": rng.choice(dirs)}
+        if state.phase == FILES:
+            pile = state.table.at(FILES_PILE)
+            return {"type": "take_file", "player": p, "card": truth[rng.choice(pile)]}
+        assert state.phase == PLAY_PHASE
+        return self.prepare(state, self._pick(self._plays(state, p, hand, cards, truth)))
+
+    def _pick(self, choices: list[tuple[dict, float]]) -> dict:
+        return self.rng.choices([c for c, _ in choices], [w for _, w in choices])[0]
+
+    def _note(self, state: BonnieClydeState, p: str, hand: list[int], truth: dict[int, str]) -> dict | None:
+        own = state.knowledge[p]
+        unnoted = [truth[t] for t in hand if own.card_at(t) is None]
+        if not unnoted:
+            return None
+        k = self.rng.randint(1, min(3, len(unnoted)))
+        return {"type": "note_hand", "player": p, "cards": self.rng.sample(unnoted, k)}
+
+    def _plays(self, state: BonnieClydeState, p: str, hand: list[int], cards: list[str],
+               truth: dict[int, str]) -> list[tuple[dict, float]]:
+        rules: BonnieClydeRules = self.rules
+        rng = self.rng
+        w = self.weights
+        out: list[tuple[dict, float]] = []
+        by_loc: dict[int, list[str]] = {}
+        for c in cards:
+            if rules.kind_of(c) == EVIDENCE:
+                by_loc.setdefault(rules.location_of[c], []).append(c)
+        for number, group in by_loc.items():
+            if len(group) >= 3 and len(cards) > 3:
+                k = rng.randint(3, min(len(group), len(cards) - 1))
+                out.append(({"type": "meld", "player": p, "cards": rng.sample(group, k)}, w["meld"]))
+            if number in state.melded and len(cards) > 1:
+                k = rng.randint(1, min(2, len(group), len(cards) - 1))
+                out.append(({"type": "layoff", "player": p, "cards": rng.sample(group, k)}, w["layoff"]))
+        hintons = [c for c in cards if rules.kind_of(c) == HINTON]
+        if hintons and not state.hinton_used:
+            uses = []
+            if state.table.count(CASEFILE):
+                uses.append(("draw", ""))
+            if state.table.count(FILES_PILE):
+                uses.append(("files", ""))
+            looks = [str(board_place(n)) for n in rules.board.numbers if state.table.count(board_place(n))]
+            if looks and len(cards) > 1:
+                uses.append(("look", rng.choice(looks)))
+            if uses:
+                use, where = rng.choice(uses)
+                out.append(({"type": "hinton", "player": p, "card": rng.choice(hintons), "use": use,
+                             "location": where}, w["hinton"]))
+        note = self._note(state, p, hand, truth)
+        if note:
+            out.append((note, w["note_hand"]))
+        allowed = [truth[t] for t in hand if t != state.took_discard or len(hand) == 1]
+        out.append(({"type": "discard", "player": p, "card": rng.choice(allowed)}, w["discard"]))
+        return out
