@@ -212,6 +212,14 @@ class LibDetector:
             self._families.append((name, fam))
             c.apriltag_detector_add_family_bits(self._ptr, fam, int(bits))
         d = self._ptr.contents
+        q = d.qtp
+        if (q.max_nmaxima, q.max_line_fit_mse, q.min_white_black_diff) != (10, 10.0, 5):
+            # Not the struct layout this binding was written for (another library version): refuse
+            # rather than write knobs into the wrong fields.
+            c.apriltag_detector_destroy(self._ptr)
+            self._ptr = None
+            raise AprilTagLibraryError("unexpected apriltag_detector layout in the AprilTag library "
+                                       f"(defaults read {q.max_nmaxima}, {q.max_line_fit_mse}, {q.min_white_black_diff})")
         d.nthreads = 1
         d.quad_sigma = float(quad_sigma)
         d.refine_edges = int(bool(refine_edges))

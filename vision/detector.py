@@ -86,6 +86,9 @@ class DetectorConfig:
         constant 7 of OpenCV turns sensor noise on plain table tops into tens of thousands of contours).
     use_library: steps 2 and 3 (False: OpenCV and our sampler only, the detector before issue 12).
     lib_decimate: decimation of the full-frame library pass (0 = no full-frame pass).
+    lib_bands / band_overlap: on video (roi_tracking) the full-frame pass covers one of this many
+        horizontal bands per frame, overlapping by this share of the height, plus the whole frame
+        at 3x the decimation (tags taller than the overlap); 1 = the whole frame every frame.
     crop_decimate: decimation inside the regions of step 3 (1 = full resolution).
     crop_budget: share of the frame's pixels step 3 may search per frame (busy frames take turns).
     search_candidates: include step 1's unread candidates in step 3.
@@ -99,6 +102,8 @@ class DetectorConfig:
     threshold_constant: float = 20.0
     use_library: bool = True
     lib_decimate: float = 3.0
+    lib_bands: int = 1
+    band_overlap: float = 0.15
     crop_decimate: float = 1.0
     crop_budget: float = 0.25
     search_candidates: bool = True
@@ -249,7 +254,8 @@ class AprilTagReader:
     seen. Tag numbers: `vision.registry.tag_number(family, code)`.
     """
 
-    def __init__(self, config: DetectorConfig = DetectorConfig(), registered_ids: Collection[int] | None = None) -> None:
+    def __init__(self, config: DetectorConfig = DetectorConfig(), registered_ids: Collection[int] | None = None,
+                 families: Collection[str] = ("tag36h11",)) -> None:
         self.config = config
         full = apriltag_dictionary()
         ids = sorted(i for i in (registered_ids or ()) if 0 <= i < TAG36_SIZE) or list(range(TAG36_SIZE))
@@ -261,23 +267,29 @@ class AprilTagReader:
         self._lib_crop: LibDetector | None = None
         if config.use_library:
             try:
-                families = {name: 0 for name in LIB_FAMILIES}  # the library corrects no bits: exact codewords only
+                # Each family costs a decode per quad (41h12's reversed border also doubles the quad search),
+                # so the library looks for the families the registry uses (always 36h11). No corrected bits.
+                families = {name: 0 for name in LIB_FAMILIES if name in families or name == "tag36h11"}
                 if config.lib_decimate:
                     self._lib_full = LibDetector(families, quad_decimate=config.lib_decimate)
                 self._lib_crop = LibDetector(families, quad_decimate=config.crop_decimate)
             except AprilTagLibraryError as exc:  # pupil-apriltags missing: OpenCV and our sampler only
                 log.warning("AprilTag library unavailable, reading with OpenCV only: %s", exc)
         self._turn = 0
+        self._band = 0
         self.last_crop_share = 0.0  # share of the frame searched again at full resolution (diagnostics)
 
     @property
     def uses_library(self) -> bool:
         return self._lib_crop is not None
 
-    def read(self, gray: np.ndarray, rois: Sequence[np.ndarray] = ()) -> list[Found]:
+    def read(self, gray: np.ndarray, rois: Sequence[np.ndarray] = (), video: bool = False) -> list[Found]:
         """(tag number, corners, quality) of every verified tag; `rois`: corners of recently seen tags.
 
-        A card carries its tag twice, so the same number may be listed twice (two places).
+        `video`: frames are consecutive (a camera): the decimated full-frame pass covers one of
+        `lib_bands` overlapping horizontal bands per frame (plus the whole frame at 3x its
+        decimation, for big tags), so its cost is spread over frames; a tag it finds is then
+        followed through `rois`. A card carries its tag twice, so a number may be listed twice.
         """
         accepted, rejected = self._detect_full(gray)
         found: list[Found] = []
@@ -288,9 +300,16 @@ class AprilTagReader:
             return found
         doubtful: list[np.ndarray] = []  # decimated library reads our sampler did not confirm: look again
         if self._lib_full is not None:
-            doubtful = self._keep_library(found, gray, self._lib_full.detect(gray))
+            if video and self.config.lib_bands > 1:
+                doubtful = self._library_band(found, gray)
+            else:
+                self._lib_full.quad_decimate = self.config.lib_decimate
+                doubtful = self._keep_library(found, gray, self._lib_full.detect(gray))
         candidates = [c for _, c in accepted] + list(rejected)
-        self._search_regions(gray, found, candidates, rois, doubtful)
+        if candidates:
+            like = _tag_like(sample_cells(gray, np.array(candidates, np.float32)))
+            candidates = [c for c, ok in zip(candidates, like) if ok]
+        self._search_regions(gray, found, candidates, rois, doubtful, video)
         return found
 
     # --- step 1: OpenCV candidates, our sampler ---------------------------------------------
@@ -337,6 +356,18 @@ class AprilTagReader:
                 found.append((tag_id, corners, r.margin))
 
     # --- steps 2 and 3: the AprilTag library ------------------------------------------------
+    def _library_band(self, found: list[Found], gray: np.ndarray) -> list[np.ndarray]:
+        h = gray.shape[0]
+        n = self.config.lib_bands
+        k = self._band % n
+        self._band += 1
+        overlap = int(self.config.band_overlap * h)
+        y0, y1 = max(0, k * h // n - overlap), min(h, (k + 1) * h // n + overlap)
+        self._lib_full.quad_decimate = self.config.lib_decimate
+        doubtful = self._keep_library(found, gray, self._lib_full.detect(gray[y0:y1], (0, y0)))
+        self._lib_full.quad_decimate = 3 * self.config.lib_decimate  # a tag bigger than the overlap
+        return doubtful + self._keep_library(found, gray, self._lib_full.detect(gray))
+
     def _keep_library(self, found: list[Found], gray: np.ndarray, tags: list[LibTag]) -> list[np.ndarray]:
         """Library reads: exact codeword, decision margin floor, and a second opinion where ours can give one.
 
@@ -347,22 +378,25 @@ class AprilTagReader:
             if t.hamming != 0 or t.margin < self.config.lib_margin_floor:
                 continue
             corners = np.roll(t.corners, 2, axis=0) if t.family == "tag36h11" else t.corners  # OpenCV's top-left
-            if t.family == "tag36h11" and _quad_side(corners) >= SECOND_OPINION_PX and not self._agrees(gray, t.tag_id, corners):
+            side = _quad_side(corners)
+            number = tag_number(t.family, t.tag_id)
+            if _already(found, corners.mean(axis=0), max(4.0, side / 3), number):
+                continue  # an earlier step read it
+            if t.family == "tag36h11" and side >= SECOND_OPINION_PX and not self._agrees(gray, t.tag_id, corners):
                 doubtful.append(corners)
                 continue
-            number = tag_number(t.family, t.tag_id)
-            if not _already(found, corners.mean(axis=0), max(4.0, _quad_side(corners) / 3), number):
-                found.append((number, corners, min(1.0, t.margin / 100.0)))
+            found.append((number, corners, min(1.0, t.margin / 100.0)))
         return doubtful
 
     def _search_regions(self, gray: np.ndarray, found: list[Found], candidates: list[np.ndarray],
-                        rois: Sequence[np.ndarray], doubtful: Sequence[np.ndarray] = ()) -> None:
+                        rois: Sequence[np.ndarray], doubtful: Sequence[np.ndarray] = (), video: bool = False) -> None:
         h, w = gray.shape[:2]
-        centres = [q.mean(axis=0) for _, q, _ in found]
+        # A region is settled when its centre lies within a tag already read (inner blobs of a tag included).
+        centres = np.array([q.mean(axis=0) for _, q, _ in found], np.float32).reshape(-1, 2)
+        radii = np.array([max(4.0, 0.6 * _quad_side(q)) for _, q, _ in found], np.float32)
 
         def unresolved(q: np.ndarray) -> bool:
-            c, side = q.mean(axis=0), _quad_side(q)
-            return not any(np.linalg.norm(c - f) < max(4.0, side / 3) for f in centres)
+            return not bool((np.hypot(*(centres - q.mean(axis=0)).T) < radii).any())
 
         def box(q: np.ndarray, pad_rate: float, full_resolution: bool = False) -> list[int]:
             x0, y0 = q.min(axis=0)
@@ -373,13 +407,14 @@ class AprilTagReader:
 
         # Decimated reads to confirm and where a tag was just seen (a card moves a little between
         # frames) come first, then the candidates.
-        roi_boxes = _merge_boxes([box(q, 0.3, True) for q in doubtful] + [box(q, 0.75) for q in rois if unresolved(q)])
+        roi_boxes = _merge_boxes([box(q, 0.3, True) for q in doubtful if unresolved(q)]
+                                 + [box(q, 0.75) for q in rois if unresolved(q)])
         cand_boxes = _merge_boxes([box(q, 0.3) for q in candidates if unresolved(q)]) if self.config.search_candidates else []
         if cand_boxes:  # a busy frame cannot search everything: candidates take turns, frame after frame
             k = self._turn % len(cand_boxes)
             cand_boxes = cand_boxes[k:] + cand_boxes[:k]
             self._turn += 1
-        budget = self.config.crop_budget * h * w
+        budget = self.config.crop_budget * h * w / (self.config.lib_bands if video else 1)
         used = 0.0
         for x0, y0, x1, y1, side in roi_boxes + cand_boxes:
             # A big tag needs no full resolution: decimate so that it stays >= ~30 px (the library's sweet spot).
@@ -421,9 +456,29 @@ class AprilTagReader:
         return self._expected[tag_id]
 
 
+def _tag_like(cells: np.ndarray) -> np.ndarray:
+    """Which candidates look enough like a tag to search again: a mostly dark ring in a lighter surround,
+    and both light and dark cells inside (not a plain square of a checked tablecloth).
+
+    Much looser than judge_cells (a blurred or partly lit real tag fails its checks, see
+    docs/vision.md), but it drops most card edges, text and table patterns.
+    """
+    quiet, border = cells[:, _QUIET], cells[:, _BORDER]
+    white, black = np.median(quiet, axis=1), np.median(border, axis=1)
+    thr = (white + black) / 2
+    dark_ring = (border < thr[:, None]).mean(axis=1)
+    light_data = (cells[:, 2:8, 2:8].reshape(len(cells), -1) > thr[:, None]).mean(axis=1)  # a plain square has none
+    return (white - black >= 15) & (dark_ring >= 0.6) & (light_data >= 0.1) & (light_data <= 0.9)
+
+
 def _already(found: list[Found], centre: np.ndarray, radius: float, number: int) -> bool:
     """A tag is already listed near `centre` (the same tag read by an earlier step)."""
-    return any(np.linalg.norm(q.mean(axis=0) - centre) < radius for _, q, _ in found)
+    cx, cy = float(centre[0]), float(centre[1])
+    for _, q, _ in found:
+        m = q.mean(axis=0)
+        if (m[0] - cx) ** 2 + (m[1] - cy) ** 2 < radius * radius:
+            return True
+    return False
 
 
 class QrReader:
@@ -481,7 +536,8 @@ class TagDetector:
         self.active = None if active is None else frozenset(active)
         self.kinds = frozenset(TagKind(k) for k in kinds)
         self.config = config
-        self._april = AprilTagReader(config, self.registry.tag_ids()) if TagKind.APRILTAG in self.kinds else None
+        self._april = (AprilTagReader(config, self.registry.tag_ids(), self.registry.families())
+                       if TagKind.APRILTAG in self.kinds else None)
         self._qr = QrReader(qr_backend) if TagKind.QR in self.kinds else None
         self._recent: list[tuple[int, np.ndarray]] = []  # (frame number, corners) of recent AprilTags
         self._frame_no = 0
@@ -497,7 +553,7 @@ class TagDetector:
         detections: list[Detection] = []
         if self._april is not None:
             rois = [q for _, q in self._recent] if self.config.roi_tracking else []
-            for tag_id, corners, quality in self._april.read(gray, rois):
+            for tag_id, corners, quality in self._april.read(gray, rois, video=self.config.roi_tracking):
                 identity = self.registry.identify_tag(tag_id, self.active)
                 detections.append(Detection(TagKind.APRILTAG, identity, corners, quality))
             if self.config.roi_tracking:
