@@ -11,7 +11,7 @@ every journal is built from public facts (deck and discard counts, what each dec
 >>> from engine.session import Session
 >>> s = Session.new("39-clues", ["Ann", "Bob"])
 >>> s.prompt().text
-"Ann, show the cards dealt to your table (Table 1, Table 2, Table 3, Table 4)."
+'Ann, show the cards dealt to your table (Table 1, Table 2, Table 3, Table 4).'
 """
 
 from __future__ import annotations
