@@ -503,7 +503,8 @@ def build_decks(lib: Library, picks: Mapping[str, Iterable[str]]) -> DeckCheck:
             entry, _ = by_key[key]
             cards.append(entry.to_card(key, player))
         decks[player] = tuple(cards)
-        warnings += check_deck(player, decks[player])
+    for player, cards in decks.items():
+        warnings += check_deck(player, cards)
     return DeckCheck(decks, tuple(warnings))
 
 
