@@ -354,8 +354,6 @@ class SuddsRules(Rules):
         self._start_turn(state)
 
     def _start_turn(self, state: SuddsState) -> None:
-        b = state.boards[state.current]
-        b.office_level = b.levels["office"]
         state.emit("turn", f"{state.current}'s turn: take a die.", player=state.current)
 
     # --- taking a die ----------------------------------------------------------------------------
@@ -398,6 +396,7 @@ class SuddsRules(Rules):
         assert value is not None
         new = (value - 1 + a.shift) % 6 + 1
         track = TRACKS[new - 1]
+        b.office_level = b.levels["office"]    # this turn's Office allowance (The Office note)
         b.bullets -= abs(a.shift)              # (a refused action changes nothing: this is a private copy)
         state.board_bullets += abs(a.shift)
         if not a.news:
