@@ -20,7 +20,7 @@ from vision.sources import CameraError, SyntheticSource, WebcamSource
 
 from .widgets import button, label
 
-PREVIEW_WIDTH = 288
+PREVIEW_WIDTH = 160
 DEMO_FRAME_SIZE = (640, 360)      # rendering a full 720p synthetic frame costs ~100 ms: too slow to feel live
 DEMO_TAG_PX = 46.0
 DEMO_FPS = 25.0
@@ -138,24 +138,29 @@ class CameraPanel(QGroupBox):
         self.mode = "off"
         #: the game being played: only its cards are reported (another game's tag is "foreign")
         self.active_games: set[str] = set()
-        layout = QVBoxLayout(self)
+        # Side by side (preview | words and controls): the panel sits in the table screen's
+        # bottom strip and must stay low.
+        outer = QHBoxLayout(self)
+        outer.setContentsMargins(6, 4, 6, 4)
         self.image = QLabel()
         self.image.setObjectName("camera:preview")
         self.image.setFixedSize(PREVIEW_WIDTH, PREVIEW_WIDTH * 9 // 16)
         self.image.setAlignment(Qt.AlignCenter)
         self.image.setStyleSheet("background: #333; color: white;")
         self.image.setText("Camera off")
-        layout.addWidget(self.image, 0, Qt.AlignHCenter)
+        outer.addWidget(self.image, 0, Qt.AlignTop)
+        layout = QVBoxLayout()
+        outer.addLayout(layout, 1)
         self.status = label("")
         self.status.setObjectName("camera:status")
-        layout.addWidget(self.status)
+        layout.addWidget(self.status, 1)
         row = QHBoxLayout()
         self.choice = QComboBox()
         self.choice.setObjectName("camera:choice")
         for i in range(4):
             self.choice.addItem(f"Camera {i + 1}", i)
         self.choice.addItem("Simulated table", -1)
-        self.retry = button("Start camera")
+        self.retry = button("Start")
         self.retry.setObjectName("camera:retry")
         self.retry.clicked.connect(self.restart)
         row.addWidget(self.choice, 1)
@@ -212,7 +217,7 @@ class CameraPanel(QGroupBox):
         self.image.clear()
         self.image.setText("Camera off")
         self.status.setText("")
-        self.retry.setText("Start camera")
+        self.retry.setText("Start")
 
     @property
     def running(self) -> bool:

@@ -90,7 +90,7 @@ class MainWindow(QMainWindow):
         self.start.set_die_reader(self.die_reader is not None)
         self.camera_panel = CameraPanel()
         self.camera_panel.card_seen.connect(self._card_seen)
-        self.table.extra_side.addWidget(self.camera_panel)
+        self.table.camera_slot.addWidget(self.camera_panel)
         if demo:
             self.show_new_game(game or self.start.first_game(), demo=True)
         else:

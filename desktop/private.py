@@ -189,5 +189,5 @@ def journal_table(headers: list[str], rows: list[list[str]]) -> QTableWidget:
                 item.setFont(font)
             table.setItem(r, c, item)
     table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeToContents)
-    table.horizontalHeader().setStretchLastSection(True)
+    table.horizontalHeader().setStretchLastSection(False)
     return table

@@ -41,18 +41,19 @@ QPushButton[role="primary"]:disabled {{ background: #D6D6D6; color: #6B6B6B; bor
 QPushButton[scale="big"] {{ font-size: 20pt; }}
 QPushButton[role="danger"] {{ background: {VERMILLION}; color: white; border-color: {VERMILLION}; font-weight: bold; }}
 QLabel[role="title"] {{ font-size: 30pt; font-weight: bold; }}
+QLabel[role="turn"] {{ font-size: 24pt; font-weight: bold; }}
 QLabel[role="heading"] {{ font-size: 20pt; font-weight: bold; }}
 QLabel[role="prompt"] {{ font-size: 20pt; font-weight: bold; color: {INK}; }}
-QLabel[role="banner"] {{ font-size: 18pt; font-weight: bold; background: {YELLOW};
-    border: 2px solid {INK}; border-radius: 8px; padding: 10px; }}
+QLabel[role="banner"] {{ font-size: 16pt; font-weight: bold; background: {YELLOW};
+    border: 2px solid {INK}; border-radius: 8px; padding: 4px 10px; }}
 QLabel[role="error"] {{ font-size: 16pt; font-weight: bold; background: #FFE3D6;
-    border: 2px solid {VERMILLION}; border-radius: 8px; padding: 10px; }}
+    border: 2px solid {VERMILLION}; border-radius: 8px; padding: 4px 10px; }}
 QLabel[role="gate"] {{ font-size: 32pt; font-weight: bold; }}
 QListWidget, QTableWidget, QLineEdit {{ background: white; border: 2px solid #6B6B6B; border-radius: 6px; }}
 QListWidget:focus, QTableWidget:focus, QLineEdit:focus {{ border: 3px solid {BLUE}; }}
 QListWidget::item {{ padding: 6px; }}
 QListWidget::item:selected {{ background: {BLUE}; color: white; }}
-QGroupBox {{ font-weight: bold; border: 2px solid #9A9A9A; border-radius: 10px; margin-top: 18px; padding: 8px; }}
+QGroupBox {{ font-weight: bold; border: 2px solid #9A9A9A; border-radius: 10px; margin-top: 16px; padding: 4px; }}
 QGroupBox::title {{ subcontrol-origin: margin; left: 12px; padding: 0 6px; }}
 QGroupBox[current="true"] {{ border: 4px solid {GREEN}; }}
 """

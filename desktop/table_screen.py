@@ -16,8 +16,8 @@ from typing import Any
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
-from PySide6.QtWidgets import (QFrame, QGroupBox, QHBoxLayout, QListWidget, QSizePolicy, QStackedWidget,
-                               QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QFrame, QGridLayout, QGroupBox, QHBoxLayout, QListWidget, QSizePolicy,
+                               QStackedWidget, QVBoxLayout, QWidget)
 
 from engine.dice import DieSpec, load_die
 from engine.errors import RuleViolation
@@ -28,9 +28,10 @@ from .die.widgets import DieStatusLight
 from .games import GameController, public_texts
 from .table_base import GameTable
 from .tables import table_class
-from .widgets import button, clear_layout, label
+from .widgets import WrappingButton, button, clear_layout, label
 
-SIDE_WIDTH = 330
+SIDE_WIDTH = 300
+BOTTOM_HEIGHT = 96         # the log's height; the journals and the camera fit beside it
 MESSAGE_LINES = 2          # the message area shows the newest lines; the log keeps them all
 
 
@@ -72,7 +73,7 @@ class TableScreen(QWidget):
         outer.setContentsMargins(12, 8, 12, 8)
         outer.setSpacing(6)
         top = QHBoxLayout()
-        self.turn_label = label("", "title", wrap=False)
+        self.turn_label = label("", "turn", wrap=False)
         self.turn_label.setObjectName("turn")
         self.turn_label.setSizePolicy(QSizePolicy.Ignored, QSizePolicy.Preferred)
         top.addWidget(self.turn_label, 1)
@@ -119,20 +120,8 @@ class TableScreen(QWidget):
 
         body = QHBoxLayout()
         outer.addLayout(body, 1)
-        center = QVBoxLayout()
-        body.addLayout(center, 1)
         self.table_holder = QVBoxLayout()
-        center.addLayout(self.table_holder, 1)
-        log_box = QGroupBox("What happened")
-        log_layout = QVBoxLayout(log_box)
-        log_layout.setContentsMargins(6, 4, 6, 4)
-        self.log_list = QListWidget()
-        self.log_list.setObjectName("log")
-        self.log_list.setWordWrap(True)
-        self.log_list.setHorizontalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
-        self.log_list.setFixedHeight(96)
-        log_layout.addWidget(self.log_list)
-        center.addWidget(log_box)
+        body.addLayout(self.table_holder, 1)
 
         side_widget = QWidget()
         side_widget.setFixedWidth(SIDE_WIDTH)
@@ -141,31 +130,46 @@ class TableScreen(QWidget):
         body.addWidget(side_widget)
         self.die_box = QGroupBox("Die")
         die_layout = QVBoxLayout(self.die_box)
+        die_layout.setContentsMargins(6, 4, 6, 4)
         self.roll_button = button("Roll the die (R)", "primary", name="roll")
         self.roll_button.clicked.connect(self.roll_on_screen)
         die_layout.addWidget(self.roll_button)
-        die_layout.addWidget(label("Rolled the real die? It shows:"))
         self.rolled_grid = QHBoxLayout()
         die_layout.addLayout(self.rolled_grid)
         self.die_light = DieStatusLight()
+        self.die_light.hide()                 # shown only when a die reader is attached
         die_layout.addWidget(self.die_light)
         self.die_message = label("")
         self.die_message.setObjectName("die:message")
         self.die_message.hide()
         die_layout.addWidget(self.die_message)
         side.addWidget(self.die_box)
-
         action_box = QGroupBox("Actions")
         self.action_layout = QVBoxLayout(action_box)
+        self.action_layout.setContentsMargins(6, 4, 6, 4)
         side.addWidget(action_box)
-
-        self.journal_box = QGroupBox("Evidence Journals (private)")
-        self.journal_layout = QHBoxLayout(self.journal_box)
-        side.addWidget(self.journal_box)
-
-        self.extra_side = QVBoxLayout()      # the camera panel goes here
-        side.addLayout(self.extra_side)
         side.addStretch(1)
+
+        # The bottom strip: what happened, the journals, the camera (low and wide).
+        bottom = QHBoxLayout()
+        outer.addLayout(bottom)
+        log_box = QGroupBox("What happened")
+        log_layout = QVBoxLayout(log_box)
+        log_layout.setContentsMargins(6, 4, 6, 4)
+        self.log_list = QListWidget()
+        self.log_list.setObjectName("log")
+        self.log_list.setWordWrap(True)
+        self.log_list.setHorizontalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
+        self.log_list.setFixedHeight(BOTTOM_HEIGHT)
+        log_layout.addWidget(self.log_list)
+        bottom.addWidget(log_box, 1)
+        self.journal_box = QGroupBox("Evidence Journals (private)")
+        self.journal_layout = QGridLayout(self.journal_box)
+        self.journal_layout.setContentsMargins(6, 4, 6, 4)
+        self.journal_box.setFixedWidth(SIDE_WIDTH)
+        bottom.addWidget(self.journal_box)
+        self.camera_slot = QVBoxLayout()      # the camera panel goes here
+        bottom.addLayout(self.camera_slot)
 
         self._die_shortcuts: list[QShortcut] = []
         self._shortcut(QKeySequence("R"), lambda: self.roll_button.isEnabled() and self.roll_on_screen())
@@ -218,9 +222,9 @@ class TableScreen(QWidget):
             return
         for n, symbol in enumerate(self.die.symbols, 1):
             face = self.die.face_showing(symbol)
-            b = button(f"{self.controller.symbol_words(symbol)}\n({n})")
+            b = WrappingButton(f"{self.controller.symbol_words(symbol)} ({n})")
             b.setObjectName(f"rolled:{symbol}")
-            b.setSizePolicy(QSizePolicy.Ignored, QSizePolicy.Preferred)
+            b.setToolTip(f"The real die shows {self.controller.symbol_words(symbol)} (key {n})")
             b.clicked.connect(lambda _=False, f=face: self.apply_roll(f))
             self._die_shortcuts.append(self._shortcut(
                 QKeySequence(str(n)), lambda f=face, b=b: b.isEnabled() and self.apply_roll(f)))
@@ -230,13 +234,12 @@ class TableScreen(QWidget):
     def _build_journal_buttons(self) -> None:
         assert self.controller is not None
         clear_layout(self.journal_layout)
-        for player in self.controller.session.players:
-            b = button(player)
+        for i, player in enumerate(self.controller.session.players):
+            b = WrappingButton(player)
             b.setObjectName(f"journal:{player}")
-            b.setSizePolicy(QSizePolicy.Ignored, QSizePolicy.Preferred)
             b.setToolTip(f"Open {player}'s Evidence Journal (only {player} should look)")
             b.clicked.connect(lambda _=False, p=player: self.journal_requested.emit(p))
-            self.journal_layout.addWidget(b)
+            self.journal_layout.addWidget(b, i // 2, i % 2)
 
     # --- drawing -------------------------------------------------------------------
     def refresh(self) -> None:
@@ -307,7 +310,10 @@ class TableScreen(QWidget):
         widget.show()
 
     def _action_button(self, text: str, name: str, role: str | None, slot) -> None:
-        b = button(text, role)
+        b = WrappingButton(text)             # the side column is narrow: long labels wrap
+        if role:
+            b.setProperty("role", role)
+        b.setMinimumHeight(40)
         b.setObjectName(name)
         b.clicked.connect(slot)
         self._add_action(b)
@@ -459,6 +465,7 @@ class TableScreen(QWidget):
     def attach_die_reader(self, reader) -> None:
         """Rolls of the real die arrive from the USB die reader (desktop.die) like button presses."""
         self.die_light.follow(reader)
+        self.die_light.show()
         reader.rolled.connect(lambda face, _seq: self.reader_rolled(face))
         reader.error.connect(self._die_problem)
         reader.status_changed.connect(lambda _status: self.die_message.hide())

@@ -51,7 +51,51 @@ def clear_layout(layout) -> None:
             clear_layout(item.layout())
 
 
-class SlotButton(QPushButton):
+class WrappingButton(QPushButton):
+    """A button whose text wraps to its width (never cut off): a long name takes more lines,
+    and a word too long for the button gets a smaller font."""
+
+    POINT_SIZE = 13
+
+    def __init__(self, text: str = "", parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._lines: list[str] = [text] if text else []
+        self._base_sheet = ""
+        self.setFocusPolicy(Qt.StrongFocus)
+        self.setSizePolicy(QSizePolicy.Ignored, QSizePolicy.Preferred)
+        self._fit_text()
+
+    def set_lines(self, lines: list[str]) -> None:
+        self._lines = list(lines)
+        self._fit_text()
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self._fit_text()
+
+    def _fit_text(self) -> None:
+        """Wrap the lines to the inner width, shrinking the font for a word too long."""
+        width = max(self.width() - 16, 40)
+        size = self.POINT_SIZE
+        while True:
+            font = QFont(self.font())
+            font.setPointSize(size)
+            metrics = QFontMetrics(font)
+            text = "\n".join(wrapped for line in self._lines for wrapped in wrap_to_width(line, metrics, width))
+            if size <= 8 or all(metrics.horizontalAdvance(t) <= width for t in text.split("\n")):
+                break
+            size -= 1
+        if self._base_sheet:
+            sheet = self._base_sheet.replace("color: #111;", f"color: #111; font-size: {size}pt;")
+        else:
+            sheet = f"QPushButton {{ font-size: {size}pt; padding: 4px 6px; }}"
+        if sheet != self.styleSheet():      # restyling on every refresh costs a frame
+            self.setStyleSheet(sheet)
+        if text != self.text():
+            self.setText(text)
+
+
+class SlotButton(WrappingButton):
     """One place on the table, drawn like a card: a face-down card (its type's colour, symbol and
     name), a face-up card (by name) or an empty spot.
 
@@ -62,19 +106,15 @@ class SlotButton(QPushButton):
     """
 
     picked = Signal(str)
-    POINT_SIZE = 13
 
     def __init__(self, place: str, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
+        super().__init__("", parent)
         self.place = place
         self.setObjectName(f"slot:{place}")
-        self.setFocusPolicy(Qt.StrongFocus)
         # Ignored width: a long card name must not widen its column (names are wrapped instead).
         self.setSizePolicy(QSizePolicy.Ignored, QSizePolicy.Expanding)
-        self.setMinimumSize(96, 52)
+        self.setMinimumSize(96, 44)
         self.legal = False
-        self._lines: list[str] = []
-        self._base_sheet = ""
         self.clicked.connect(lambda: self.picked.emit(self.place) if self.legal else None)
 
     def show_card(self, kind_name: str, position: str, colour: str, symbol: str = "", *, name: str | None,
@@ -104,28 +144,6 @@ class SlotButton(QPushButton):
                             f" font-weight: {weight}; color: #111; padding: 2px; }}"
                             f" QPushButton:focus {{ border: 5px dashed #000; }}")
         self._fit_text()
-
-    def resizeEvent(self, event) -> None:
-        super().resizeEvent(event)
-        self._fit_text()
-
-    def _fit_text(self) -> None:
-        """Wrap the lines to the tile's inner width, shrinking the font for a word too long."""
-        width = max(self.width() - 16, 40)
-        size = self.POINT_SIZE
-        while True:
-            font = QFont(self.font())
-            font.setPointSize(size)
-            metrics = QFontMetrics(font)
-            text = "\n".join(wrapped for line in self._lines for wrapped in wrap_to_width(line, metrics, width))
-            if size <= 8 or all(metrics.horizontalAdvance(t) <= width for t in text.split("\n")):
-                break
-            size -= 1
-        sheet = self._base_sheet.replace("color: #111;", f"color: #111; font-size: {size}pt;")
-        if sheet != self.styleSheet():      # restyling every slot on every refresh costs a frame
-            self.setStyleSheet(sheet)
-        if text != self.text():
-            self.setText(text)
 
 
 def wrap_to_width(text: str, metrics: QFontMetrics, width: int) -> list[str]:

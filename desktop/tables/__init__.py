@@ -11,7 +11,7 @@ from __future__ import annotations
 from importlib import import_module
 from typing import TYPE_CHECKING
 
-from engine.games import GAMES
+from engine import games as engine_games
 
 if TYPE_CHECKING:
     from ..table_base import GameTable
@@ -24,7 +24,7 @@ TABLES: dict[str, str] = {
 
 def installed_games() -> list[str]:
     """Games a family can play here: rules in the engine and a table in the desktop."""
-    return [game for game in GAMES if game in TABLES]
+    return [game for game in engine_games.GAMES if game in TABLES]
 
 
 def table_class(game_id: str) -> "type[GameTable]":

@@ -36,7 +36,7 @@ class CarmenTable(GameTable):
         positions = list(session.layout()["slots"])
         grid_all = QGridLayout(self)
         grid_all.setContentsMargins(0, 0, 0, 0)
-        grid_all.setSpacing(8)
+        grid_all.setSpacing(4)
         columns = 2 if len(session.players) > 1 else 1
         for i, player in enumerate(session.players):
             box = QGroupBox(player)
@@ -54,20 +54,30 @@ class CarmenTable(GameTable):
         center_box.setObjectName("center")
         grid = QGridLayout(center_box)
         grid.setContentsMargins(6, 4, 6, 4)
-        for col, kind in enumerate(kinds):
-            grid.setColumnStretch(col, 1)
-            self._slot(grid, f"center/{kind}", 0, col)
+        n = len(session.players)
+        # Four gumshoes fill a 2x2 grid: the center stands beside it as a column, so the
+        # table stays low enough for a laptop; otherwise it takes the next free cell or row.
+        tall = n == 4
+        for i, kind in enumerate(kinds):
+            if tall:
+                self._slot(grid, f"center/{kind}", i, 0)
+            else:
+                grid.setColumnStretch(i, 1)
+                self._slot(grid, f"center/{kind}", 0, i)
         self.pile_label = label("")
         self.pile_label.setObjectName("piles")
-        grid.addWidget(self.pile_label, 1, 0, 1, len(kinds))
-        self.out_label = label("")
-        self.out_label.setObjectName("out")
-        grid.addWidget(self.out_label, 2, 0, 1, len(kinds))
-        n = len(session.players)
-        if n % columns:
-            grid_all.addWidget(center_box, n // columns, n % columns)
+        if tall:
+            grid.addWidget(self.pile_label, len(kinds), 0)
+            grid_all.addWidget(center_box, 0, columns, 2, 1)
+            grid_all.setColumnStretch(0, 2)
+            grid_all.setColumnStretch(1, 2)
+            grid_all.setColumnStretch(columns, 1)
         else:
-            grid_all.addWidget(center_box, n // columns, 0, 1, columns)
+            grid.addWidget(self.pile_label, 1, 0, 1, len(kinds))
+            if n % columns:
+                grid_all.addWidget(center_box, n // columns, n % columns)
+            else:
+                grid_all.addWidget(center_box, n // columns, 0, 1, columns)
 
     def _slot(self, grid: QGridLayout, place: str, row: int, col: int) -> None:
         slot = SlotButton(place)
@@ -104,9 +114,9 @@ class CarmenTable(GameTable):
                            face_up=bool(card and card.face_up), present=card is not None,
                            legal=place in legal, chosen=place in chosen)
         piles = [f"{c.kind_name(k)} {sum(1 for x in view.cards if x.place == f'pile/{k}')}" for k in c.deck.kinds]
-        self.pile_label.setText("Draw piles: " + ", ".join(piles))
         out = [x.name for x in view.cards if x.place == "out" and x.name]
-        self.out_label.setText("Out of play: " + (", ".join(out) if out else "none yet"))
+        self.pile_label.setText("Draw piles: " + ", ".join(piles) + ". Out of play: "
+                                + (", ".join(out) if out else "none yet") + ".")
 
     def setup_widget(self) -> QWidget:
         """The deal as card shapes (nobody looks at their cards yet)."""

@@ -67,7 +67,7 @@ def test_complete_game_from_new_game_to_carmen_arrested(game):
     assert t.prompt == "Julie, flip a Henchman you know is not Carmen."
     t.flip_henchman("Julie/henchman/top")
     assert "arrested Yul B. Sorry" in t.banner
-    assert "Gandhi's Glasses" in t.text("out") and "Yul B. Sorry" in t.text("out")
+    assert "Gandhi's Glasses" in t.text("piles") and "Yul B. Sorry" in t.text("piles")
     t.click("action:decline_swap")
     t.roll("henchman")                           # a warrant at the start: the normal turn follows
     t.peek(first_legal(t))

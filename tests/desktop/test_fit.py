@@ -1,0 +1,90 @@
+"""Issue 10: every screen fits a laptop (1280x720 and 1366x768) and no text is cut off.
+
+The walk looks at every visible widget: a label that does not wrap, a button or a tab must be
+as wide as its text (font metrics); a journal column as wide as its longest entry; and the
+window must not need more than the screen. It runs over each screen of the Carmen game as a
+family meets them, with 2, 3 and 4 players.
+"""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtWidgets import QAbstractButton, QLabel, QTableWidget, QTabBar, QWidget
+
+from .driver import Driver
+from .test_game_flow import DEAL, PLAYERS
+
+SCREENS = [(1280, 680), (1366, 728)]      # a 720p and a 768p laptop, less a taskbar
+
+
+def clipped(root: QWidget) -> list[str]:
+    """Every visible text wider than the widget that shows it."""
+    problems = []
+    for w in root.findChildren(QWidget):
+        if not w.isVisible() or w.width() <= 1:
+            continue
+        fm = w.fontMetrics()
+        if isinstance(w, QLabel) and not w.wordWrap() and w.text() and w.pixmap().isNull():
+            need = max(fm.horizontalAdvance(line) for line in w.text().split("\n"))
+            if need > w.contentsRect().width() + 1:
+                problems.append(f"label {w.objectName() or w.text()!r}: needs {need}px, has {w.contentsRect().width()}")
+        elif isinstance(w, QAbstractButton) and w.text():
+            need = max(fm.horizontalAdvance(line) for line in w.text().split("\n"))
+            if need > w.width() - 8:
+                problems.append(f"button {w.objectName() or w.text()!r}: needs {need}px, has {w.width()}")
+        elif isinstance(w, QTabBar):
+            for i in range(w.count()):
+                if fm.horizontalAdvance(w.tabText(i)) > w.tabRect(i).width():
+                    problems.append(f"tab {w.tabText(i)!r} cut off")
+        elif isinstance(w, QTableWidget):
+            for c in range(w.columnCount()):
+                need = w.sizeHintForColumn(c)
+                if need > w.columnWidth(c) + 1:
+                    problems.append(f"table {w.objectName()!r} column {c}: needs {need}px, has {w.columnWidth(c)}")
+    return problems
+
+
+def fits(t: Driver, size: tuple[int, int], where: str) -> None:
+    win = t.window
+    win.resize(*size)
+    t.qtbot.wait(30)
+    assert win.minimumSizeHint().width() <= size[0] and win.minimumSizeHint().height() <= size[1], \
+        f"{where}: the window needs {win.minimumSizeHint()} on a {size} screen"
+    assert win.width() <= size[0] and win.height() <= size[1], f"{where}: window {win.size()} on {size}"
+    assert clipped(win) == [], where
+
+
+@pytest.mark.parametrize("size", SCREENS)
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_every_screen_of_a_game_fits_and_cuts_no_text(table, size, players):
+    t = table
+    t.window.resize(*size)
+    fits(t, size, "start")
+    t.click("start:new")
+    fits(t, size, "new game")
+    chosen = (PLAYERS + [("Dee", 13)])[:players]
+    t.find("new:count").setValue(players)
+    for i, (name, age) in enumerate(chosen):
+        t.find(f"new:name{i}").setText(name)
+        t.find(f"new:age{i}").setValue(age)
+    t.click("new:start")
+    fits(t, size, "setup")
+    t.click("setup:done")
+    fits(t, size, "table")
+    t.deal({k: v for k, v in DEAL.items() if k.split("/")[0] in dict(chosen) or k.startswith("center")})
+    first = t.session.current
+    t.roll("loot")
+    fits(t, size, "table after a roll")
+    place = sorted(t.legal_slots())[0]
+    t.click(f"slot:{place}")
+    fits(t, size, "privacy gate")
+    t.click("gate:reveal")
+    fits(t, size, "private look")
+    t.choose("card", t.card_at(place))
+    t.click("entry:submit")
+    t.click(f"journal:{first}")
+    t.click("gate:reveal")
+    fits(t, size, "journal")
+    t.click("journal:hide")
+    t.click("action:warrant")
+    fits(t, size, "warrant: pick slots")
