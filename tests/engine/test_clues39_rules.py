@@ -501,7 +501,7 @@ def test_empty_two_sided_deck_is_reshuffled_from_the_discard_pile_during_a_deal(
         t.do(type="reveal", player="Bob", place=f"Bob/table/{spot}", card=t.c("Bob", n))
     t.end("Bob")
     texts = t.texts(type="deal", player="Ann")
-    assert texts[0] == "Ann's two-sided deck ran out: Bob shuffled the 1 two-sided cards of Ann's discard pile into a new deck."
+    assert texts[0] == "Ann's two-sided deck ran out: Bob shuffled the 1 two-sided card of Ann's discard pile into a new deck."
     assert "Ann dealt 2 cards from the two-sided deck onto the table. (The two-sided cards ran out.)" in texts
     assert t.s.prompt().option("reveal").targets["place"] == ("Ann/table/1", "Ann/table/2")
     refused(t, "Set Up", "already at", type="reveal", player="Ann", place="Ann/table/1", card=t.c("Ann", 24))

@@ -311,6 +311,11 @@ class CluesRules(Rules):
     def type_name(self, kind: str) -> str:
         return self.vocab.type_names[kind]
 
+    def plural(self, kind: str) -> str:
+        """'Agents', 'Money cards'."""
+        name = self.type_name(kind)
+        return f"{name} cards" if kind in (MONEY, PRESTIGE) else f"{name}s"
+
     def words(self, state: CluesState, card: str) -> str:
         """'Example Agent Rook (red Agent, no. 1)'."""
         a = self.info(state, card)
@@ -844,8 +849,9 @@ class CluesRules(Rules):
             if kind == TWO:
                 state.table.set_face_up(t, True)
         what = "one-sided" if kind == ONE else "two-sided"
-        state.emit("reshuffle", f"{p}'s {what} deck ran out: {state.left_of(p)} shuffled the {len(cards)} "
-                                f"{what} cards of {p}'s discard pile into a new deck.",
+        n = len(cards)
+        state.emit("reshuffle", f"{p}'s {what} deck ran out: {state.left_of(p)} shuffled the {n} {what} "
+                                f"card{'s' if n != 1 else ''} of {p}'s discard pile into a new deck.",
                    player=p, kind=kind, cards=len(cards), shuffled_by=state.left_of(p))
 
     def _refill_empty_decks(self, state: CluesState) -> None:
@@ -1001,9 +1007,9 @@ class CluesRules(Rules):
         for cid in mine:
             by_type.setdefault(self.info(state, cid)["type"], []).append(cid)
         if mine:
-            parts = [f"{self.type_name(t)}s: " + ", ".join(state.deck.name_of(c) for c in by_type[t])
+            parts = [f"{self.plural(t)}: " + ", ".join(state.deck.name_of(c) for c in by_type[t])
                      for t in lib.TYPES if t in by_type]
-            out.append(Deduction("unplayed", "Not played yet from your decks: " + "; ".join(parts) + ".",
+            out.append(Deduction("unplayed", "Still in your decks or hand: " + "; ".join(parts) + ".",
                                  "Every other card of yours is on the table, on a mission or in your discard pile.",
                                  {"cards": list(mine)}))
         tops = {}
@@ -1038,7 +1044,7 @@ class CluesRules(Rules):
                 if now:
                     bits.append("available now: " + ", ".join(now))
                 if later:
-                    bits.append(f"{len(later)} not played yet (deck or hand)")
+                    bits.append(f"{len(later)} still in your decks or hand")
                 out.append(Deduction(
                     "threat", f"{m.owner}'s {colour} mission {m.number} ({place_name}, {pts} points) can be "
                               f"{how}: {'; '.join(bits)}.",
@@ -1055,7 +1061,10 @@ class CluesRules(Rules):
         status = "immune to sabotage" if immune else "open to sabotage"
         retr_now = [c for c in tops if self.can_retrieve(m, self.info(state, c))]
         retr_later = [c for c in unplayed[viewer] if self.can_retrieve(m, self.info(state, c))]
-        when = "next turn" if m.touched == state.turn else "now"
+        if m.touched == state.turn or state.current != viewer or state.phase not in (START, PLAYING):
+            when = "on your next turn"
+        else:
+            when = "now"
         parts = []
         if retr_now:
             parts.append("with " + ", ".join(f"{state.deck.name_of(c)} ({tops[c]})" for c in retr_now))
