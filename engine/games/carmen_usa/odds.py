@@ -65,12 +65,19 @@ def type_chances(classes: Mapping[frozenset[str], int],
     ``classes``: allowed kinds -> how many unknown boxes allow exactly those kinds;
     ``remaining``: kind -> how many cards of that kind are unknown. No world: all chances 0.
     """
-    key = tuple(sorted(((tuple(k in allowed for k in KIND_ORDER), n) for allowed, n in classes.items() if n),
+    return _type_chances(tuple(sorted(classes.items(), key=lambda kv: sorted(kv[0]))),
+                         tuple(remaining.get(k, 0) for k in KIND_ORDER))
+
+
+@lru_cache(maxsize=4096)
+def _type_chances(classes: tuple[tuple[frozenset[str], int], ...], rem: tuple[int, ...]
+                  ) -> dict[frozenset[str], dict[str, Fraction]]:
+    classes_d = dict(classes)
+    key = tuple(sorted(((tuple(k in allowed for k in KIND_ORDER), n) for allowed, n in classes if n),
                        key=lambda item: item))
-    rem = tuple(remaining.get(k, 0) for k in KIND_ORDER)
     total = _count(key, rem)
     out: dict[frozenset[str], dict[str, Fraction]] = {}
-    for allowed, n in classes.items():
+    for allowed, n in classes_d.items():
         row = {}
         flags = tuple(k in allowed for k in KIND_ORDER)
         for i, kind in enumerate(KIND_ORDER):

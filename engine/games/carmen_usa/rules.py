@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -34,7 +35,7 @@ from ...knowledge import EVERYONE, PUBLIC, private
 from ...sim import Simulator
 from ...table import Place
 from .data import COLOURS_SETS, Bank, Board, load_bank, load_board
-from .odds import card_chances
+from .odds import type_chances
 
 WARRANT, LOOT, CROOK, CAPITAL = "warrant", "loot", "crook", "capital"
 CLUE_KINDS = (WARRANT, LOOT, CROOK)
@@ -164,6 +165,7 @@ OUT = Place("out")
 POOL = Place("capitals")
 
 
+@lru_cache(maxsize=None)
 def box_place(landmark: str) -> Place:
     return Place(BOXES, slot=landmark)
 
@@ -246,6 +248,11 @@ class CarmenUsaRules(Rules):
         self.state_names = {c.attrs.get("state"): str(c.attrs.get("state_name")) for c in deck.of_kind(CAPITAL)}
         self.landmark_name = {lm.id: lm.name for lm in self.board.landmarks}
         self.sets = {colour: self.bank.of_set(colour) for colour in COLOURS_SETS}
+        # Finished journal lines, shared by every agent and every action (see ``journal``).
+        self._entry_cache: dict[tuple, JournalEntry] = {}
+        self._box_cache: dict[tuple, Deduction] = {}
+        self._line_cache: dict[tuple, Deduction] = {}
+        self._odds_cache: dict[tuple, tuple[dict[str, Fraction], str, dict[str, str]]] = {}
 
     @classmethod
     def load(cls, decks_dir: Path | None = None) -> "CarmenUsaRules":
@@ -779,19 +786,37 @@ class CarmenUsaRules(Rules):
             return f"{'your' if place.owner == viewer else str(place.owner) + chr(39) + 's'} Capital Token {place.slot}"
         return str(place)
 
+    def _box_token(self, state: CarmenUsaState, landmark: str) -> int | None:
+        """The token in a landmark's box (None: empty). A Clue Card only ever goes back to its own box."""
+        tok = state.boxes[landmark]
+        return tok if state.table.where[tok].area == BOXES else None
+
     def journal(self, state: GameState, player: str, assist: Assist) -> Journal:
+        """This agent's journal: where each Clue Card is (as far as they know), every box, and
+        (with more assist) the colours out, accusations ready and the exact Crook odds.
+
+        Journals are rebuilt after every action for every agent; most actions (questions, answers)
+        change nothing in them, and most lines are the same for every agent, so finished lines
+        are kept (small caches keyed by everything a line depends on).
+        """
         assert isinstance(state, CarmenUsaState)
         know = state.knowledge[player]
-        table = state.table
+        where = state.table.where
+        cache = self._entry_cache
         entries = []
         for card in self.clues:
-            tok = know.token_of(card.id)
-            if tok is None:
-                entries.append(JournalEntry(card.id, card.name, card.kind, "Unknown"))
-            else:
-                place = table.place_of(tok)
-                entries.append(JournalEntry(card.id, card.name, card.kind, self.where_words(state, place, player),
-                                            str(place)))
+            tok = know.where.get(card.id)
+            place = None if tok is None else where[tok]
+            key = (card.id, place, player if place is not None and place.owner is not None else None)
+            entry = cache.get(key)
+            if entry is None:
+                if place is None:
+                    entry = JournalEntry(card.id, card.name, card.kind, "Unknown")
+                else:
+                    entry = JournalEntry(card.id, card.name, card.kind, self.where_words(state, place, player),
+                                         str(place))
+                cache[key] = entry
+            entries.append(entry)
         deductions = self._boxes(state, player)
         if assist != Assist.NOTES:
             deductions += self._hints(state, player)
@@ -803,14 +828,14 @@ class CarmenUsaRules(Rules):
         """What ``player`` knows of a box: (how, card). ``how`` is one of: empty, public (face up),
         shown (shown to everyone, face down), seen (looked at by this agent), crook / crook-or-loot
         (someone looked and put it back face down), unknown."""
-        tok = state.table.top(box_place(landmark))
+        tok = self._box_token(state, landmark)
         if tok is None:
             return "empty", None
-        card = state.knowledge[player].card_at(tok)
-        if state.table.face_up(tok):
+        card = state.knowledge[player].known.get(tok)
+        if tok in state.table.up:
             return "public", card
         if card is not None:
-            return ("shown" if state.knowledge[EVERYONE].card_at(tok) == card else "seen"), card
+            return ("shown" if state.knowledge[EVERYONE].known.get(tok) == card else "seen"), card
         if tok in state.looked:
             return ("crook-or-loot" if state.variant == BIGGER else "crook"), None
         return "unknown", None
@@ -822,12 +847,17 @@ class CarmenUsaRules(Rules):
 
     def _boxes(self, state: CarmenUsaState, player: str) -> list[Deduction]:
         out = []
+        cache = self._box_cache
         for lm in self.board.ids:
-            how, card = self.box_knowledge(state, player, lm)
-            name = self.landmark_name[lm]
-            text = f"{name}: {self.card_name(card)} ({self._HOW[how]})" if card else f"{name}: {self._HOW[how]}"
-            out.append(Deduction("box", text + ".", "What you saw, or what everyone saw at the table.",
-                                 {"landmark": lm, "place": str(box_place(lm)), "how": how, "card": card}))
+            key = (lm, *self.box_knowledge(state, player, lm))
+            line = cache.get(key)
+            if line is None:
+                _, how, card = key
+                name = self.landmark_name[lm]
+                text = f"{name}: {self.card_name(card)} ({self._HOW[how]})" if card else f"{name}: {self._HOW[how]}"
+                line = cache[key] = Deduction("box", text + ".", "What you saw, or what everyone saw at the table.",
+                                              {"landmark": lm, "place": str(box_place(lm)), "how": how, "card": card})
+            out.append(line)
         return out
 
     def _hints(self, state: CarmenUsaState, player: str) -> list[Deduction]:
@@ -861,50 +891,108 @@ class CarmenUsaRules(Rules):
                                  {"colour": colour, "warrant": str(w), "loot": str(l), "crook": str(c), "now": now}))
         return out
 
-    def crook_chances(self, state: CarmenUsaState, player: str) -> dict[str, dict[str, Fraction]]:
-        """colour -> landmark -> exact chance that its Crook lies there, for ``player``."""
-        know = state.knowledge[player]
-        allowed: dict[int, frozenset[str]] = {}
-        any_kind = frozenset(CLUE_KINDS)
-        face_down_kinds = frozenset({CROOK, LOOT}) if state.variant == BIGGER else frozenset({CROOK})
-        landmark_of = {}
+    def _unknown_crook(self, state: CarmenUsaState, player: str) -> tuple:
+        """What the chances of a Crook this agent has not located depend on: the unknown boxes
+        (each with the card types it may hold) and how many cards of each type are unknown."""
+        know = state.knowledge[player].known
+        looked_kinds = (CROOK, LOOT) if state.variant == BIGGER else (CROOK,)
+        boxes = []
         for lm in self.board.ids:
-            tok = state.table.top(box_place(lm))
-            if tok is None or know.card_at(tok) is not None:
+            tok = self._box_token(state, lm)
+            if tok is None or tok in know:
                 continue
-            allowed[tok] = face_down_kinds if tok in state.looked else any_kind
-            landmark_of[tok] = lm
-        unknown = {c.id: c.kind for c in self.clues if know.token_of(c.id) is None}
-        chances = card_chances(allowed, unknown) if len(unknown) == len(allowed) else {}
+            boxes.append((lm, tok in state.looked))
+        remaining = dict.fromkeys(CLUE_KINDS, 0)
+        where = state.knowledge[player].where
+        for c in self.clues:
+            if c.id not in where:
+                remaining[c.kind] += 1
+        return tuple(boxes), looked_kinds, tuple(remaining[k] for k in CLUE_KINDS)
+
+    def _odds_for(self, sig: tuple) -> tuple[dict[str, Fraction], str, dict[str, str]]:
+        """landmark -> chance for an unlocated Crook, with its words and data (cached by ``sig``)."""
+        hit = self._odds_cache.get(sig)
+        if hit is not None:
+            return hit
+        boxes, looked_kinds, rem = sig
+        remaining = dict(zip(CLUE_KINDS, rem))
+        any_kind, down = frozenset(CLUE_KINDS), frozenset(looked_kinds)
+        classes: dict[frozenset[str], int] = {}
+        for _, looked in boxes:
+            kinds = down if looked else any_kind
+            classes[kinds] = classes.get(kinds, 0) + 1
+        chances: dict[str, Fraction] = {}
+        if remaining[CROOK] and sum(rem) == len(boxes):
+            per_class = type_chances(classes, remaining)
+            for lm, looked in boxes:
+                p = per_class[down if looked else any_kind][CROOK] / remaining[CROOK]
+                if p:
+                    chances[lm] = p
+        ranked = sorted(chances.items(), key=lambda kv: (-kv[1], kv[0]))
+        words = "; ".join(f"{self.landmark_name[lm]} {p.numerator}/{p.denominator} ({float(p):.0%})"
+                          for lm, p in ranked)
+        data = {str(box_place(lm)): f"{p.numerator}/{p.denominator}" for lm, p in ranked}
+        if len(self._odds_cache) > 4096:
+            self._odds_cache.clear()
+        hit = self._odds_cache[sig] = (chances, words, data)
+        return hit
+
+    def crook_chances(self, state: CarmenUsaState, player: str) -> dict[str, dict[str, Fraction]]:
+        """colour -> landmark -> exact chance that its Crook lies there, for ``player``.
+
+        Colours are interchangeable within a type, so every Crook this agent has not located has
+        the same chances (see :mod:`.odds`).
+        """
+        where = state.knowledge[player].where
+        shared = None
         out: dict[str, dict[str, Fraction]] = {}
         for colour in self.colours:
-            crook = self.card_of[(CROOK, colour)]
-            tok = know.token_of(crook)
-            if tok is not None:
-                place = state.table.place_of(tok)
-                out[colour] = {place.slot or str(place): Fraction(1)} if place.area == BOXES else {}
+            tok = where.get(self.card_of[(CROOK, colour)])
+            if tok is None:
+                if shared is None:
+                    shared = self._odds_for(self._unknown_crook(state, player))[0]
+                out[colour] = dict(shared)
             else:
-                out[colour] = {landmark_of[t]: p for t, p in chances.get(crook, {}).items() if p}
+                place = state.table.where[tok]
+                out[colour] = {place.slot or str(place): Fraction(1)} if place.area == BOXES else {}
         return out
 
     def _crook_odds(self, state: CarmenUsaState, player: str) -> list[Deduction]:
         out = []
-        for colour, odds in self.crook_chances(state, player).items():
-            crook = self.card_name(self.card_of[(CROOK, colour)])
-            if not odds:
+        bigger = state.variant == BIGGER
+        reason = ("Every arrangement of the cards you have not seen that fits what you know is equally likely "
+                  "(a card put back face down is a Crook" + (" or a Loot)." if bigger else ")."))
+        where = state.knowledge[player].where
+        unlocated = None
+        for colour in self.colours:
+            crook_id = self.card_of[(CROOK, colour)]
+            tok = where.get(crook_id)
+            if tok is not None:
+                place = state.table.where[tok]
+                if place.area != BOXES:
+                    continue
+                key = ("certain", crook_id, place.slot, bigger)
+                line = self._box_cache.get(key)
+                if line is None:
+                    line = self._box_cache[key] = Deduction(
+                        "crook_odds", f"{self.card_name(crook_id)} is at {self.landmark_name[place.slot or '']} "
+                                      f"(certain).", reason, {"colour": colour, "odds": {str(place): "1/1"}})
+                out.append(line)
                 continue
-            ranked = sorted(odds.items(), key=lambda kv: (-kv[1], kv[0]))
-            if len(ranked) == 1 and ranked[0][1] == 1:
-                text = f"{crook} is at {self.landmark_name.get(ranked[0][0], ranked[0][0])} (certain)."
-            else:
-                text = f"Where {crook} can be: " + "; ".join(
-                    f"{self.landmark_name[lm]} {p.numerator}/{p.denominator} ({float(p):.0%})" for lm, p in ranked) + "."
-            out.append(Deduction("crook_odds", text,
-                                 "Every arrangement of the cards you have not seen that fits what you know is "
-                                 "equally likely (a card put back face down is a Crook"
-                                 + (" or a Loot)." if state.variant == BIGGER else ")."),
-                                 {"colour": colour, "odds": {str(box_place(lm)): f"{p.numerator}/{p.denominator}"
-                                                             for lm, p in ranked}}))
+            if unlocated is None:
+                unlocated = self._unknown_crook(state, player)
+            key = ("odds", crook_id, unlocated)
+            line = self._line_cache.get(key)
+            if line is None:
+                _, words, data = self._odds_for(unlocated)
+                if not data:
+                    continue
+                if len(self._line_cache) > 8192:
+                    self._line_cache.clear()
+                line = self._line_cache[key] = Deduction(
+                    "crook_odds", f"Where {self.card_name(crook_id)} can be: {words}.", reason,
+                    {"colour": colour, "odds": data})
+            out.append(line)
         return out
 
     def layout(self, state: GameState) -> Mapping[str, tuple[str, ...]]:
