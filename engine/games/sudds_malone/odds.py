@@ -22,6 +22,7 @@ True
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import lru_cache
 from itertools import permutations
 from math import comb, factorial, perm
 from typing import Mapping
@@ -46,7 +47,16 @@ def makeup(known_positions: Mapping[int, str], seen_elsewhere: Mapping[str, int]
 
     ``known_positions``: position -> type for the positions this player has seen;
     ``seen_elsewhere``: type -> how many cards of it this player saw outside the Conspiracy.
+    (Few inputs are possible, so answers are remembered: journals are rebuilt after every action.)
     """
+    key = (tuple(sorted(known_positions.items())), tuple(seen_elsewhere.get(t, 0) for t in TYPES))
+    return dict(_makeup(*key))
+
+
+@lru_cache(maxsize=4096)
+def _makeup(known: tuple[tuple[int, str], ...], elsewhere: tuple[int, ...]) -> tuple[tuple[tuple[int, int, int], Fraction], ...]:
+    known_positions = dict(known)
+    seen_elsewhere = dict(zip(TYPES, elsewhere))
     pool = _pool(known_positions, seen_elsewhere)
     k = len(POSITIONS) - len(known_positions)
     base = {t: sum(1 for v in known_positions.values() if v == t) for t in TYPES}
@@ -61,8 +71,8 @@ def makeup(known_positions: Mapping[int, str], seen_elsewhere: Mapping[str, int]
                 counts[(base["mole"] + m, base["rat"] + r, base["frog"] + f)] = w
     total = sum(counts.values())
     if not total:
-        return {}
-    return {key: Fraction(w, total) for key, w in sorted(counts.items())}
+        return ()
+    return tuple((key, Fraction(w, total)) for key, w in sorted(counts.items()))
 
 
 def position_odds(known_positions: Mapping[int, str], seen_elsewhere: Mapping[str, int]) -> dict[int, dict[str, Fraction]]:
@@ -79,12 +89,14 @@ def position_odds(known_positions: Mapping[int, str], seen_elsewhere: Mapping[st
 
 
 def expected_counts(dist: Mapping[tuple[int, int, int], Fraction]) -> dict[str, Fraction]:
+    """Expected number of Moles, Rats and Frogs in the Conspiracy."""
     return {t: sum((key[i] * p for key, p in dist.items()), Fraction(0)) for i, t in enumerate(TYPES)}
 
 
-def expected_hunch(points: Mapping[str, int], dist: Mapping[tuple[int, int, int], Fraction]) -> Fraction:
-    """A hunch card's expected points under the make-up distribution."""
-    ex = expected_counts(dist)
+def expected_hunch(points: Mapping[str, int], dist: Mapping[tuple[int, int, int], Fraction],
+                   counts: Mapping[str, Fraction] | None = None) -> Fraction:
+    """A hunch card's expected points under the make-up distribution (``counts``: its expected_counts)."""
+    ex = counts if counts is not None else expected_counts(dist)
     return sum((points.get(t, 0) * ex[t] for t in TYPES), Fraction(0))
 
 

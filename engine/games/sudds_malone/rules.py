@@ -341,7 +341,7 @@ class SuddsRules(Rules):
         for die, v in dice.items():
             if type(v) is not int or not 1 <= v <= 6:
                 raise BadInput(f"Die {die} shows {v!r}: a die shows 1 to 6.", DICE)
-        state.dice = dice
+        state.dice = {d: dice[d] for d in state.dice}      # the pool's own order, whatever the input's
         state.taken = {}
         for b in state.boards.values():
             b.colours = set()

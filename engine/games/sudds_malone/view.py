@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from ...game import Action, Assist, Deduction, Journal, JournalEntry, Option, Prompt
@@ -197,30 +198,47 @@ def journal(rules: "SuddsRules", state: SuddsState, player: str, assist: Assist)
             f"{n} {TYPE_NAMES[t]}{'s' if n != 1 else ''}" for t, n in sorted(elsewhere.items())) + ".",
             "You saw these suspect cards outside the Conspiracy.", {"types": dict(elsewhere)}))
     if assist == Assist.FULL:
-        dist = makeup(positions, elsewhere)
-        if dist:
-            ranked = sorted(dist.items(), key=lambda kv: (-kv[1], kv[0]))
-            text = "; ".join(f"{m}M {r}R {f}F {_frac(p)} ({_pct(p)})" for (m, r, f), p in ranked)
-            n_seen = len(positions) + sum(elsewhere.values())
-            deductions.append(Deduction(
-                "makeup", f"Conspiracy make-up (Moles, Rats, Frogs): {text}.",
-                f"From the {n_seen} suspect card{'s' if n_seen != 1 else ''} you saw; every deal of the unseen "
-                f"cards is equally likely.", {"makeup": {f"{m},{r},{f}": _frac(p) for (m, r, f), p in ranked}}))
-            pos = position_odds(positions, elsewhere)
-            deductions.append(Deduction(
-                "positions", "By position: " + "; ".join(
-                    f"{i}: " + ", ".join(f"{TYPE_NAMES[t]} {_pct(q)}" for t, q in pos[i].items() if q)
-                    for i in (1, 2, 3, 4)) + ".", "Each unseen position is equally likely to hold any unseen suspect.",
-                {"positions": {str(i): {t: _frac(q) for t, q in pos[i].items()} for i in (1, 2, 3, 4)}}))
+        key = (tuple(sorted(positions.items())), tuple(sorted(elsewhere.items())))
+        odds = _odds(*key)
+        if odds:
+            deductions += odds
             for h in (*b.hunches, *drawing):
                 pts = rules.hunch(h).points
-                ev = expected_hunch(pts, dist)
-                deductions.append(Deduction(
-                    "hunch_ev", f"{rules.deck.name_of(h)}: {float(ev):.2f} points expected "
-                    f"({', '.join(f'{v:+d} per {TYPE_NAMES[t]}' for t, v in pts.items() if v)}).",
-                    "Its points times the expected number of each type in the Conspiracy.",
-                    {"card": h, "expected": _frac(ev), "kept": h in b.hunches}))
+                deductions.append(_hunch_line(h, rules.deck.name_of(h), tuple(pts.items()), h in b.hunches, *key))
     return Journal(player, assist, tuple(entries), tuple(deductions))
+
+
+@lru_cache(maxsize=2048)
+def _odds(positions_key: tuple, elsewhere_key: tuple) -> tuple[Deduction, ...]:
+    """The make-up and per-position deductions: a function of what was seen only (remembered)."""
+    positions, elsewhere = dict(positions_key), dict(elsewhere_key)
+    dist = makeup(positions, elsewhere)
+    if not dist:
+        return ()
+    ranked = sorted(dist.items(), key=lambda kv: (-kv[1], kv[0]))
+    text = "; ".join(f"{m}M {r}R {f}F {_frac(p)} ({_pct(p)})" for (m, r, f), p in ranked)
+    n_seen = len(positions) + sum(elsewhere.values())
+    pos = position_odds(positions, elsewhere)
+    return (
+        Deduction("makeup", f"Conspiracy make-up (Moles, Rats, Frogs): {text}.",
+                  f"From the {n_seen} suspect card{'s' if n_seen != 1 else ''} you saw; every deal of the unseen "
+                  f"cards is equally likely.", {"makeup": {f"{m},{r},{f}": _frac(p) for (m, r, f), p in ranked}}),
+        Deduction("positions", "By position: " + "; ".join(
+            f"{i}: " + ", ".join(f"{TYPE_NAMES[t]} {_pct(q)}" for t, q in pos[i].items() if q)
+            for i in (1, 2, 3, 4)) + ".", "Each unseen position is equally likely to hold any unseen suspect.",
+            {"positions": {str(i): {t: _frac(q) for t, q in pos[i].items()} for i in (1, 2, 3, 4)}}))
+
+
+@lru_cache(maxsize=4096)
+def _hunch_line(card: str, name: str, points: tuple, kept: bool, positions_key: tuple,
+                elsewhere_key: tuple) -> Deduction:
+    dist = makeup(dict(positions_key), dict(elsewhere_key))
+    pts = dict(points)
+    ev = expected_hunch(pts, dist)
+    return Deduction("hunch_ev", f"{name}: {float(ev):.2f} points expected "
+                     f"({', '.join(f'{v:+d} per {TYPE_NAMES[t]}' for t, v in pts.items() if v)}).",
+                     "Its points times the expected number of each type in the Conspiracy.",
+                     {"card": card, "expected": _frac(ev), "kept": kept})
 
 
 # --- public words -------------------------------------------------------------------------------
