@@ -60,8 +60,9 @@ class EndScreen(QWidget):
         winners = ", ".join(story.winners)
         self.verdict.setText(story.verdict + (f" Winner: {winners}." if winners and winners not in story.verdict else ""))
         n = len(story.unknown_places)
-        self.unknown.setText(f"{n} card{'s' if n != 1 else ''} nobody ever saw. Flip them to complete the story."
-                             if n else "Every card has been seen.")
+        self.unknown.setText(f"{n} card{'s' if n != 1 else ''} on the table nobody ever saw. Flip them one by "
+                             f"one to complete the story." if n else "Every card on the table has been seen.")
+        self.reveal_button.setText("Flip the first one" if n and not controller.revealed else "Flip the next one")
         self.reveal_button.setVisible(bool(n))
         while self.tabs.count():
             page = self.tabs.widget(0)
@@ -92,5 +93,5 @@ class EndScreen(QWidget):
 
     def _reveal(self) -> None:
         if self.story is not None and self.story.unknown_places:
-            self.reveal_requested.emit([(f"card{i}", place) for i, place in enumerate(self.story.unknown_places)])
+            self.reveal_requested.emit([("card", self.story.unknown_places[0])])
 

@@ -17,7 +17,7 @@ class SetupScreen(QWidget):
         self.layout_ = QVBoxLayout(self)
         self.layout_.setContentsMargins(16, 8, 16, 8)
         self.layout_.addWidget(label("Lay out the game like this", "title"))
-        self.text = label("", "heading")
+        self.text = label("")
         self.text.setObjectName("setup:text")
         self.layout_.addWidget(self.text)
         self.holder = QVBoxLayout()

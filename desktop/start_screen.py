@@ -58,7 +58,8 @@ class StartScreen(QWidget):
         outer.setSpacing(6)
         head = QHBoxLayout()
         head.addWidget(label("Gumshoe", "title", wrap=False))
-        sub = label("The referee and Evidence Journal for your detective card and board games")
+        sub = label("The referee and Evidence Journal for your detective card and board games: "
+                    "you still play with your real cards and dice.")
         head.addWidget(sub, 1)
         outer.addLayout(head)
         self.problem = label("", "error")
@@ -96,18 +97,20 @@ class StartScreen(QWidget):
         about = QGroupBox("How to play, in short")
         about_layout = QVBoxLayout(about)
         self.game_title = label("", "heading")
-        self.game_title.setObjectName("start:game-title")
+        self.game_title.setObjectName("start:game-name")
         about_layout.addWidget(self.game_title)
+        self.game_facts = label("")
+        self.game_facts.setObjectName("start:game-title")
+        about_layout.addWidget(self.game_facts)
         self.pitch = label("")
         self.pitch.setObjectName("start:pitch")
         about_layout.addWidget(self.pitch)
         self.rules = label("")
         self.rules.setObjectName("start:rules")
+        self.rules.setStyleSheet("font-size: 13pt;")
         self.rules.setAlignment(Qt.AlignTop | Qt.AlignLeft)
         about_layout.addWidget(self.rules, 1)
-        about_layout.addWidget(label("Gumshoe is the referee and the note-keeper: you still play with "
-                                     "your real cards and dice."))
-        body.addWidget(about, 4)
+        body.addWidget(about, 5)
 
         # --- saved games, tags, settings ---
         right = QVBoxLayout()
@@ -216,8 +219,8 @@ class StartScreen(QWidget):
         if not self.games:
             return
         info = game_info(self.game())
-        self.game_title.setText(f"{info.title} \u2014 {info.player_words}, ages {info.ages}, "
-                                f"about {info.minutes} minutes")
+        self.game_title.setText(info.title)
+        self.game_facts.setText(f"{info.player_words}, ages {info.ages}, about {info.minutes} minutes")
         self.pitch.setText(info.pitch)
         self.rules.setText("\n".join(f"\u2022 {step}" for step in info.how_to_play))
         self.test_die_button.setEnabled(self._has_die_reader and info.uses_die)

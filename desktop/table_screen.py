@@ -30,7 +30,7 @@ from .table_base import GameTable
 from .tables import table_class
 from .widgets import WrappingButton, button, clear_layout, label
 
-SIDE_WIDTH = 300
+SIDE_WIDTH = 320
 BOTTOM_HEIGHT = 96         # the log's height; the journals and the camera fit beside it
 MESSAGE_LINES = 2          # the message area shows the newest lines; the log keeps them all
 
@@ -163,7 +163,7 @@ class TableScreen(QWidget):
         self.log_list.setFixedHeight(BOTTOM_HEIGHT)
         log_layout.addWidget(self.log_list)
         bottom.addWidget(log_box, 1)
-        self.journal_box = QGroupBox("Evidence Journals (private)")
+        self.journal_box = QGroupBox("Journals (private)")
         self.journal_layout = QGridLayout(self.journal_box)
         self.journal_layout.setContentsMargins(6, 4, 6, 4)
         self.journal_box.setFixedWidth(SIDE_WIDTH)

@@ -75,7 +75,7 @@ class WrappingButton(QPushButton):
 
     def _fit_text(self) -> None:
         """Wrap the lines to the inner width, shrinking the font for a word too long."""
-        width = max(self.width() - 16, 40)
+        width = max(self.width() - 12, 40)
         size = self.POINT_SIZE
         while True:
             font = QFont(self.font())

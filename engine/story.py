@@ -33,7 +33,7 @@ class Learned:
     move: int                  # 1 = the first action of the game
     card: str
     name: str
-    where: str
+    where: str                 # where it lay when it was seen, as that player would say it
 
 
 @dataclass(frozen=True)
@@ -53,7 +53,7 @@ class Story:
     cards: tuple[CardFate, ...]
     timelines: Mapping[str, tuple[Learned, ...]]
     conclusions: Mapping[str, tuple[Deduction, ...]] = field(default_factory=dict)
-    #: places of cards still unknown to everyone (to flip after the game)
+    #: places of single cards still unknown to everyone (to flip after the game; piles are left)
     unknown_places: tuple[str, ...] = ()
 
 
@@ -74,17 +74,22 @@ def tell(session: Any, revealed: Mapping[str, str] | None = None) -> Story:
             now = new.knowledge[p].known
             for token, card in now.items():
                 if known[p].get(token) != card:
-                    where = str(new.table.place_of(token))
+                    # Where it lay when it was seen (a flipped pair then leaves the table).
+                    before = token in state.table.tokens
+                    where = str((state if before else new).table.place_of(token))
                     timelines[p].append(Learned(move, card, deck.name_of(card),
-                                                rules.place_words(new, where, p)))
+                                                rules.place_words(state if before else new, where)))
             known[p] = dict(now)
         state = new
     final = session.state
     ref = final.knowledge[REFEREE]
     fates, unknown = [], []
-    for token in sorted(final.table.tokens):
-        place = str(final.table.place_of(token))
+    for token in sorted(final.table.tokens, key=lambda t: str(final.table.place_of(t))):
+        where = final.table.place_of(token)
+        place = str(where)
         card = ref.known.get(token) or revealed.get(place)
+        if card is None and final.table.count(where) > 1:
+            continue          # an unseen card in a pile: nothing to tell, nothing to flip one by one
         if card is None:
             unknown.append(place)
         knew = tuple(p for p in players if final.knowledge[p].known.get(token) == card and card is not None)

@@ -58,6 +58,8 @@ class CarmenTable(GameTable):
         # Four gumshoes fill a 2x2 grid: the center stands beside it as a column, so the
         # table stays low enough for a laptop; otherwise it takes the next free cell or row.
         tall = n == 4
+        if tall:
+            center_box.setTitle("Center")
         for i, kind in enumerate(kinds):
             if tall:
                 self._slot(grid, f"center/{kind}", i, 0)

@@ -1,8 +1,11 @@
-"""Open each screen of the app and save it as a PNG here (run under Xvfb):
+"""Open each screen of the app and save it as a PNG here, at two laptop/desktop sizes (run
+under Xvfb):
 
-    xvfb-run -s "-screen 0 1600x1000x24" .venv/bin/python docs/screenshots/take_screenshots.py
+    xvfb-run -s "-screen 0 1920x1080x24" .venv/bin/python docs/screenshots/take_screenshots.py
 
-A demo game on the simulated table is played by the same driver the tests use.
+Each screen is saved as ``NN-name-1366.png`` (a 1366x768 laptop, less a 40 px taskbar) and
+``NN-name-1920.png``. A demo game on the simulated table is played by the same driver the
+tests use.
 """
 
 from __future__ import annotations
@@ -37,17 +40,28 @@ def settle(ms: int = 150) -> None:
         time.sleep(0.01)
 
 
+SIZES = {"1366": (1366, 728), "1920": (1920, 1040)}
+
+
 def shot(window, name: str) -> None:
     settle()
-    window.grab().save(str(HERE / f"{name}.png"))
-    print("saved", name)
+    window.grab().save(str(HERE / f"{name}-{window.size_tag}.png"))
+    print("saved", name, window.size_tag)
 
 
 def main() -> int:
     app = QApplication.instance() or QApplication(sys.argv[:1])
     apply_style(app)
+    for tag, size in SIZES.items():
+        take(tag, size)
+    return 0
+
+
+def take(tag: str, size: tuple[int, int]) -> None:
+    from tests.desktop.test_game_flow import DEAL, PLAYERS
     window = MainWindow()
-    window.resize(1600, 1000)
+    window.size_tag = tag
+    window.resize(*size)
     window.show()
     t = Driver(window, Bot())
     shot(window, "01-start")
@@ -56,7 +70,7 @@ def main() -> int:
     t.click("new:start")
     shot(window, "03-setup")
     t.click("setup:done")
-    t.truth.update(window.controller.truth.cards)
+    t.truth.update(window.controller.simulator.truth.cards)
     settle(1500)                         # let the simulated camera deliver a preview
     shot(window, "04-table")
     player = t.session.prompt().player
@@ -88,7 +102,10 @@ def main() -> int:
     t.choose("location_card", t.card_at(location))
     t.click("entry:submit")
     shot(window, "12-verdict")
-    t.click("leave")
+    if window.stack.currentWidget() is window.end:
+        t.click("end:leave")
+    else:
+        t.click("leave")
     shot(window, "13-start-with-saved-game")
     t.new_game([("Ann", 9), ("Ben", 7)])
     shot(window, "14-table-two-players")
@@ -96,8 +113,15 @@ def main() -> int:
     t.new_game([("Ann", 9), ("Ben", 7), ("Cleo", 11), ("Dev", 13)])
     t.roll("henchman")
     shot(window, "15-table-four-players")
+    t.click("leave")
+    t.new_game(PLAYERS)
+    t.deal(DEAL)
+    t.warrant("Julie/loot/top", "Mark/location/top")
+    t.flip_henchman("Amberley/henchman/bottom")
+    shot(window, "16-end-of-game")
     window.close()
-    return 0
+    window.deleteLater()
+    settle()
 
 
 if __name__ == "__main__":

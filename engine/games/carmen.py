@@ -212,8 +212,16 @@ class CarmenRules(Rules):
         return CarmenSimulator(self, initial, seed)
 
     def place_words(self, state: GameState, place: str, viewer: str | None = None) -> str:
-        """'your Top Loot card' (to ``viewer``), "Mark's Top Loot card", 'the center Loot card'."""
-        where = Place.parse(place, state.players)
+        """'your Top Loot card' (to ``viewer``), "Mark's Top Loot card", 'the center Loot card',
+        'the Loot draw pile', 'out of play'."""
+        try:
+            where = Place.parse(place, state.players)
+        except ValueError:
+            return place
+        if where.area == "pile":
+            return f"the {self.kind_name.get(where.slot or '', '')} draw pile"
+        if where.area == "out":
+            return "out of play"
         text = self.slot_words(where, viewer)
         return text.replace("their own ", "your ", 1) if where.owner == viewer else text
 

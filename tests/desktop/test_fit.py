@@ -9,7 +9,7 @@ family meets them, with 2, 3 and 4 players.
 from __future__ import annotations
 
 import pytest
-from PySide6.QtWidgets import QAbstractButton, QLabel, QTableWidget, QTabBar, QWidget
+from PySide6.QtWidgets import QAbstractButton, QGroupBox, QLabel, QTableWidget, QTabBar, QWidget
 
 from .driver import Driver
 from .test_game_flow import DEAL, PLAYERS
@@ -28,10 +28,17 @@ def clipped(root: QWidget) -> list[str]:
             need = max(fm.horizontalAdvance(line) for line in w.text().split("\n"))
             if need > w.contentsRect().width() + 1:
                 problems.append(f"label {w.objectName() or w.text()!r}: needs {need}px, has {w.contentsRect().width()}")
+        elif isinstance(w, QLabel) and w.wordWrap() and w.text():
+            need = w.heightForWidth(w.width())
+            if need > w.height() + 2:
+                problems.append(f"label {w.objectName() or w.text()[:30]!r}: needs {need}px high, has {w.height()}")
         elif isinstance(w, QAbstractButton) and w.text():
             need = max(fm.horizontalAdvance(line) for line in w.text().split("\n"))
             if need > w.width() - 8:
                 problems.append(f"button {w.objectName() or w.text()!r}: needs {need}px, has {w.width()}")
+        elif isinstance(w, QGroupBox) and w.title():
+            if fm.horizontalAdvance(w.title()) > w.width() - 24:
+                problems.append(f"group box title {w.title()!r} cut off")
         elif isinstance(w, QTabBar):
             for i in range(w.count()):
                 if fm.horizontalAdvance(w.tabText(i)) > w.tabRect(i).width():
