@@ -79,8 +79,14 @@ def decode_payload(text: str | bytes) -> str:
             text = bytes(text).decode("ascii")
         except UnicodeDecodeError:
             raise ForeignPayloadError("payload is not text: not a Gumshoe tag") from None
+    if not isinstance(text, str):
+        raise ForeignPayloadError(f"payload of type {type(text).__name__} is not a Gumshoe tag")
     if len(text) > MAX_PAYLOAD_CHARS:
         raise PayloadTooLongError(f"payload of {len(text)} characters is longer than any Gumshoe tag")
+    if not text.isascii():
+        # Our tags hold only QR alphanumeric characters; any other barcode is ignored, never an error
+        # of another type (a foreign code in view must not stop the camera).
+        raise ForeignPayloadError(f"payload {text[:24]!r} holds characters no Gumshoe tag has")
     if not text.startswith(PREFIX):
         if PREFIX.startswith(text):
             raise TruncatedPayloadError(f"payload {text!r} is cut short")
