@@ -114,19 +114,11 @@ class Watch:
                 self.fail(f"{player}'s journal puts {e.name} at {e.where}, it is not there")
         for d in j.deductions:
             data = d.data
-            if d.kind == "box":
-                truth = self.card_at(data["place"])
-                if data["how"] == "empty":
-                    if truth:
-                        self.fail(f"{player}: '{d.text}' but the box holds {truth}")
-                    continue
-                if data["card"] is not None and truth != [data["card"]]:
-                    self.fail(f"{player}: '{d.text}' but the box holds {truth}")
-                kind = self.rules.kind_of(truth[0])
-                if data["how"] == "crook" and kind != "crook":
-                    self.fail(f"{player}: '{d.text}' but it is {truth[0]}")
-                if data["how"] == "crook-or-loot" and kind == "warrant":
-                    self.fail(f"{player}: '{d.text}' but it is {truth[0]}")
+            if d.kind == "boxes":
+                if len(data["boxes"]) != 24:
+                    self.fail(f"{player}'s journal lists {len(data['boxes'])} boxes, not 24")
+                for box in data["boxes"]:
+                    self.check_box(player, box, d.text)
             elif d.kind == "accusation_ready":
                 colour = data["colour"]
                 for kind in ("warrant", "loot", "crook"):
@@ -142,6 +134,25 @@ class Watch:
                     self.fail(f"{player}: '{d.text}' rules out {at}, where the {data['colour']} Crook is")
             elif d.kind != "colours_out":
                 self.fail(f"unexpected deduction kind {d.kind!r}")
+
+    def check_box(self, player: str, box: dict, text: str) -> None:
+        truth = self.card_at(box["place"])
+        if box["how"] == "held":
+            lm_tok = self.s.state.boxes[box["landmark"]]
+            if self.s.state.table.where[lm_tok].area != "hand" or self.truth.cards[lm_tok] != box["card"]:
+                self.fail(f"{player}: box {box['landmark']} 'picked up' but its card is not in a hand")
+            return
+        if box["how"] == "empty":
+            if truth:
+                self.fail(f"{player}: box {box['landmark']} is 'empty' but holds {truth}")
+            return
+        if box["card"] is not None and truth != [box["card"]]:
+            self.fail(f"{player}: box {box['landmark']} holds {box['card']}? It holds {truth} ({text})")
+        kind = self.rules.kind_of(truth[0])
+        if box["how"] == "crook" and kind != "crook":
+            self.fail(f"{player}: box {box['landmark']} 'a Crook' but it is {truth[0]}")
+        if box["how"] == "crook-or-loot" and kind == "warrant":
+            self.fail(f"{player}: box {box['landmark']} 'a Crook or a Loot' but it is {truth[0]}")
 
     # (c)
     def check_shown(self, viewer: str | None, where: str, texts) -> None:
@@ -162,7 +173,7 @@ class Watch:
                 # The journal lists every card by name (a catalogue); what must not leak is where one lies.
                 j = v.journal
                 self.check_shown(viewer, "journal", [f"{e.card} at {e.where}" for e in j.entries if e.place])
-                self.check_shown(viewer, "journal boxes", [d.text for d in j.deductions if d.kind == "box"])
+                self.check_shown(viewer, "journal boxes", [d.text for d in j.deductions if d.kind == "boxes"])
         self.check_shown(None, "redo history", s.redo_history())
 
     def check_all(self) -> None:

@@ -95,6 +95,12 @@ class UsaTable:
         return [s.view(p) for p in (*s.players, None)], s.prompt()
 
 
+def box_of(journal, landmark: str) -> dict:
+    """What a journal says of one Landmark Box (how it is known, and the card when known)."""
+    line = next(d for d in journal.deductions if d.kind == "boxes")
+    return next(b for b in line.data["boxes"] if b["landmark"] == landmark)
+
+
 def texts(events):
     return [e.text for e in events]
 
@@ -298,10 +304,10 @@ def test_reaching_a_crook_is_a_private_look_and_it_goes_back_face_down():
     assert t.s.journal("Bob").where(cid("orange-crook")) == "Unknown"
     shared = " ".join(t.s.public_log() + t.s.undo_history())
     assert "Vic the Slick" not in shared
-    bob_box = next(d for d in t.s.journal("Bob").deductions if d.kind == "box" and d.data["landmark"] == "arches")
-    assert bob_box.data["how"] == "crook" and bob_box.data["card"] is None
-    ann_box = next(d for d in t.s.journal("Ann").deductions if d.kind == "box" and d.data["landmark"] == "arches")
-    assert ann_box.data["how"] == "seen"
+    bob_box = box_of(t.s.journal("Bob"), "arches")
+    assert bob_box["how"] == "crook" and bob_box["card"] is None
+    ann_box = box_of(t.s.journal("Ann"), "arches")
+    assert ann_box["how"] == "seen"
 
 
 @pytest.mark.parametrize("lm,key", [("denali", "orange-warrant"), ("liberty-bell", "orange-loot")])
@@ -323,8 +329,8 @@ def test_bigger_challenge_loot_goes_back_face_down():
     st = t.s.state
     assert not st.table.face_up(st.boxes["liberty-bell"])
     assert t.s.journal("Bob").where(cid("orange-loot")) == "Unknown"
-    box = next(d for d in t.s.journal("Bob").deductions if d.kind == "box" and d.data["landmark"] == "liberty-bell")
-    assert box.data["how"] == "crook-or-loot"
+    box = box_of(t.s.journal("Bob"), "liberty-bell")
+    assert box["how"] == "crook-or-loot"
     t.go("denali")                          # Bob: a Warrant still goes face up
     assert t.s.state.table.face_up(t.s.state.boxes["denali"])
 
@@ -445,8 +451,8 @@ def test_false_accusation_crook_shown_then_face_down_and_warrant_leaves_play():
     st = t.s.state
     assert not st.table.face_up(st.boxes["carlsbad-caverns"])
     assert t.s.journal("Bob").where(cid("purple-crook")) == "Carlsbad Caverns"      # everyone saw it
-    box = next(d for d in t.s.journal("Bob").deductions if d.kind == "box" and d.data["landmark"] == "carlsbad-caverns")
-    assert box.data["how"] == "shown"
+    box = box_of(t.s.journal("Bob"), "carlsbad-caverns")
+    assert box["how"] == "shown"
     assert st.table.place_of(st.boxes["denali"]) == Place("out")
     assert st.warrants_out == ["orange"]
     assert "7 Warrants still in play" in " ".join(texts(events))
@@ -596,8 +602,8 @@ def test_journal_boxes_and_exact_crook_odds():
     t.go("arches")                 # Ann sees the orange Crook (Bob: "a Crook")
     t.go("denali")                 # Bob turns up the orange Warrant
     bob = t.s.journal("Bob")
-    boxes = [d for d in bob.deductions if d.kind == "box"]
-    assert len(boxes) == 24
+    boxes = next(d for d in bob.deductions if d.kind == "boxes").data["boxes"]
+    assert len(boxes) == 24 and box_of(bob, "denali")["how"] == "public"
     odds = {d.data["colour"]: d.data["odds"] for d in bob.deductions if d.kind == "crook_odds"}
     # Bob: Arches holds a Crook (1/8 each colour); the other 22 unknown boxes share the other 7 Crooks' chances.
     assert odds["orange"]["box/arches"] == "1/8"

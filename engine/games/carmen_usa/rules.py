@@ -381,6 +381,9 @@ class CarmenUsaRules(Rules):
         actor = self._actor(state)
         if action.player not in state.players:
             raise BadInput(f"{action.player!r} is not playing in this game.")
+        if isinstance(action, Pass) and state.phase != BACKUP:
+            raise RuleViolation("Only a back-up agent may pass, right after a wrong answer (there is no back-up "
+                                "agent when only two agents play).", INCORRECT)
         if action.player != actor and not (isinstance(action, TimeUp) and state.phase == FINALE_PLACE):
             raise RuleViolation(f"It is {actor}'s move now, not {action.player}'s.", READING)
         handler = getattr(self, f"_do_{action.type}", None)
@@ -825,11 +828,15 @@ class CarmenUsaRules(Rules):
         return Journal(player, assist, tuple(entries), tuple(deductions))
 
     def box_knowledge(self, state: CarmenUsaState, player: str, landmark: str) -> tuple[str, str | None]:
-        """What ``player`` knows of a box: (how, card). ``how`` is one of: empty, public (face up),
+        """What ``player`` knows of a box: (how, card). ``how`` is one of: empty, held (picked up in
+        an accusation under way), public (face up),
         shown (shown to everyone, face down), seen (looked at by this agent), crook / crook-or-loot
         (someone looked and put it back face down), unknown."""
-        tok = self._box_token(state, landmark)
-        if tok is None:
+        tok = state.boxes[landmark]
+        area = state.table.where[tok].area
+        if area == "hand":
+            return "held", state.knowledge[player].known.get(tok)
+        if area != BOXES:
             return "empty", None
         card = state.knowledge[player].known.get(tok)
         if tok in state.table.up:
@@ -843,22 +850,31 @@ class CarmenUsaRules(Rules):
     _HOW = {"public": "face up", "shown": "shown to everyone at an accusation", "seen": "seen by you",
             "crook": "a Crook (someone looked and put it back face down)",
             "crook-or-loot": "a Crook or a Loot (someone looked and put it back face down)",
-            "unknown": "unknown", "empty": "empty: its card left play"}
+            "unknown": "unknown", "empty": "empty: its card left play",
+            "held": "picked up in the accusation"}
 
     def _boxes(self, state: CarmenUsaState, player: str) -> list[Deduction]:
-        out = []
-        cache = self._box_cache
-        for lm in self.board.ids:
-            key = (lm, *self.box_knowledge(state, player, lm))
-            line = cache.get(key)
-            if line is None:
-                _, how, card = key
-                name = self.landmark_name[lm]
-                text = f"{name}: {self.card_name(card)} ({self._HOW[how]})" if card else f"{name}: {self._HOW[how]}"
-                line = cache[key] = Deduction("box", text + ".", "What you saw, or what everyone saw at the table.",
-                                              {"landmark": lm, "place": str(box_place(lm)), "how": how, "card": card})
-            out.append(line)
-        return out
+        """One line for the 24 Landmark Boxes: the text names the boxes known in any way; the data
+        lists every box (landmark, place, how it is known, the card when known)."""
+        key = tuple((lm, *self.box_knowledge(state, player, lm)) for lm in self.board.ids)
+        line = self._box_cache.get(key)
+        if line is None:
+            known = []
+            for lm, how, card in key:
+                if how == "unknown":
+                    continue
+                what = f"{self.card_name(card)} ({self._HOW[how]})" if card else self._HOW[how]
+                known.append(f"{self.landmark_name[lm]}: {what}")
+            unknown = sum(1 for _, how, _ in key if how == "unknown")
+            text = ("; ".join(known) + "." if known else "No box known yet.") + \
+                (f" {unknown} boxes unknown." if known and unknown else "")
+            if len(self._box_cache) > 8192:
+                self._box_cache.clear()
+            line = self._box_cache[key] = Deduction(
+                "boxes", text, "What you saw, or what everyone saw at the table.",
+                {"boxes": [{"landmark": lm, "place": str(box_place(lm)), "how": how, "card": card}
+                           for lm, how, card in key]})
+        return [line]
 
     def _hints(self, state: CarmenUsaState, player: str) -> list[Deduction]:
         out = []
