@@ -43,6 +43,9 @@ class Degradation:
     light_range: float = 0.0  # uneven light: brightness varies by up to this fraction across the frame
     jpeg_quality: int = 0  # 0 = no JPEG
     finger: bool = False  # a finger over one corner of each card (over one of its two tags)
+    lens_k1: float = 0.0  # radial (barrel) distortion of a wide webcam lens: r_d = r (1 - k1 r^2), r = 1 at the corner
+    glare: float = 0.0  # a specular highlight on each glossy card, up to this share of full white
+    hand: bool = False  # a hand holding each card: a thumb over one long edge, fingertips under the other
 
 
 @dataclass(frozen=True)
@@ -76,6 +79,24 @@ SCENARIOS: dict[str, Scenario] = {s.name: s for s in [
     Scenario("clutter", (40, 80), degradation=Degradation(
         tilt_deg=30, defocus_sigma=0.6, noise_sigma=4, light_range=0.4, jpeg_quality=75), clutter=True),
 ]}
+
+# The harder, more honest scenes (issue 12): what a laptop webcam sees at a family table.
+REALISTIC_SCENARIOS: dict[str, Scenario] = {s.name: s for s in [
+    Scenario("real-far-15px", (14, 18), degradation=Degradation(
+        tilt_deg=30, defocus_sigma=0.7, noise_sigma=4, light_range=0.4, jpeg_quality=70, lens_k1=0.08)),
+    Scenario("real-steep-70deg", (50, 140), cards=4, degradation=Degradation(
+        tilt_deg=70, defocus_sigma=1.4, noise_sigma=4, light_range=0.4, jpeg_quality=70, lens_k1=0.08)),
+    Scenario("real-held-in-hand", (50, 160), cards=3, degradation=Degradation(
+        tilt_deg=40, defocus_sigma=1.0, motion_px=5, noise_sigma=5, light_range=0.5, jpeg_quality=65,
+        lens_k1=0.08, glare=0.6, hand=True)),
+    Scenario("real-close-up", (250, 480), cards=1, degradation=Degradation(
+        tilt_deg=40, defocus_sigma=2.5, motion_px=4, noise_sigma=4, light_range=0.4, jpeg_quality=70,
+        lens_k1=0.1, glare=0.5, hand=True)),
+    Scenario("real-webcam-mix", (20, 100), cards=8, degradation=Degradation(
+        tilt_deg=60, defocus_sigma=1.5, motion_px=4, noise_sigma=7, light_range=0.6, jpeg_quality=55,
+        lens_k1=0.1, glare=0.4, hand=True)),
+]}
+ALL_SCENARIOS: dict[str, Scenario] = {**SCENARIOS, **REALISTIC_SCENARIOS}
 
 
 @dataclass
@@ -167,18 +188,37 @@ class SyntheticTable:
         canvas = self._backgrounds[bg_index].copy()
         placed: list[PlacedCard] = []
         slots = _grid_slots(len(card_ids), tag_px, self.size, rng, jitter)
+        close_up = len(card_ids) == 1 and tag_px > 0.3 * h  # a card held up to the camera: its tag in the middle
         for card_id, (cx, cy) in zip(card_ids, slots):
             cx, cy = cx + offset[0], cy + offset[1]
             src, tag_quads_src, finger_tag = self._card_image(card_id, deg.finger, rng)
+            if deg.hand or deg.glare:
+                src = src.copy()
+                if deg.hand:
+                    _draw_hand(src, rng)
+                if deg.glare:
+                    _draw_glare(src, deg.glare, rng)
             scale = tag_px / (TAG_MM * PX_PER_MM)
             quad = _project_card(src.shape[1], src.shape[0], scale, (cx, cy), deg.tilt_deg, rng, jitter)
             H = cv2.getPerspectiveTransform(_corners(src.shape[1], src.shape[0]), quad)
+            if close_up:  # move the card so that one of its tags is centred in the frame
+                k = int(rng.integers(len(tag_quads_src)))
+                tc = cv2.perspectiveTransform(tag_quads_src[k].reshape(1, 4, 2), H).reshape(4, 2).mean(axis=0)
+                quad = quad + np.float32([cx, cy]) - tc
+                H = cv2.getPerspectiveTransform(_corners(src.shape[1], src.shape[0]), quad)
             _composite(canvas, src, H, quad)
             card = PlacedCard(card_id, quad)
             for i, q in enumerate(tag_quads_src):
                 q_frame = cv2.perspectiveTransform(q.reshape(1, 4, 2), H).reshape(4, 2)
                 card.tags.append(PlacedTag(card_id, q_frame, math.sqrt(abs(cv2.contourArea(q_frame))), i == finger_tag))
             placed.append(card)
+        if deg.lens_k1:
+            canvas = _distort(canvas, deg.lens_k1)
+            for card in placed:
+                card.quad = _distort_points(card.quad, deg.lens_k1, self.size)
+                for t in card.tags:
+                    t.quad = _distort_points(t.quad, deg.lens_k1, self.size)
+                    t.side_px = math.sqrt(abs(cv2.contourArea(t.quad)))
         image = _degrade(canvas, deg, noise_rng or rng)
         return SyntheticFrame(image, placed)
 
@@ -218,7 +258,8 @@ def draw_degradation(limit: Degradation, rng: np.random.Generator) -> Degradatio
     u = lambda v: float(rng.uniform(0.5 * v, v)) if v else 0.0  # noqa: E731
     q = int(rng.integers(limit.jpeg_quality, 96)) if limit.jpeg_quality else 0
     return replace(limit, tilt_deg=u(limit.tilt_deg), defocus_sigma=u(limit.defocus_sigma), motion_px=u(limit.motion_px),
-                   noise_sigma=u(limit.noise_sigma), light_range=u(limit.light_range), jpeg_quality=q)
+                   noise_sigma=u(limit.noise_sigma), light_range=u(limit.light_range), jpeg_quality=q,
+                   lens_k1=u(limit.lens_k1), glare=u(limit.glare))
 
 
 # --- cards ----------------------------------------------------------------------------------
@@ -280,6 +321,67 @@ def _draw_finger(img: np.ndarray, tag_quad: np.ndarray, rng: np.random.Generator
     shade = cv2.GaussianBlur(mask, (0, 0), width / 6).astype(np.float32) / 255.0
     m = (mask > 0)[:, :, None]
     img[:] = np.where(m, (skin * (0.7 + 0.3 * shade[:, :, None])).clip(0, 255), img).astype(np.uint8)
+
+
+def _draw_hand(img: np.ndarray, rng: np.random.Generator) -> None:
+    """A hand holding the card: a thumb over one long edge and fingertips over the other (card pixels)."""
+    h, w = img.shape[:2]
+    skin = np.array([105, 145, 200], np.float32) * rng.uniform(0.75, 1.1)
+    mask = np.zeros((h, w), np.uint8)
+    left = bool(rng.integers(2))
+    edge_x = 0 if left else w
+    ty = rng.uniform(0.3, 0.75) * h
+    reach = rng.uniform(0.12, 0.3) * w
+    tip = (edge_x + (reach if left else -reach), ty + rng.uniform(-0.05, 0.05) * h)
+    thick = int(rng.uniform(0.13, 0.18) * w)
+    cv2.line(mask, (int(edge_x - (40 if left else -40)), int(ty + 0.1 * h)), (int(tip[0]), int(tip[1])), 255, thick)
+    cv2.circle(mask, (int(tip[0]), int(tip[1])), thick // 2, 255, -1)
+    other = w if left else 0
+    for k in range(int(rng.integers(2, 5))):  # fingertips peeking over the far edge
+        fy = (0.25 + 0.15 * k + rng.uniform(-0.03, 0.03)) * h
+        depth = rng.uniform(0.03, 0.08) * w
+        cv2.ellipse(mask, (int(other), int(fy)), (int(depth), int(0.045 * h)), 0, 0, 360, 255, -1)
+    shade = cv2.GaussianBlur(mask, (0, 0), max(2.0, thick / 5)).astype(np.float32) / 255.0
+    m = (mask > 0)[:, :, None]
+    img[:] = np.where(m, (skin * (0.65 + 0.35 * shade[:, :, None])).clip(0, 255), img).astype(np.uint8)
+
+
+def _draw_glare(img: np.ndarray, strength: float, rng: np.random.Generator) -> None:
+    """A lamp's reflection on a glossy card: a soft bright ellipse, washing out what lies under it."""
+    h, w = img.shape[:2]
+    cx, cy = rng.uniform(0.2, 0.8) * w, rng.uniform(0.3, 0.95) * h
+    ax, ay = rng.uniform(0.08, 0.25) * w, rng.uniform(0.05, 0.15) * h
+    y, x = np.mgrid[0:h, 0:w].astype(np.float32)
+    a = math.radians(rng.uniform(0, 180))
+    u = ((x - cx) * math.cos(a) + (y - cy) * math.sin(a)) / ax
+    v = (-(x - cx) * math.sin(a) + (y - cy) * math.cos(a)) / ay
+    g = np.exp(-(u * u + v * v) * 1.5) * strength
+    out = img.astype(np.float32)
+    out += (255.0 - out) * g[:, :, None]
+    img[:] = out.clip(0, 255).astype(np.uint8)
+
+
+def _distort(img: np.ndarray, k1: float) -> np.ndarray:
+    """Barrel distortion: the pixel at radius r_d shows the scene at r_u = r_d / (1 - k1 r_d^2)."""
+    h, w = img.shape[:2]
+    cx, cy, norm = w / 2, h / 2, math.hypot(w / 2, h / 2)
+    y, x = np.mgrid[0:h, 0:w].astype(np.float32)
+    dx, dy = (x - cx) / norm, (y - cy) / norm
+    f = 1.0 / (1.0 - k1 * (dx * dx + dy * dy))
+    return cv2.remap(img, (cx + dx * f * norm).astype(np.float32), (cy + dy * f * norm).astype(np.float32),
+                     cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
+
+
+def _distort_points(pts: np.ndarray, k1: float, size: tuple[int, int]) -> np.ndarray:
+    """Where scene points land in the distorted frame (the inverse of _distort's mapping, in closed form)."""
+    w, h = size
+    cx, cy, norm = w / 2, h / 2, math.hypot(w / 2, h / 2)
+    u = (np.asarray(pts, np.float64) - [cx, cy]) / norm
+    ru = np.hypot(u[:, 0], u[:, 1])[:, None]
+    # r_u = r_d / (1 - k1 r_d^2)  <=>  k1 r_u r_d^2 + r_d - r_u = 0 (the root that is 0 at 0)
+    rd = np.where(ru > 1e-9, (np.sqrt(1 + 4 * k1 * ru * ru) - 1) / (2 * k1 * np.maximum(ru, 1e-9)), ru)
+    d = u * (rd / np.maximum(ru, 1e-9))
+    return (d * norm + [cx, cy]).astype(np.float32)
 
 
 # --- geometry and compositing ---------------------------------------------------------------
