@@ -800,11 +800,12 @@ class SuddsRules(Rules):
         self._pop(state, item)
 
     def _look(self, state: SuddsState, p: str, position: Any, card: str, why: str) -> None:
+        section = INVESTIGATE if why == "stoolie" else CALENDAR
         if position not in (1, 2, 3, 4):
-            raise BadInput("The Conspiracy has positions 1 to 4.", CALENDAR)
+            raise BadInput("The Conspiracy has positions 1 to 4.", section)
         if position in state.covers:
-            raise RuleViolation(f"Suspect {position} is covered by a Flimflam card: you cannot peek at it.", CALENDAR)
-        card = self._card(state, card, "suspect", CALENDAR)
+            raise RuleViolation(f"Suspect {position} is covered by a Flimflam card: you cannot peek at it.", section)
+        card = self._card(state, card, "suspect", section)
         if self.role[card] == "stoolie":
             raise BadInput("Only suspects lie in the Conspiracy, never a stoolie: show the card again.", SETUP)
         token = state.table.top(conspiracy_place(position))

@@ -221,8 +221,9 @@ def _odds(positions_key: tuple, elsewhere_key: tuple) -> tuple[Deduction, ...]:
     pos = position_odds(positions, elsewhere)
     return (
         Deduction("makeup", f"Conspiracy make-up (Moles, Rats, Frogs): {text}.",
-                  f"From the {n_seen} suspect card{'s' if n_seen != 1 else ''} you saw; every deal of the unseen "
-                  f"cards is equally likely.", {"makeup": {f"{m},{r},{f}": _frac(p) for (m, r, f), p in ranked}}),
+                  (f"From the {n_seen} suspect card{'s' if n_seen != 1 else ''} you saw; every deal of the unseen "
+                   f"cards is equally likely." if n_seen else
+                   "You have seen no suspect yet: every deal of the 9 suspects is equally likely."), {"makeup": {f"{m},{r},{f}": _frac(p) for (m, r, f), p in ranked}}),
         Deduction("positions", "By position: " + "; ".join(
             f"{i}: " + ", ".join(f"{TYPE_NAMES[t]} {_pct(q)}" for t, q in pos[i].items() if q)
             for i in (1, 2, 3, 4)) + ".", "Each unseen position is equally likely to hold any unseen suspect.",
