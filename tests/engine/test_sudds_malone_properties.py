@@ -126,7 +126,7 @@ class Watch:
         # the shared screen: no face-down suspect, no kept hunch before the end
         fresh = [e.text for e in self.s.log[self.logged:] if e.visibility.scope == "public"]
         self.logged = len(self.s.log)
-        shared = " ".join(fresh + self.s.undo_history()[-1:])
+        shared = " ".join(fresh + self.s.undo_history()[-1:] + [repr(self.s.prompt())])
         for c in self.named(shared, self.suspects):
             tok = next(t for t, card in truth.items() if card == c)
             if not st.table.face_up(tok):

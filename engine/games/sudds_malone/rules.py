@@ -1217,6 +1217,42 @@ class SuddsRules(Rules):
         assert isinstance(state, SuddsState)
         return journal(self, state, player, assist)
 
+    def public_table(self, state: GameState) -> dict[str, Any]:
+        """Everything on the table that everyone can see, for the shared screen (never a face-down
+        suspect, a kept or drawn hunch card, or a Case card drawn face down).
+
+        >>> from engine.session import Session
+        >>> s = Session.new("sudds-malone", ["Ann", "Bob"], {"box_file": None})
+        >>> t = s.rules.public_table(s.state)
+        >>> t["players"]["Bob"]["score"], t["board_bullets"], t["players"]["Ann"]["hand"]
+        (2, 4, 3)
+        """
+        assert isinstance(state, SuddsState)
+        city = {}
+        for loc in self.box.locations:
+            card = state.city.get(loc)
+            snitch = state.snitch_at.get(loc)
+            city[loc] = {"name": self.loc_name(loc), "back": self.ff(card).back if card else None,
+                         "cover": self.ff(card).cover if card else None,
+                         "card_under": state.table.top(city_place(loc)) is not None,
+                         "snitch": list(snitch) if snitch else None,
+                         "badges": [p for p in state.players if state.boards[p].location == loc]}
+        players = {}
+        for p in state.players:
+            b = state.boards[p]
+            players[p] = {**b.to_json(), "hunches": len(b.hunches), "calendar_done": b.calendar_done,
+                          "suspects": state.table.count(found_place(p)), "sources": dict(b.sources)}
+            players[p].pop("hand", None)
+            players[p]["hand"] = b.hand
+            players[p]["hand_known"] = list(b.hand_known)
+        return {"round": state.round, "phase": state.phase, "badge": state.badge, "current": state.current,
+                "board_bullets": state.board_bullets,
+                "dice": [{"die": d, "value": v, "taken_by": state.taken.get(d)} for d, v in state.dice.items()],
+                "covers": {str(pos): card for pos, card in sorted(state.covers.items())},
+                "display": list(state.display), "case_deck": state.case_deck, "ff_deck": len(state.ff_deck),
+                "hunch_deck": len(state.hunch_deck), "city": city, "players": players,
+                "conspiracy": list(state.conspiracy), "final": {p: dict(v) for p, v in state.final.items()}}
+
     def layout(self, state: GameState) -> Mapping[str, tuple[str, ...]]:
         """Locations, columns, Conspiracy positions, die ids: the fixed shape of the table."""
         assert isinstance(state, SuddsState)

@@ -68,7 +68,7 @@ def prompt(rules: "SuddsRules", state: SuddsState) -> Prompt:
         if b.above and state.hunch_deck:
             mine = tuple(loc for loc, s in state.snitch_at.items() if s[0] == p)
             opts.append(Option("hunch", "Gain a hunch", {"cards": tuple(b.above), "snitches": mine},
-                               {"drawn": "hunch deck"}))
+                               {"drawn": "hunch deck"}, private=True))
         opts += stoolie
         opts.append(Option("end_turn", "End my turn"))
         return Prompt(p, f"{p}, close cases, gain hunches, or end your turn.", tuple(opts))
@@ -91,7 +91,7 @@ def prompt(rules: "SuddsRules", state: SuddsState) -> Prompt:
             n = rules.box.allowance("investigate", b.levels["investigate"])
             return Prompt(p, f"{p}, Investigate: visit up to {n} locations from {rules.loc_name(b.location)}{forced}.",
                           (Option(act, "Investigate", {"path": tuple(rules.box.neighbours[b.location])},
-                                  {"found": "path", "draw": "flimflam deck"}),))
+                                  {"found": "path", "draw": "flimflam deck"}, private=True),))
         if track == "flimflam":
             n = rules.box.allowance("flimflam", b.levels["flimflam"])
             return Prompt(p, f"{p}, Flimflam: take up to {n} card{'s' if n != 1 else ''} from the Conspiracy{forced}.",
@@ -109,7 +109,8 @@ def prompt(rules: "SuddsRules", state: SuddsState) -> Prompt:
                                                           {"location": free, "evidence": tuple(dict.fromkeys(b.snitches))}),))
     if kind == "peek":
         return Prompt(p, f"{p}, peek at an uncovered suspect of the Conspiracy.",
-                      (Option("peek", "Peek", {"position": tuple(rules._uncovered(state))}, {"card": "position"}),))
+                      (Option("peek", "Peek", {"position": tuple(rules._uncovered(state))}, {"card": "position"},
+                              private=True),))
     if kind == "evidence":
         return Prompt(p, f"{p}, choose a glass, notebook or telephone.",
                       (Option("pick_evidence", "Take", {"evidence": PLAIN_EVIDENCE}),))
@@ -121,9 +122,11 @@ def prompt(rules: "SuddsRules", state: SuddsState) -> Prompt:
     if kind == "bonus":
         can = tuple(t for t in TRACKS if rules._cannot(state, p, t) is None) + ("news",)
         return Prompt(p, f"{p}, take a bonus action.", (Option("bonus", "Bonus action", {"action": can}),))
-    opts = [Option("keep_hunch", "Keep this hunch", {"card": tuple(state.drawn)})]
+    # Which cards were drawn is private: the shared prompt does not list them (the card is picked
+    # behind the privacy gate).
+    opts = [Option("keep_hunch", "Keep one hunch card", {}, private=True)]
     if b.cash and state.hunch_deck:
-        opts.append(Option("buy_hunch", "Pay $1 for another", {}, {"card": "hunch deck"}))
+        opts.append(Option("buy_hunch", "Pay $1 for another", {}, {"card": "hunch deck"}, private=True))
     return Prompt(p, f"{p}, keep one hunch card" + (" (or pay $1 for another)." if len(opts) > 1 else "."),
                   tuple(opts))
 
@@ -133,7 +136,7 @@ def _stoolie_option(rules: "SuddsRules", state: SuddsState, p: str) -> tuple[Opt
     has = any(rules.role.get(know.card_at(t) or "") == "stoolie" for t in state.table.at(Place("found", owner=p)))
     if has and state.boards[p].cash >= 1 and rules._uncovered(state):
         return (Option("use_stoolie", "Use a stoolie ($1, peek)", {"position": tuple(rules._uncovered(state))},
-                       {"card": "position"}),)
+                       {"card": "position"}, private=True),)
     return ()
 
 
