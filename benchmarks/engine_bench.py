@@ -262,13 +262,22 @@ def bench_sudds(games: int, quick: bool) -> None:
         print(f"  {f'{peeks} peeks, {found} city cards':<46} {ms(f):>14} {ms(b):>14} {b / f:>9.0f}x  yes ({problems} inputs)")
 
 
+def bench_clues39(games: int) -> None:
+    """The 39 Clues: apply + all full journals per action, beside a brute-force journal baseline."""
+    from engine.games.clues39 import bench
+    bench.run(games)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=20, help="random games per player count for 1 and 3")
     ap.add_argument("--quick", action="store_true", help="fewer games and smaller brute force")
+    ap.add_argument("--clues39", action="store_true", help="only The 39 Clues' per-action benchmark")
     ap.add_argument("--sudds", action="store_true", help="only the Sudds & Malone benchmark (6)")
     args = ap.parse_args()
     games = 4 if args.quick else args.games
+    if args.clues39:
+        return bench_clues39(2 if args.quick else 6)
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"Gumshoe engine benchmark -- Python {platform.python_version()} on {platform.machine()}, "
           f"{os.cpu_count()} CPUs, load average {load:.1f}, {platform.platform(terse=True)}")
@@ -278,6 +287,7 @@ def main() -> None:
     bench_resume(runs=3 if args.quick else 7)
     bench_games(games)
     bench_odds(sizes=(6, 7) if args.quick else (6, 8, 9), problems=3 if args.quick else 5)
+    bench_clues39(2 if args.quick else 6)
     bench_sudds(games, args.quick)
 
 

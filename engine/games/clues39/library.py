@@ -50,8 +50,8 @@ ONE, TWO = "one", "two"                          # the table's card backs: one-s
 
 _SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
-_ENTRY_FIELDS = {"id", "number", "name", "type", "colour", "color", "points", "sides", "copies", "owners", "note"}
-_HEAD_FIELDS = {"name", "format", "example", "note"}
+_ENTRY_FIELDS = {"id", "number", "name", "type", "colour", "color", "points", "sides", "copies", "owners"}
+_HEAD_FIELDS = {"name", "format", "example"}
 MAX_NUMBER = 99999
 MAX_COPIES = 20
 MAX_NAME = 80
@@ -597,7 +597,7 @@ def game_deck(decks: Mapping[str, list[Entry]]) -> tuple[Deck, dict[str, str]]:
             cid = full_id(e.id)
             kind = ONE if e.sides == 1 else TWO
             cards[cid] = Card(cid, DECK_ID, kind, e.id, e.name, verified=True,
-                              attrs={"number": e.number, "type": e.type, "colour": e.colour,
+                              attrs={"number": e.number, "name": e.name, "type": e.type, "colour": e.colour,
                                      "points": e.points, "owner": p})
             owner[cid] = p
     counts = {ONE: sum(1 for c in cards.values() if c.kind == ONE)}

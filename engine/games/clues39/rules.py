@@ -20,7 +20,8 @@ import dataclasses
 import types
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Mapping
+from functools import lru_cache
+from typing import Any, Mapping, NamedTuple
 
 from ...cards import Deck
 from ...errors import BadInput, RuleViolation
@@ -223,6 +224,82 @@ def playing(p: str) -> Place:
     return Place("play", p)
 
 
+def _norm(name: str) -> str:
+    """A Location's name as compared for stealing: case and spacing aside."""
+    return " ".join(name.casefold().split())
+
+
+class _PlayerPlaces(NamedTuple):
+    hand: Place
+    one: Place
+    two: Place
+    discard: Place
+    spots: tuple[Place, ...]
+
+
+@lru_cache(maxsize=64)
+def _places(p: str) -> _PlayerPlaces:
+    return _PlayerPlaces(hand(p), deck_one(p), deck_two(p), discard(p), tuple(spot(p, s) for s in SPOTS))
+
+
+class CardKeys(NamedTuple):
+    """What the journal's indexes file a card under (computed once per card)."""
+
+    type: str
+    location: str | None            # a Location's compared name
+    agent: str | None               # an Agent's colour
+    usable: tuple[str, str | None] | None   # (type, colour) of Agents, Locations, Replicators
+
+    @classmethod
+    def of(cls, a: Mapping[str, Any]) -> "CardKeys":
+        kind = a["type"]
+        return cls(kind, _norm(a["name"]) if kind == LOCATION else None, a["colour"] if kind == AGENT else None,
+                   (kind, a["colour"]) if kind in (AGENT, LOCATION, REPLICATOR) else None)
+
+
+class Facts:
+    """The public facts of one state the journals use, indexed per player."""
+
+    def __init__(self, players: tuple[str, ...]) -> None:
+        self.entries: tuple[JournalEntry, ...] = ()
+        self.unplayed: dict[str, list[str]] = {p: [] for p in players}
+        self.by_type: dict[str, dict[str, list[str]]] = {p: {} for p in players}
+        self.counts: dict[str, dict[str, int]] = {}
+        self.tops: dict[str, dict[str, str]] = {p: {} for p in players}
+        self.missions: dict[str, tuple[int, bool]] = {}
+        self.count_deductions: dict[str, tuple[Deduction, Deduction]] = {}   # (as others see it, as "you")
+        # cards a player could use, not played yet or on a table stack top:
+        self.locations: dict[str, dict[str, list[str]]] = {p: {} for p in players}   # by name
+        self.agents: dict[str, dict[str, list[str]]] = {p: {} for p in players}      # by colour
+        self.usable: dict[str, dict[tuple[str, str | None], list[str]]] = {p: {} for p in players}
+
+    def _index(self, p: str, card: str, keys: "CardKeys") -> None:
+        if keys.location is not None:
+            self.locations[p].setdefault(keys.location, []).append(card)
+        elif keys.agent is not None:
+            self.agents[p].setdefault(keys.agent, []).append(card)
+        if keys.usable is not None:
+            self.usable[p].setdefault(keys.usable, []).append(card)
+
+    def add_unplayed(self, p: str, card: str, keys: "CardKeys") -> None:
+        self.unplayed[p].append(card)
+        self.by_type[p].setdefault(keys.type, []).append(card)
+        self._index(p, card, keys)
+
+    def add_top(self, p: str, card: str, where: str, keys: "CardKeys") -> None:
+        self.tops[p][card] = where
+        self._index(p, card, keys)
+
+    def retrievers(self, p: str, agent_colour: str) -> list[str]:
+        """Cards of ``p`` (unplayed or on a stack top) that retrieve a mission started by that colour."""
+        out = []
+        for (kind, colour), cards in self.usable[p].items():
+            if (kind == REPLICATOR or (kind == AGENT and (colour == agent_colour or BLACK in (colour, agent_colour)))
+                    or (kind == LOCATION and colour == agent_colour)):
+                out += cards
+        return out
+
+
 class CluesRules(Rules):
     game_id = GAME_ID
     title = "The 39 Clues: Double-Cross"
@@ -233,6 +310,10 @@ class CluesRules(Rules):
         self.vocab = vocab or lib.vocabulary()
         self.colours = tuple(sorted(self.vocab.colours))
         self._cache: tuple[Any, Any] | None = None
+        self._labels: dict[Place, tuple[str, str]] = {}
+        self._statics: tuple[Any, list, dict] | None = None
+        self._entries: dict[tuple[str, Any], JournalEntry] = {}
+        self._unplayed: dict[tuple[str, tuple[str, ...]], Deduction] = {}
 
     @classmethod
     def load(cls, decks_dir: Any = None) -> "CluesRules":
@@ -332,10 +413,10 @@ class CluesRules(Rules):
         known = state.knowledge[EVERYONE].known
         out = []
         for p in ([player] if player else state.players):
-            for s in SPOTS:
-                tok = state.table.top(spot(p, s))
+            for place in _places(p).spots:
+                tok = state.table.top(place)
                 if tok is not None and tok not in known:
-                    out.append(spot(p, s))
+                    out.append(place)
         return out
 
     def _actor(self, state: CluesState) -> str | None:
@@ -697,7 +778,7 @@ class CluesRules(Rules):
 
     def same_location(self, a: str, b: str) -> bool:
         """Two Locations are "the same" when their printed names match (case and spacing aside)."""
-        return " ".join(a.casefold().split()) == " ".join(b.casefold().split())
+        return _norm(a) == _norm(b)
 
     def _do_steal(self, state: CluesState, a: Steal) -> None:
         self._start_play(state, a.player)
@@ -952,115 +1033,151 @@ class CluesRules(Rules):
             return f"{o} / Hand"
         return f"{o} / {'One-sided' if place.slot == ONE else 'Two-sided'} deck"
 
-    def public(self, state: CluesState) -> tuple[tuple[JournalEntry, ...], dict[str, list[str]]]:
-        """Every card's line (the same for every player: all of it is public) and unplayed cards."""
+    def facts(self, state: CluesState) -> "Facts":
+        """Everything public the journals are built from, computed once per state.
+
+        Every line is the same for every player (all of it is public); only "you" differs.
+        """
         if self._cache is not None and self._cache[0] is state:
             return self._cache[1]
-        known = state.knowledge[EVERYONE].where
+        known = state.knowledge[EVERYONE]
+        kwhere = known.where
         where = state.table.where
         unread = {p.owner for p in self.unread(state)}
         entries = []
-        unplayed: dict[str, list[str]] = {p: [] for p in state.players}
-        for card in state.deck.cards.values():
-            tok = known.get(card.id)
+        f = Facts(state.players)
+        cache = self._entries
+        for cid, name, kind, keys, owner in self._static(state):
+            tok = kwhere.get(cid)
             if tok is not None:
                 place = where[tok]
-                entries.append(JournalEntry(card.id, card.name, card.kind, self.label(state, place), str(place)))
+                entry = cache.get((cid, place))
+                if entry is None:
+                    lt = self._labels.get(place)
+                    if lt is None:
+                        lt = self._labels[place] = (self.label(state, place), str(place))
+                    entry = cache[(cid, place)] = JournalEntry(cid, name, kind, lt[0], lt[1])
+                entries.append(entry)
                 continue
-            owner = state.owner[card.id]
-            unplayed[owner].append(card.id)
-            if card.kind == ONE:
-                text = f"{owner} / Deck or hand"
+            f.add_unplayed(owner, cid, keys)
+            if kind == ONE:
+                text = "Deck or hand"
             elif owner in unread:
                 text = "Unknown"
             else:
-                text = f"{owner} / Two-sided deck"
-            entries.append(JournalEntry(card.id, card.name, card.kind, text))
-        out = (tuple(entries), unplayed)
-        self._cache = (state, out)
-        return out
+                text = "Two-sided deck"
+            entry = cache.get((cid, text))
+            if entry is None:
+                entry = cache[(cid, text)] = JournalEntry(cid, name, kind, text if text == "Unknown"
+                                                          else f"{owner} / {text}")
+            entries.append(entry)
+        f.entries = tuple(entries)
+        t = state.table
+        for p in state.players:
+            places = _places(p)
+            f.counts[p] = {"hand": t.count(places.hand), "one_sided_deck": t.count(places.one),
+                           "two_sided_deck": t.count(places.two), "discard": t.count(places.discard),
+                           "score": state.scores[p]}
+            for s, pl in zip(SPOTS, places.spots):
+                tok = t.top(pl)
+                card = known.known.get(tok) if tok is not None else None
+                if card:
+                    f.add_top(p, card, f"Table {s}", self._keys(state)[card])
+        for m in state.missions.values():
+            f.missions[m.place] = (self.points(state, m), self.immune(state, m))
+        for p in state.players:
+            c = f.counts[p]
+            f.count_deductions[p] = tuple(Deduction(
+                "counts", f"{who}: {c['score']} points; hand {c['hand']}, one-sided deck {c['one_sided_deck']}, "
+                          f"two-sided deck {c['two_sided_deck']}, discard pile {c['discard']}.",
+                "Counted from every card dealt, drawn, played and discarded.", {"player": p, **c})
+                for who in (p, "You"))
+        self._cache = (state, f)
+        return f
+
+    def _static(self, state: CluesState) -> list[tuple[str, str, str, CardKeys, str]]:
+        """(id, name, kind, index keys, owner) of every card, in deck order (per deck, cached)."""
+        if self._statics is None or self._statics[0] is not state.deck:
+            rows = [(c.id, c.name, c.kind, CardKeys.of(c.attrs), state.owner[c.id]) for c in state.deck.cards.values()]
+            self._statics = (state.deck, rows, {r[0]: r[3] for r in rows})
+            self._entries = {}
+        return self._statics[1]
+
+    def _keys(self, state: CluesState) -> Mapping[str, CardKeys]:
+        self._static(state)
+        assert self._statics is not None
+        return self._statics[2]
 
     def journal(self, state: GameState, player: str, assist: Assist) -> Journal:
         assert isinstance(state, CluesState)
-        entries, unplayed = self.public(state)
-        deductions: list[Deduction] = []
+        f = self.facts(state)
+        deductions: tuple[Deduction, ...] = ()
         if assist != Assist.NOTES:
-            deductions = self._hints(state, player, unplayed, assist == Assist.FULL)
-        return Journal(player, assist, entries, tuple(deductions))
+            deductions = tuple(self._hints(state, player, f, assist == Assist.FULL))
+        return Journal(player, assist, f.entries, deductions)
 
     def counts(self, state: CluesState, p: str) -> dict[str, int]:
-        t = state.table
-        return {"hand": t.count(hand(p)), "one_sided_deck": t.count(deck_one(p)),
-                "two_sided_deck": t.count(deck_two(p)), "discard": t.count(discard(p)), "score": state.scores[p]}
+        """Score, hand, deck and discard counts of one player (public bookkeeping)."""
+        return dict(self.facts(state).counts[p])
 
-    def _hints(self, state: CluesState, viewer: str, unplayed: dict[str, list[str]], full: bool) -> list[Deduction]:
-        out = []
-        for p in state.players:
-            c = self.counts(state, p)
-            who = "You" if p == viewer else p
-            out.append(Deduction(
-                "counts", f"{who}: {c['score']} points; hand {c['hand']}, one-sided deck {c['one_sided_deck']}, "
-                          f"two-sided deck {c['two_sided_deck']}, discard pile {c['discard']}.",
-                "Counted from every card dealt, drawn, played and discarded.", {"player": p, **c}))
-        mine = unplayed[viewer]
-        by_type: dict[str, list[str]] = {}
-        for cid in mine:
-            by_type.setdefault(self.info(state, cid)["type"], []).append(cid)
+    def _hints(self, state: CluesState, viewer: str, f: "Facts", full: bool) -> list[Deduction]:
+        out = [f.count_deductions[p][p == viewer] for p in state.players]
+        mine = f.unplayed[viewer]
         if mine:
-            parts = [f"{self.plural(t)}: " + ", ".join(state.deck.name_of(c) for c in by_type[t])
-                     for t in lib.TYPES if t in by_type]
-            out.append(Deduction("unplayed", "Still in your decks or hand: " + "; ".join(parts) + ".",
-                                 "Every other card of yours is on the table, on a mission or in your discard pile.",
-                                 {"cards": list(mine)}))
-        tops = {}
-        for s in SPOTS:
-            tok = state.table.top(spot(viewer, s))
-            card = state.knowledge[EVERYONE].known.get(tok) if tok is not None else None
-            if card:
-                tops[card] = f"Table {s}"
+            key = (viewer, tuple(mine))
+            ded = self._unplayed.get(key)
+            if ded is None:
+                if len(self._unplayed) > 4096:
+                    self._unplayed.clear()
+                by_type = f.by_type[viewer]
+                parts = [f"{self.plural(t)}: " + ", ".join(state.deck.name_of(c) for c in by_type[t])
+                         for t in lib.TYPES if t in by_type]
+                ded = self._unplayed[key] = Deduction(
+                    "unplayed", "Still in your decks or hand: " + "; ".join(parts) + ".",
+                    "Every other card of yours is on the table, on a mission or in your discard pile.",
+                    {"cards": list(mine)})
+            out.append(ded)
+        tops = f.tops[viewer]
         for m in state.missions.values():
-            pts = self.points(state, m)
-            colour = self.colour_name(m.location_colour).lower()
+            pts, immune = f.missions[m.place]
             if m.owner == viewer:
-                out += self._own_mission_hints(state, viewer, m, pts, unplayed, tops, full)
+                out += self._own_mission_hints(state, viewer, m, pts, immune, f, full)
                 continue
-            place_name = m.location_name or "a Replicator"
-            immune = self.immune(state, m)
+            colour = self.colour_name(m.location_colour).lower()
             ways = []
             if m.location_name is not None:
-                steal = [c for c in (*mine, *tops) if self.info(state, c)["type"] == LOCATION
-                         and self.same_location(state.deck.name_of(c), m.location_name)]
+                steal = f.locations[viewer].get(_norm(m.location_name), ())
                 if steal:
-                    ways.append((f"stolen with a {m.location_name} Location", steal))
+                    ways.append(("stolen", f"stolen with a {m.location_name} Location", steal))
             if not immune:
-                sab = [c for c in (*mine, *tops) if self.info(state, c)["type"] == AGENT
-                       and self.info(state, c)["colour"] == m.location_colour]
+                sab = f.agents[viewer].get(m.location_colour, ())
                 if sab:
-                    ways.append((f"sabotaged with a {colour} Agent", sab))
-            for how, cards in ways:
+                    ways.append(("sabotaged", f"sabotaged with a {colour} Agent", sab))
+            for kind, how, cards in ways:
                 now = [f"{state.deck.name_of(c)} on your {tops[c]}" for c in cards if c in tops]
-                later = [c for c in cards if c not in tops]
+                later = sum(1 for c in cards if c not in tops)
                 bits = []
                 if now:
                     bits.append("available now: " + ", ".join(now))
                 if later:
-                    bits.append(f"{len(later)} still in your decks or hand")
+                    bits.append(f"{later} still in your decks or hand")
                 out.append(Deduction(
-                    "threat", f"{m.owner}'s {colour} mission {m.number} ({place_name}, {pts} points) can be "
-                              f"{how}: {'; '.join(bits)}.",
+                    "threat", f"{m.owner}'s {colour} mission {m.number} ({m.location_name or 'a Replicator'}, "
+                              f"{pts} points) can be {how}: {'; '.join(bits)}.",
                     "Immune stacks (all one colour, no Replicator) cannot be sabotaged but can be stolen."
                     if immune else "Counted from your cards that are not played yet and your table.",
-                    {"mission": m.place, "how": how.split()[0], "cards": list(cards)}))
+                    {"mission": m.place, "how": kind, "cards": list(cards)}))
         return out
 
-    def _own_mission_hints(self, state: CluesState, viewer: str, m: Mission, pts: int,
-                           unplayed: dict[str, list[str]], tops: dict[str, str], full: bool) -> list[Deduction]:
+    def _own_mission_hints(self, state: CluesState, viewer: str, m: Mission, pts: int, immune: bool,
+                           f: "Facts", full: bool) -> list[Deduction]:
         out = []
         colour = self.colour_name(m.location_colour).lower()
-        immune = self.immune(state, m)
         status = "immune to sabotage" if immune else "open to sabotage"
-        retr_now = [c for c in tops if self.can_retrieve(m, self.info(state, c))]
-        retr_later = [c for c in unplayed[viewer] if self.can_retrieve(m, self.info(state, c))]
+        retrievers = f.retrievers(viewer, m.agent_colour)
+        tops = f.tops[viewer]
+        retr_now = [c for c in retrievers if c in tops]
+        retr_later = [c for c in retrievers if c not in tops]
         if m.touched == state.turn or state.current != viewer or state.phase not in (START, PLAYING):
             when = "on your next turn"
         else:
@@ -1068,15 +1185,15 @@ class CluesRules(Rules):
         parts = []
         if retr_now:
             parts.append("with " + ", ".join(f"{state.deck.name_of(c)} ({tops[c]})" for c in retr_now))
+        pool = len(f.unplayed[viewer])
         if retr_later:
-            pool = len(unplayed[viewer])
             parts.append(f"{len(retr_later)} of your {pool} unplayed cards can retrieve it")
         text = (f"Your mission {m.number} ({colour}, {pts} points, {status}) can be retrieved {when}"
                 + (": " + "; ".join(parts) if parts else ": none of your remaining cards can retrieve it") + ".")
         data: dict[str, Any] = {"mission": m.place, "points": pts, "immune": immune, "when": when,
                                 "now": retr_now, "later": retr_later}
-        if full and unplayed[viewer]:
-            chance = Fraction(len(retr_later), len(unplayed[viewer]))
+        if full and pool:
+            chance = Fraction(len(retr_later), pool)
             data["chance"] = f"{chance.numerator}/{chance.denominator}"
             text += f" Chance a given unplayed card of yours can: {chance.numerator}/{chance.denominator}."
         out.append(Deduction("retrieve", text, "A mission is retrieved by an Agent or Location of its starting "
@@ -1086,31 +1203,18 @@ class CluesRules(Rules):
                 continue
             threats = []
             if m.location_name is not None:
-                n = sum(1 for c in unplayed[q] if self.info(state, c)["type"] == LOCATION
-                        and self.same_location(state.deck.name_of(c), m.location_name))
-                n += sum(1 for c in self._tops(state, q) if self.info(state, c)["type"] == LOCATION
-                         and self.same_location(state.deck.name_of(c), m.location_name))
+                n = len(f.locations[q].get(_norm(m.location_name), ()))
                 if n:
                     threats.append(f"stolen by {q} ({n} {m.location_name} Location{'s' if n > 1 else ''} not "
                                    f"played yet or on {q}'s table)")
             if not immune:
-                n = sum(1 for c in (*unplayed[q], *self._tops(state, q)) if self.info(state, c)["type"] == AGENT
-                        and self.info(state, c)["colour"] == m.location_colour)
+                n = len(f.agents[q].get(m.location_colour, ()))
                 if n:
                     threats.append(f"sabotaged by {q} ({n} {colour} Agent{'s' if n > 1 else ''})")
             if threats:
                 out.append(Deduction("danger", f"Your mission {m.number} could be " + " or ".join(threats) + ".",
                                      "Counted from the cards each opponent has not played yet and their table.",
                                      {"mission": m.place, "by": q}))
-        return out
-
-    def _tops(self, state: CluesState, p: str) -> list[str]:
-        known = state.knowledge[EVERYONE].known
-        out = []
-        for s in SPOTS:
-            tok = state.table.top(spot(p, s))
-            if tok is not None and tok in known:
-                out.append(known[tok])
         return out
 
     def layout(self, state: GameState) -> Mapping[str, tuple[str, ...]]:
