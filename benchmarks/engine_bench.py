@@ -196,6 +196,94 @@ def bench_odds(sizes: tuple[int, ...], problems: int) -> None:
             print(f"  {f'{m} cards, {path}':<46} {ms(f):>14} {ms(b):>14} {b / f:>9.0f}x  yes ({problems} inputs)")
 
 
+# --- Where in the USA is Carmen Sandiego ---------------------------------------------------------
+def bench_carmen_usa(games: int, quick: bool) -> None:
+    """carmen-usa: apply + every agent's full journal per action; exact Crook odds vs listing worlds."""
+    from engine.games.carmen_usa.odds import brute_force_chances, card_chances
+    from engine.table import Place
+    from engine.worlds import card_marginals
+
+    print("\n5. carmen-usa: session.apply(action) + session.journal(p, 'full') for every agent, per action")
+    names = ("Ann", "Bob", "Cy", "Di", "Ed", "Flo")
+    everything: list[float] = []
+    cpu_all: list[float] = []
+    snapshots = []                      # (session state, player) with few unknown boxes, for the odds
+    for n in (2, 3, 4, 6):
+        wall: list[float] = []
+        cpu: list[float] = []
+        for seed in range(games):
+            s = Session.new("carmen-usa", names[:n], {"challenge": "bigger" if seed % 2 else "standard"})
+            sim = s.rules.simulator(s.initial, seed)
+            while s.outcome is None:
+                action = sim.random_action(s)          # not timed: the camera and the family
+                c0, t0 = time.thread_time(), time.perf_counter()
+                s.apply(action)
+                for p in s.players:
+                    s.journal(p, "full")
+                wall.append(time.perf_counter() - t0)
+                cpu.append(time.thread_time() - c0)
+                if len(snapshots) < 40 and not s.state.phase.startswith("finale"):
+                    for p in s.players:
+                        know = s.state.knowledge[p]
+                        if 4 <= sum(1 for c in s.rules.clues if know.token_of(c.id) is None) <= (7 if quick else 8):
+                            snapshots.append((s.state, p, s.rules))
+                            break
+        everything += wall
+        cpu_all += cpu
+        row(f"{n} agents ({len(wall)} actions, {games} games)",
+            f"median {ms(statistics.median(wall))}, p99 {ms(pct(wall, 0.99))}", "p99 < 1 ms",
+            verdict(pct(wall, 0.99) < 0.001))
+    row(f"all ({len(everything)} actions)", f"median {ms(statistics.median(everything))}, "
+        f"p99 {ms(pct(everything, 0.99))}", "p99 < 1 ms", verdict(pct(everything, 0.99) < 0.001))
+    row("  thread CPU time (no preemption)", f"median {ms(statistics.median(cpu_all))}, p99 {ms(pct(cpu_all, 0.99))}",
+        "p99 < 1 ms", verdict(pct(cpu_all, 0.99) < 0.001))
+
+    def problem(state, player, rules):
+        know = state.knowledge[player]
+        allowed = {}
+        for lm in rules.board.ids:
+            tok = state.table.top(Place("box", slot=lm))
+            if tok is None or know.card_at(tok) is not None:
+                continue
+            down = tok in state.looked and not state.table.face_up(tok)
+            allowed[tok] = frozenset(({"crook", "loot"} if state.variant == "bigger" else {"crook"}) if down
+                                     else {"warrant", "loot", "crook"})
+        return allowed, {c.id: c.kind for c in rules.clues if know.token_of(c.id) is None}
+
+    print("  exact Crook odds (all unknown cards) vs brute force (every world listed), same states of real games")
+    print(f"  {'unknown boxes':<46} {'ours':>14} {'brute force':>14} {'ratio':>10}  same answers")
+    by_size: dict[int, list[tuple[float, float]]] = {}
+    for state, player, rules in snapshots:
+        allowed, unknown = problem(state, player, rules)
+        if len(unknown) != len(allowed):
+            continue
+        fast = card_chances(allowed, unknown)
+        slow = {c: brute_force_chances(allowed, unknown, c) for c in unknown}
+        assert fast == slow, "card_chances differs from brute force"
+        t_fast = timed(card_chances, allowed, unknown, min_time=0.01)
+        t0 = time.perf_counter()
+        for c in unknown:
+            brute_force_chances(allowed, unknown, c)
+        by_size.setdefault(len(unknown), []).append((t_fast, time.perf_counter() - t0))
+    for size, pairs in sorted(by_size.items()):
+        f, b = statistics.median(p[0] for p in pairs), statistics.median(p[1] for p in pairs)
+        print(f"  {f'{size} boxes ({len(pairs)} states)':<46} {ms(f):>14} {ms(b):>14} {b / f:>9.0f}x  yes")
+    rng = random.Random(1)
+    cards = {f"{k}{i}": k for k in ("warrant", "loot", "crook") for i in range(8)}
+    tokens = list(range(24))
+    truth = dict(zip(tokens, rng.sample(sorted(cards), 24)))
+    allowed = {t: frozenset({"crook"}) if cards[truth[t]] == "crook" and rng.random() < 0.5
+               else frozenset({"warrant", "loot", "crook"}) for t in tokens}
+    cands = {t: {c for c, k in cards.items() if k in allowed[t]} for t in tokens}
+    t_fast = timed(card_chances, allowed, cards, min_time=0.05)
+    t0 = time.perf_counter()
+    general = card_marginals(tokens, cands, set(cards), "crook0")
+    t_general = time.perf_counter() - t0
+    assert general == card_chances(allowed, cards)["crook0"]
+    print(f"  {'24 boxes: ours (all cards) vs engine.worlds (one card)':<46} {ms(t_fast):>14} {ms(t_general):>14} "
+          f"{t_general / t_fast:>9.0f}x  yes (listing 24! worlds is out of reach)")
+
+
 # --- 6. Sudds & Malone: apply + every journal, and the Conspiracy odds against brute force ----------
 def bench_sudds(games: int, quick: bool) -> None:
     """Per action: session.apply + every player's full journal (the exact Conspiracy odds included);
@@ -272,22 +360,26 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=20, help="random games per player count for 1 and 3")
     ap.add_argument("--quick", action="store_true", help="fewer games and smaller brute force")
-    ap.add_argument("--clues39", action="store_true", help="only The 39 Clues' per-action benchmark")
     ap.add_argument("--sudds", action="store_true", help="only the Sudds & Malone benchmark (6)")
+    ap.add_argument("--carmen-usa", action="store_true", help="only the Where in the USA benchmark (5)")
+    ap.add_argument("--clues39", action="store_true", help="only The 39 Clues' per-action benchmark")
     args = ap.parse_args()
     games = 4 if args.quick else args.games
-    if args.clues39:
-        return bench_clues39(2 if args.quick else 6)
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"Gumshoe engine benchmark -- Python {platform.python_version()} on {platform.machine()}, "
           f"{os.cpu_count()} CPUs, load average {load:.1f}, {platform.platform(terse=True)}")
     if args.sudds:
         return bench_sudds(games, args.quick)
+    if args.carmen_usa:
+        return bench_carmen_usa(games, args.quick)
+    if args.clues39:
+        return bench_clues39(2 if args.quick else 6)
     bench_actions(games)
     bench_resume(runs=3 if args.quick else 7)
     bench_games(games)
     bench_odds(sizes=(6, 7) if args.quick else (6, 8, 9), problems=3 if args.quick else 5)
     bench_clues39(2 if args.quick else 6)
+    bench_carmen_usa(games, args.quick)
     bench_sudds(games, args.quick)
 
 

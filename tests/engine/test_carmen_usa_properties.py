@@ -184,7 +184,7 @@ class Watch:
 
 
 def play_checked(players: int, seed: int, *, variant: str = "standard", undo_rate: float = 0.05,
-                 path: Path | None = None, max_actions: int = 3000, full_every: int = 2) -> Watch:
+                 path: Path | None = None, max_actions: int = 3000, full_every: int = 3) -> Watch:
     names = NAMES[:players]
     options = {"challenge": variant, "questions": ("red", "blue", "black")[seed % 3]}
     session = Session.new("carmen-usa", names, options, path=path)
@@ -229,7 +229,7 @@ def test_random_games_hold_every_property_after_every_input(players):
 def test_random_games_reach_every_ending():
     """Carmen wins, Carmen caught and Carmen escaped all happen in random play."""
     reasons = set()
-    for seed in range(60 if LONG else 30):
+    for seed in range(60 if LONG else 16):
         s = Session.new("carmen-usa", NAMES[:2 + seed % 4], {"challenge": "bigger" if seed % 3 == 0 else "standard"})
         s.rules.simulator(s.initial, seed).play(s, 5000)
         assert s.outcome is not None
@@ -310,7 +310,7 @@ def allowed_boxes(s: Session, player: str):
 
 def test_crook_odds_equal_brute_force_on_states_of_real_games():
     checked = 0
-    for s, player in states_with_few_unknowns(limit=7, games=25 if not LONG else 200):
+    for s, player in states_with_few_unknowns(limit=6, games=20 if not LONG else 200):
         allowed, unknown = allowed_boxes(s, player)
         fast = card_chances({t: frozenset(k) for t, k in allowed.items()}, unknown)
         shown = s.rules.crook_chances(s.state, player)
@@ -322,7 +322,7 @@ def test_crook_odds_equal_brute_force_on_states_of_real_games():
                 box = {s.state.boxes[lm]: lm for lm in s.rules.board.ids}
                 assert shown[colour] == {box[t]: p for t, p in slow.items() if p}
             checked += 1
-    assert checked >= 25
+    assert checked >= 20
 
 
 def test_crook_odds_equal_the_general_world_count_on_full_size_tables():

@@ -25,6 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
+import itertools
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -50,6 +51,10 @@ SETUP, READING, MOVEMENT, INCORRECT, LANDMARKS, CLUES, ACCUSING, FALSE, WINNING,
     "False Accusations", "Winning the Game", "Catching Carmen", "A Bigger Challenge for Gumshoes")
 
 ALLOWANCE_PLAIN, ALLOWANCE_CHOICES = 5, 3
+# Actions that never change a card, a token's place or anyone's knowledge: a journal computed
+# before them is still right after them (see ``CarmenUsaRules.journal``).
+_NO_CARD_CHANGE = frozenset({"ask", "choices", "answer", "pass", "move", "end_turn", "start_clock", "time_up"})
+_VERSIONS = itertools.count(1)
 
 
 # --- actions -----------------------------------------------------------------------
@@ -213,6 +218,9 @@ class CarmenUsaState(GameState):
         self.flipped: int | None = None          # a token flipped onto a wrong state, to place again
         self.wrong_placements = 0
         self.turn = 1
+        # A new number whenever cards, places or knowledge may have changed: equal numbers mean
+        # equal journals (given the same whose-turn facts). Unique across games and undo.
+        self.cards_version = next(_VERSIONS)
 
 
 def _check_name(name: Any) -> None:
@@ -250,8 +258,10 @@ class CarmenUsaRules(Rules):
         self.sets = {colour: self.bank.of_set(colour) for colour in COLOURS_SETS}
         # Finished journal lines, shared by every agent and every action (see ``journal``).
         self._entry_cache: dict[tuple, JournalEntry] = {}
+        self._journal_cache: dict[tuple, Journal] = {}
+        self._box_text = {lm: str(box_place(lm)) for lm in self.board.ids}
         self._box_cache: dict[tuple, Deduction] = {}
-        self._line_cache: dict[tuple, Deduction] = {}
+        self._line_cache: dict[tuple, tuple[tuple, Deduction]] = {}
         self._odds_cache: dict[tuple, tuple[dict[str, Fraction], str, dict[str, str]]] = {}
 
     @classmethod
@@ -389,6 +399,8 @@ class CarmenUsaRules(Rules):
         handler = getattr(self, f"_do_{action.type}", None)
         if handler is None or not isinstance(action, ACTIONS[action.type]):
             raise BadInput(f"This game has no action {action.type!r}.")
+        if action.type not in _NO_CARD_CHANGE:
+            state.cards_version = next(_VERSIONS)
         handler(state, action)
 
     def _need(self, state: CarmenUsaState, *phases: str, why: str, section: str) -> None:
@@ -799,10 +811,20 @@ class CarmenUsaRules(Rules):
         (with more assist) the colours out, accusations ready and the exact Crook odds.
 
         Journals are rebuilt after every action for every agent; most actions (questions, answers)
-        change nothing in them, and most lines are the same for every agent, so finished lines
-        are kept (small caches keyed by everything a line depends on).
+        change nothing in them, and most lines are the same for every agent, so finished journals
+        and lines are kept (small caches keyed by everything they depend on).
         """
         assert isinstance(state, CarmenUsaState)
+        key = (player, assist, state.cards_version, state.phase, state.current, state.pieces.get(player),
+               state.turned_up_warrant)
+        done = self._journal_cache.get(key)
+        if done is None:
+            if len(self._journal_cache) > 4096:
+                self._journal_cache.clear()
+            done = self._journal_cache[key] = self._journal(state, player, assist)
+        return done
+
+    def _journal(self, state: CarmenUsaState, player: str, assist: Assist) -> Journal:
         know = state.knowledge[player]
         where = state.table.where
         cache = self._entry_cache
@@ -884,19 +906,16 @@ class CarmenUsaRules(Rules):
             out.append(Deduction("colours_out", f"Warrants out of play: {names}.",
                                  "A false accusation removes its Warrant; no accusation can use it again.",
                                  {"colours": list(state.warrants_out)}))
-        know = state.knowledge[player]
+        where = state.knowledge[player].where
         table = state.table
         for colour in self.colours:
-            if colour in state.warrants_out:
+            crook_tok = where.get(self.card_of[(CROOK, colour)])
+            loot_tok = where.get(self.card_of[(LOOT, colour)])
+            warrant_tok = where.get(self.card_of[(WARRANT, colour)])
+            if crook_tok is None or loot_tok is None or warrant_tok is None or colour in state.warrants_out:
                 continue
-            spots = {}
-            for kind in CLUE_KINDS:
-                tok = know.token_of(self.card_of[(kind, colour)])
-                spots[kind] = None if tok is None else table.place_of(tok)
-            w, l, c = spots[WARRANT], spots[LOOT], spots[CROOK]
-            if not (w and l and c) or w.area != BOXES or not table.face_up(table.top(w) or 0):
-                continue
-            if l.area != BOXES or c.area != BOXES:
+            w, l, c = table.where[warrant_tok], table.where[loot_tok], table.where[crook_tok]
+            if w.area != BOXES or warrant_tok not in table.up or l.area != BOXES or c.area != BOXES:
                 continue
             now = state.pieces.get(player) == w.slot and self.can_accuse(state, player) is None
             text = (f"Accusation ready for the {colour} set: Warrant at {self.landmark_name[w.slot or '']}, "
@@ -938,16 +957,19 @@ class CarmenUsaRules(Rules):
             kinds = down if looked else any_kind
             classes[kinds] = classes.get(kinds, 0) + 1
         chances: dict[str, Fraction] = {}
+        ranked: list[tuple[str, bool]] = []
         if remaining[CROOK] and sum(rem) == len(boxes):
             per_class = type_chances(classes, remaining)
-            for lm, looked in boxes:
-                p = per_class[down if looked else any_kind][CROOK] / remaining[CROOK]
-                if p:
-                    chances[lm] = p
-        ranked = sorted(chances.items(), key=lambda kv: (-kv[1], kv[0]))
-        words = "; ".join(f"{self.landmark_name[lm]} {p.numerator}/{p.denominator} ({float(p):.0%})"
-                          for lm, p in ranked)
-        data = {str(box_place(lm)): f"{p.numerator}/{p.denominator}" for lm, p in ranked}
+            # At most three different chances (one per class of box): work each out once.
+            p_of = {looked: per_class[down if looked else any_kind][CROOK] / remaining[CROOK]
+                    for looked in {looked for _, looked in boxes}}
+            chances = {lm: p_of[looked] for lm, looked in boxes if p_of[looked]}
+            order = sorted(p_of, key=lambda looked: -p_of[looked])
+            ranked = [(lm, looked) for looked in order if p_of[looked]
+                      for lm in sorted(lm for lm, x in boxes if x == looked)]
+            text_of = {looked: (f"{p.numerator}/{p.denominator}", f"({float(p):.0%})") for looked, p in p_of.items()}
+        words = "; ".join(f"{self.landmark_name[lm]} {text_of[x][0]} {text_of[x][1]}" for lm, x in ranked)
+        data = {self._box_text[lm]: text_of[x][0] for lm, x in ranked}
         if len(self._odds_cache) > 4096:
             self._odds_cache.clear()
         hit = self._odds_cache[sig] = (chances, words, data)
@@ -996,19 +1018,18 @@ class CarmenUsaRules(Rules):
                 out.append(line)
                 continue
             if unlocated is None:
-                unlocated = self._unknown_crook(state, player)
-            key = ("odds", crook_id, unlocated)
+                unlocated = self._odds_for(self._unknown_crook(state, player))
+            if not unlocated[2]:
+                continue                    # no arrangement fits (a misread): no odds to show
+            key = ("odds", crook_id, id(unlocated))      # the cached odds object stands for its inputs
             line = self._line_cache.get(key)
-            if line is None:
-                _, words, data = self._odds_for(unlocated)
-                if not data:
-                    continue
+            if line is None or line[0] is not unlocated:
                 if len(self._line_cache) > 8192:
                     self._line_cache.clear()
-                line = self._line_cache[key] = Deduction(
-                    "crook_odds", f"Where {self.card_name(crook_id)} can be: {words}.", reason,
-                    {"colour": colour, "odds": data})
-            out.append(line)
+                line = self._line_cache[key] = (unlocated, Deduction(
+                    "crook_odds", f"Where {self.card_name(crook_id)} can be: {unlocated[1]}.", reason,
+                    {"colour": colour, "odds": unlocated[2]}))
+            out.append(line[1])
         return out
 
     def layout(self, state: GameState) -> Mapping[str, tuple[str, ...]]:
