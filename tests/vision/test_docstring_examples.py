@@ -5,7 +5,8 @@ import importlib
 
 import pytest
 
-MODULES = ["decks", "registry", "payload", "tags", "sheets", "detector", "tracker", "preview", "sources", "synthetic"]
+MODULES = ["decks", "registry", "payload", "tags", "sheets", "detector", "tracker", "preview", "sources", "synthetic",
+           "apriltag_lib", "dice", "dice_synthetic"]
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -1,0 +1,89 @@
+import math
+
+import numpy as np
+import pytest
+
+from vision.dice import DiceError, DicePoolReader, load_palette, pip_pattern_error
+from vision.dice_synthetic import PIP_LAYOUT, DiceTable
+from vision.synthetic import Degradation
+
+
+def _match(readings, die):
+    near = [r for r in readings if math.dist(r.centre, die.centre) < 0.5 * die.side_px]
+    return near[0] if near else None
+
+
+def test_every_colour_and_every_face_is_read():
+    reader = DicePoolReader()
+    colours = [c.name for c in load_palette()]
+    table = DiceTable(seed=1)
+    for values in ((1, 2, 3), (4, 5, 6)):
+        pool = table.roll([(c, v) for c in colours for v in values], die_px=52, background=0)  # wood
+        readings = reader.read(pool.image)
+        for die in pool.dice:
+            r = _match(readings, die)
+            assert r is not None and (r.colour, r.value) == (die.colour, die.value), (die, r)
+            assert r.confidence >= reader.min_confidence
+
+
+def test_a_pool_of_fourteen_with_touching_dice_has_no_wrong_read():
+    reader = DicePoolReader()
+    table = DiceTable(seed=7)
+    correct = total = 0
+    for _ in range(2):
+        pool = table.random_pool(14, touching=0.5)
+        readings = reader.read(pool.image)
+        for die in pool.dice:
+            total += 1
+            r = _match(readings, die)
+            if r is not None and r.value is not None:
+                assert (r.colour, r.value) == (die.colour, die.value)
+                correct += 1
+    assert correct >= 0.6 * total
+
+
+def test_a_smeared_die_is_refused_not_guessed():
+    """Motion blur that smears the pips into streaks: the reader says it is not sure."""
+    reader = DicePoolReader()
+    pool = DiceTable(seed=3).roll([("white", 5)], die_px=50,
+                                  degradation=Degradation(motion_px=21, noise_sigma=3, jpeg_quality=80))
+    readings = reader.read(pool.image)
+    assert all(r.value is None or r.value == 5 for r in readings)
+    sharp = DiceTable(seed=3).roll([("white", 5)], die_px=50)
+    assert [(r.colour, r.value) for r in reader.read(sharp.image)] == [("white", 5)]
+
+
+def test_pip_layouts_are_recognised_in_any_quarter_turn_and_junk_is_not():
+    for value, pts in PIP_LAYOUT.items():
+        a = np.array(pts, np.float32)
+        turned = np.stack([1 - a[:, 1], a[:, 0]], axis=1)
+        assert pip_pattern_error(turned)[0] == value
+        assert pip_pattern_error(turned)[1] < 0.05
+    assert pip_pattern_error(np.array([[0.1, 0.9], [0.5, 0.2]], np.float32))[1] > 0.13  # two pips, not a 2
+    assert pip_pattern_error(np.zeros((7, 2), np.float32))[0] == 0
+
+
+def test_a_die_the_colour_of_the_table_is_read_or_refused_never_misread():
+    reader = DicePoolReader()
+    pool = DiceTable(seed=1).roll([("green", v) for v in range(1, 7)], die_px=52, background=1)  # green felt
+    readings = reader.read(pool.image)
+    for die in pool.dice:
+        r = _match(readings, die)
+        assert r is None or r.value is None or (r.colour, r.value) == ("green", die.value)
+
+
+def test_an_empty_table_gives_no_dice():
+    table = DiceTable(seed=5)
+    assert DicePoolReader().read(table.roll([], die_px=50).image) == []
+
+
+def test_the_palette_is_data(tmp_path):
+    path = tmp_path / "palette.toml"
+    path.write_text('[[colour]]\nname = "purple"\nbgr = [140, 40, 120]\npips = "light"\n'
+                    '[[colour]]\nname = "white"\nbgr = [228, 230, 232]\npips = "dark"\n')
+    palette = load_palette(path)
+    pool = DiceTable(seed=2, palette=palette).roll([("purple", 4), ("white", 2)], die_px=50)
+    assert sorted((r.colour, r.value) for r in DicePoolReader(palette).read(pool.image)) == [("purple", 4), ("white", 2)]
+    path.write_text('[[colour]]\nname = "x"\nbgr = [1, 2]\npips = "dark"\n')
+    with pytest.raises(DiceError):
+        load_palette(path)
