@@ -61,6 +61,7 @@ class CameraWorker(QObject):
     foreign = Signal(str)            # a confirmed tag that is not a card of this game
     failed = Signal(str)
     started = Signal(str)
+    hint = Signal(str)               # what to tell the player ("Hold the card still"), when it changes
 
     def __init__(self, make_source, active_decks: set[str]) -> None:
         super().__init__()
@@ -75,6 +76,7 @@ class CameraWorker(QObject):
     def run(self) -> None:
         try:
             from vision.detector import TagDetector
+            from vision.hints import CameraHints
             from vision.preview import privacy_preview
             from vision.tracker import SightingTracker
             source = self.make_source()
@@ -88,6 +90,7 @@ class CameraWorker(QObject):
             self.failed.emit(f"The camera could not be started: {exc}")
             return
         tracker = SightingTracker()
+        hints, said = CameraHints(), None
         self.started.emit("Camera on")
         try:
             while not self._stop.is_set():
@@ -97,11 +100,16 @@ class CameraWorker(QObject):
                     self.failed.emit("The camera stopped sending pictures. Check the cable and press Retry.")
                     return
                 detections = detector.detect(frame)
-                for s in tracker.update(detections):
+                sightings = tracker.update(detections)
+                for s in sightings:
                     if s.card_id is not None and s.status.value == "card":
                         self.sighting.emit(s.card_id)
                     else:
                         self.foreign.emit(s.card_id or s.key)
+                text = hints.update(detections, sightings, frame.shape, time.monotonic()).text
+                if text != said:
+                    said = text
+                    self.hint.emit(text)
                 confirmed = set(tracker.in_view())
                 image = privacy_preview(frame, detections, confirmed)
                 self.preview.emit(to_qimage(image, PREVIEW_WIDTH))
@@ -201,6 +209,7 @@ class CameraPanel(QGroupBox):
         self._worker.foreign.connect(self._foreign)
         self._worker.failed.connect(self._failed)
         self._worker.started.connect(self.status.setText)
+        self._worker.hint.connect(self.status.setText)
         self._thread.start()
 
     def stop(self) -> None:
