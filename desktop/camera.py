@@ -133,6 +133,8 @@ class CameraPanel(QGroupBox):
 
     #: a card id confirmed by the camera
     card_seen = Signal(str)
+    #: the camera could not start or stopped: plain words for the top of the screen
+    problem = Signal(str)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__("Camera", parent)
@@ -245,8 +247,12 @@ class CameraPanel(QGroupBox):
         self.status.setText("That tag is not a card of this game.")
 
     def _failed(self, message: str) -> None:
-        self.status.setText(message + "\nChoose another camera, press Retry, or play without the camera "
-                                      "(pick cards on screen).")
+        # The details (which camera, which driver) stay here, in the panel's tooltip; the
+        # top of the screen says what to do.
+        self.status.setText("No camera. Choose another one below and press Retry.")
+        self.status.setToolTip(message)
+        self.problem.emit("No camera is working, so pick each card on the screen when asked. "
+                          "To try it without cards, choose \u201cSimulated table\u201d under Camera.")
         self.image.clear()
         self.image.setText("No camera")
         self.retry.setText("Retry")

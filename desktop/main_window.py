@@ -91,10 +91,11 @@ class MainWindow(QMainWindow):
         self.camera_panel = CameraPanel()
         self.camera_panel.card_seen.connect(self._card_seen)
         self.table.camera_slot.addWidget(self.camera_panel)
-        if demo:
+        self.camera_panel.problem.connect(self.table.notice)
+        if demo and not self.start.unfinished_last_game():
             self.show_new_game(game or self.start.first_game(), demo=True)
         else:
-            self.show_start()
+            self.show_start()          # after a crash the unfinished game is offered first
 
     def test_die(self, game: str) -> None:
         """Settings: roll the USB die reader and see each roll with what it shows in this game."""
@@ -146,8 +147,7 @@ class MainWindow(QMainWindow):
             self.new_game.show_error(getattr(exc, "message", None) or str(exc))
             return
         self._open(controller)
-        log = controller.session.public_log()
-        self.table.say(log[:1])
+        # The deal is told on the setup screen; the table starts with the prompt alone.
         if self.setup.show_game(controller, self.table.table.setup_widget() if self.table.table else None):
             self.stack.setCurrentWidget(self.setup)
 
@@ -215,9 +215,11 @@ class MainWindow(QMainWindow):
             return entry
 
         if private:
-            where = " and ".join(c.words(place) for _, place in reads)
-            self.gate.open_for(player, f"{player} looks at {where}. Pick up the card, keep it hidden, "
-                                       f"and show it only to the camera or to this screen.", lambda: self._gated(make_entry))
+            where = " and ".join(c.words(place, player) for _, place in reads)
+            one = len(reads) == 1
+            self.gate.open_for(player, f"{player}, look at {where}. Pick up the card{'' if one else 's'}, keep "
+                                       f"{'it' if one else 'them'} hidden, and show {'it' if one else 'them'} only "
+                                       f"to the camera or to this screen.", lambda: self._gated(make_entry))
             self.stack.setCurrentWidget(self.gate)
         else:
             entry = make_entry()

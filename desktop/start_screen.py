@@ -261,6 +261,10 @@ class StartScreen(QWidget):
             self.last_game.hide()
         self._saved_buttons()
 
+    def unfinished_last_game(self) -> bool:
+        """Whether the newest saved game was left unfinished (a crash, a power cut)."""
+        return not self.last_game.isHidden()
+
     def _selected_path(self) -> Path | None:
         item = self.saved.currentItem()
         return Path(item.data(Qt.UserRole)) if item is not None and item.data(Qt.UserRole) else None

@@ -364,6 +364,11 @@ class TableScreen(QWidget):
         else:
             self._hide_message()
 
+    def notice(self, text: str) -> None:
+        """A plain message from the shell itself (the camera stopped, say), in the message place."""
+        self.banner.setText(text)
+        self.messages.setCurrentWidget(self.banner)
+
     def complain(self, exc: RuleViolation) -> None:
         text = exc.message + (f" (Rulebook: {exc.section})" if exc.section else "")
         self.error.setText(text)

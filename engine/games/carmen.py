@@ -332,7 +332,7 @@ class CarmenRules(Rules):
                 raise RuleViolation(f"You rolled {self.kind_name[kind]}: look at a {self.kind_name[kind]} card.", DICE)
             if own_first:
                 raise RuleViolation(
-                    f"Look at your own {self.deck.kinds[kind].plural} first: you have not seen "
+                    f"Look at your own {self.kind_name[kind]} cards first: you have not seen "
                     f"{'them all' if len(targets) > 1 else 'your ' + self.label(state, state.table.place_of(targets[0])).split(' / ')[1]} yet.",
                     LEADS)
             raise RuleViolation("You have seen all your own cards of this type: look at another gumshoe's.", LEADS)
@@ -501,14 +501,14 @@ class CarmenRules(Rules):
                 state.table.swap(token, center)
                 state.table.set_face_up(center, False)
             state.emit("swap", f"{a.player} swapped {self.slot_words(place, a.player)} with the center "
-                               f"{self.kind_name[kind]} card, unseen.", place=str(place), kind=kind)
+                               f"{self.kind_name[kind]} card.", place=str(place), kind=kind)
         else:
             # Out of cards: another gumshoe's card goes to the center, the center card comes to you.
             dest = column(a.player, kind, state.slots[0])
             state.table.move(center, dest, face_up=False)
             state.table.move(token, CENTER[kind])
             state.emit("swap", f"{a.player} has no cards left, so moved {self.slot_words(place)} to the center "
-                               f"and took the center {self.kind_name[kind]} card, unseen.", place=str(place), kind=kind)
+                               f"and took the center {self.kind_name[kind]} card.", place=str(place), kind=kind)
         if state.phase == MATCH_SWAP:
             self._resume_after_warrant(state)
         elif state.phase == PENALTY_SWAP:
@@ -629,10 +629,12 @@ class CarmenRules(Rules):
             assert kind is not None
             targets, own = self.peek_targets(state, p, kind)
             slots = self.places(state, targets)
-            if own:
+            if own and len(slots) == 1:
+                text = f"{p}, look at your {str(Place.parse(slots[0], state.players).slot).capitalize()} " \
+                       f"{self.kind_name[kind]} card."
+            elif own:
                 where = " or ".join(str(Place.parse(s, state.players).slot).capitalize() for s in slots)
-                text = f"{p}, look at one of your own {self.deck.kinds[kind].plural} cards: {where}."
-                text = text.replace(" cards cards", " cards")
+                text = f"{p}, look at one of your own {self.kind_name[kind]} cards: {where}."
             else:
                 text = f"{p}, look at another gumshoe's {self.kind_name[kind]} card."
             return Prompt(p, text, (Option("peek", "Look at this card", {"slot": slots}, {"card": "slot"},

@@ -67,8 +67,11 @@ def test_a_missing_camera_says_so_and_offers_a_retry(window, qtbot):
     panel = window.camera_panel
     panel.choice.setCurrentIndex(3)
     panel.restart()                      # camera number 4: not on any test machine
-    qtbot.waitUntil(lambda: "No camera found at index 3" in panel.status.text(), timeout=15_000)
-    assert "press Retry" in panel.status.text()
+    qtbot.waitUntil(lambda: "No camera found at index 3" in panel.status.toolTip(), timeout=15_000)
+    # Issue 10: plain words, at the top of the screen, with what to do instead.
+    assert panel.status.text() == "No camera. Choose another one below and press Retry."
+    assert "pick each card on the screen" in window.table.banner.text()
+    assert "Simulated table" in window.table.banner.text()
     assert panel.retry.isEnabled() and panel.retry.text() == "Retry"
     assert panel.image.text() == "No camera"
     qtbot.waitUntil(lambda: not panel.running, timeout=5_000)

@@ -101,7 +101,7 @@ def test_a_failed_warrant_lets_the_left_gumshoe_swap_and_ends_the_turn(game):
                                "Amberley/location/top", "Amberley/location/bottom"}
     t.click("slot:Amberley/loot/bottom")
     assert t.text("turn") == "Amberley's turn"
-    assert "Amberley swapped their own Bottom Loot card with the center Loot card, unseen." in t.log()
+    assert "Amberley swapped their own Bottom Loot card with the center Loot card." in t.log()
     # The flipped cards went back face down; everyone saw them, so the shared table says so.
     assert " ".join(t.find("slot:Julie/loot/top").text().split()) == "Gandhi's Glasses (seen by all)"
 

@@ -164,3 +164,20 @@ def test_a_finished_game_is_listed_as_finished_and_not_offered(table):
     assert saved.item(0).text() == "Finished"
     assert saved.item(1).text().endswith("finished: Carmen was flipped too early and escaped.")
     assert not t.visible("start:last-game")
+
+
+def test_after_a_crash_even_the_demo_start_offers_the_unfinished_game_first(qtbot, qapp):
+    """Issue 10: `gumshoe --demo` after a crash opens the start screen with the resume offer,
+    not a blank new-game form."""
+    from desktop.games import GameController
+    from desktop.main_window import MainWindow
+    from engine.game import Assist
+
+    left = GameController.new("carmen-cards", ["Ann", "Bob"], {}, Assist.FULL)
+    left.apply({"type": "roll", "player": "Ann", "face": 1})
+    left.close()                                    # never finished: as after a power cut
+    win = MainWindow(demo=True)
+    qtbot.addWidget(win)
+    assert win.stack.currentWidget() is win.start
+    assert "was not finished" in win.start.last_game.text()
+    win.close()
