@@ -9,6 +9,7 @@ import sys
 import textwrap
 from pathlib import Path
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QListWidget
 
 from .driver import visible_texts
@@ -181,3 +182,21 @@ def test_after_a_crash_even_the_demo_start_offers_the_unfinished_game_first(qtbo
     assert win.stack.currentWidget() is win.start
     assert "was not finished" in win.start.last_game.text()
     win.close()
+
+
+def test_a_saved_game_moved_to_the_bin_can_be_brought_back(table, gumshoe_home):
+    """Issue 10: delete a saved game from the start screen (moved to a bin folder; Undo)."""
+    t = table
+    t.new_game(PLAYERS)
+    t.click("leave")
+    saved = t.find("start:saved", QListWidget)
+    assert saved.count() == 2                             # the heading and the game
+    saved.setCurrentRow(1)
+    name = Path(saved.item(1).data(Qt.UserRole)).name
+    t.click("start:delete")
+    assert (gumshoe_home / "games" / "bin" / name).exists()
+    assert not (gumshoe_home / "games" / name).exists()
+    assert saved.item(0).text() == "No saved games yet."
+    t.click("start:undelete")
+    assert (gumshoe_home / "games" / name).exists()
+    assert saved.item(1).text().startswith("Carmen Sandiego card game: Mark, Julie, Amberley")
