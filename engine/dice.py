@@ -15,7 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from .paths import assets_dir, read_toml
+from .cards import read_data_file
+from .paths import assets_dir
 
 
 class DieError(ValueError):
@@ -50,11 +51,16 @@ class DieSpec:
 def load_die(die_id: str, folder: Path | None = None) -> DieSpec:
     """Load ``assets/dice/<die_id>-die.toml``."""
     path = (folder or assets_dir() / "dice") / f"{die_id}-die.toml"
-    data = read_toml(path, DieError)
+    data = read_data_file(path, DieError)
+    raw_faces = data.get("faces", [])
+    if not isinstance(raw_faces, list):
+        raise DieError(f"{path}: 'faces' must be [[faces]] tables")
     faces = []
-    for n, raw in enumerate(data.get("faces", []), 1):
+    for n, raw in enumerate(raw_faces, 1):
+        if not isinstance(raw, dict):
+            raise DieError(f"{path}: face #{n} must be a table with 'face' and 'shows'")
         face, shows = raw.get("face"), raw.get("shows")
-        if not isinstance(face, int) or not isinstance(shows, str):
+        if type(face) is not int or not isinstance(shows, str) or not shows.strip():
             raise DieError(f"{path}: face #{n} needs 'face' (a number) and 'shows' (a symbol)")
         if any(face == f for f, _ in faces):
             raise DieError(f"{path}: face {face} is listed twice")
@@ -62,6 +68,9 @@ def load_die(die_id: str, folder: Path | None = None) -> DieSpec:
     if not faces:
         raise DieError(f"{path}: no [[faces]]")
     head = data.get("die", {})
+    if not isinstance(head, dict) or not isinstance(head.get("id", ""), str) \
+            or not isinstance(head.get("name", ""), str):
+        raise DieError(f"{path}: [die] must be a table with a text 'id' and 'name'")
     return DieSpec(head.get("id", die_id), head.get("name", f"{die_id} die"), tuple(faces))
 
 
