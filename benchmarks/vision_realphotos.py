@@ -66,9 +66,9 @@ def score(reader: Reader, photos: Sequence[Photo], grays: dict[Path, np.ndarray]
     s = Score()
     for photo in photos:
         gray = grays[photo.path] if grays is not None else cv2.imread(str(photo.path), cv2.IMREAD_GRAYSCALE)
-        t0 = time.perf_counter()
+        t0 = time.thread_time()
         reads = list(reader(gray))
-        ms = (time.perf_counter() - t0) * 1000
+        ms = (time.thread_time() - t0) * 1000
         s.ms.append(ms)
         s.ms_per_mpix.append(ms / (gray.size / 1e6))
         used = [False] * len(photo.truth)

@@ -19,6 +19,8 @@ See docs/vision.md.
 
 from vision.decks import Deck, DeckCard, DeckError, load_all_decks, load_deck
 from vision.detector import DecoderUnavailableError, Detection, DetectorConfig, TagDetector
+from vision.dice import DicePoolReader, DieReading
+from vision.hints import CameraHints, Hint, HintKind
 from vision.payload import PayloadError, decode_payload, encode_payload
 from vision.preview import privacy_preview
 from vision.registry import Identity, RegistryError, TagRegistry, TagStatus, update_registry_file
@@ -29,6 +31,7 @@ from vision.tags import TagKind, render_sticker
 from vision.tracker import Sighting, SightingTracker
 
 __all__ = [
+    "CameraHints", "DicePoolReader", "DieReading", "Hint", "HintKind",
     "CameraError", "DecoderUnavailableError", "Deck", "DeckCard", "DeckError", "Detection", "DetectorConfig",
     "EndOfStream", "FrameSource", "Identity", "ImageFolderSource", "PayloadError", "PrintResult", "RegistryError",
     "SheetError", "Sighting", "SightingTracker", "SyntheticSource", "TagDetector", "TagKind", "TagRegistry",

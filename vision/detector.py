@@ -2,11 +2,12 @@
 
 Safety policy (a misread is worse than a missed read, see docs/vision.md):
 
-* AprilTag 36h11 only (minimum Hamming distance 11), decoded by OpenCV with no error correction.
-* Every AprilTag is re-read by our own bit sampler: all 36 data bits must match the codeword
-  (Hamming 0), the black border and the white quiet zone must be where they belong, and the
-  decision margin (how far the darkest "white" and brightest "black" cell are from the
-  threshold, relative to the tag's contrast) must reach a floor.
+* AprilTag 36h11 (minimum Hamming distance 11) and, for cards beyond its 587 ids,
+  tagStandard41h12 (distance 12); exact codewords only (no corrected bit, by any decoder).
+* Tags are read by our own bit sampler on OpenCV's candidate quads (black ring, white quiet
+  zone, all 36 bits, decision-margin floor) and by the reference AprilTag library
+  (`vision.apriltag_lib`: hamming 0, its decision-margin floor, and, from 40 px up, our
+  sampler must read the same 36 bits on the library's outline).
 * QR payloads must pass `vision.payload.decode_payload` (version, checksum).
 * Only ids in the registry become cards; the tracker (`vision.tracker`) then asks for
   agreement over several frames.
