@@ -250,3 +250,17 @@ def test_fuzzed_entries_are_valid_or_refused_with_the_entry_named(raw: dict):
     assert entry.type in lib.TYPES and entry.sides in (1, 2) and entry.copies >= 1
     assert (entry.points > 0) == (entry.type in lib.SCORING)
     assert (entry.colour is None) == (entry.type not in lib.COLOURED) or entry.type in ("money", "prestige")
+
+
+def test_tag_cards_and_new_game_options_follow_the_familys_library(tmp_path, monkeypatch):
+    """Tag stickers print for the family's cards; a new game stores the chosen cards."""
+    monkeypatch.setenv("GUMSHOE_HOME", str(tmp_path))
+    assert len(lib.tag_cards()) == 176                       # the example collection
+    book = lib.Library("Ours")
+    for n in range(1, 9):
+        book = lib.register(book, n, f"Card {n}", "money", sides=1 + n % 2, copies=2, owners=["Ann", "Bob"])
+    lib.save_library(book, lib.user_library_path())
+    assert lib.tag_cards()[:2] == [("39-clues.card.n1", "Card 1 (copy 1)"), ("39-clues.card.n1-c2", "Card 1 (copy 2)")]
+    opts = lib.game_options(["Ann", "Bob"])
+    assert [c["id"] for c in opts["decks"]["Bob"]] == [f"n{n}-c2" for n in range(1, 9)]
+    Session.new("39-clues", ["Ann", "Bob"], opts)

@@ -9,10 +9,11 @@
 from __future__ import annotations
 
 from .library import (DeckCheck, Entry, Library, LibraryError, build_decks, card_ids, edit, export_library,
-                      import_library, load_library, register, remove, sample_library, save_library,
-                      split_by_owner, user_library, user_library_path)
+                      game_options, import_library, load_library, register, remove, sample_library,
+                      save_library, split_by_owner, tag_cards, user_library, user_library_path)
 from .rules import CluesRules, CluesState
 
 __all__ = ["CluesRules", "CluesState", "DeckCheck", "Entry", "Library", "LibraryError", "build_decks",
-           "card_ids", "edit", "export_library", "import_library", "load_library", "register", "remove",
-           "sample_library", "save_library", "split_by_owner", "user_library", "user_library_path"]
+           "card_ids", "edit", "export_library", "game_options", "import_library", "load_library", "register",
+           "remove", "sample_library", "save_library", "split_by_owner", "tag_cards", "user_library",
+           "user_library_path"]

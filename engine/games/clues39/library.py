@@ -466,6 +466,19 @@ def card_ids(lib: Library) -> list[tuple[str, str]]:
     return [(full_id(key), e.name + (f" (copy {k})" if e.copies > 1 else "")) for key, e, k in lib.physical()]
 
 
+def tag_cards() -> list[tuple[str, str]]:
+    """(card id, name) of every card tags are printed for: the family's library, or the example."""
+    return card_ids(user_library() or sample_library())
+
+
+def game_options(players: Iterable[str], library: Library | None = None) -> dict:
+    """Setup options for a new game: the family's collection (or the example) split by owner.
+
+    The result holds every chosen card, so the saved game never depends on the library again.
+    """
+    return split_by_owner(library or user_library() or sample_library(), list(players)).options()
+
+
 # --- decks -----------------------------------------------------------------------------
 @dataclass(frozen=True)
 class DeckCheck:

@@ -990,11 +990,14 @@ class CluesRules(Rules):
         if state.phase == START:
             opts.append(Option("deal", "Deal four cards"))
         if src:
-            colours = ("",) + self.colours
-            opts.append(Option("mission", "Start a mission (Agent + Location)",
-                               {"agent_source": src, "location_source": src, "agent_colour": colours,
-                                "location_colour": colours},
-                               {"agent": "agent_source", "location": "location_source"}))
+            reads = {"agent": "agent_source", "location": "location_source"}
+            both = {"agent_source": src, "location_source": src}
+            opts.append(Option("mission", "Start a mission (Agent + Location)", both, reads))
+            # The same action with a Replicator: its colour is declared (Bonus Cards: Replicator).
+            opts.append(Option("mission", "Start a mission with a Replicator as the Agent",
+                               {**both, "agent_colour": self.colours}, reads))
+            opts.append(Option("mission", "Start a mission with a Replicator as the Location",
+                               {**both, "location_colour": self.colours}, reads))
             if own:
                 opts.append(Option("add", "Add a Secret or Founder", {"mission": own, "source": src},
                                    {"card": "source"}))
