@@ -19,7 +19,7 @@ from engine.game import Assist
 from engine.replay import format_journals, replay, run
 
 GOLDEN = Path(__file__).parent / "golden"
-SCENARIOS = ("moxie-calendar", "calendar", "investigate", "hunch", "limits", "round-end")
+SCENARIOS = ("moxie-calendar", "calendar", "investigate", "hunch", "limits", "round-end", "scoring")
 GAMES = ("game-2p", "game-4p")
 UPDATE = bool(os.environ.get("GUMSHOE_UPDATE_GOLDEN"))
 
@@ -27,6 +27,7 @@ UPDATE = bool(os.environ.get("GUMSHOE_UPDATE_GOLDEN"))
 @pytest.fixture(autouse=True)
 def _home(tmp_path, monkeypatch):
     monkeypatch.setenv("GUMSHOE_HOME", str(tmp_path / "home"))
+    monkeypatch.chdir(GOLDEN.parents[2])       # the scoring log names its box file from the repository
 
 
 def log(name: str) -> Path:
@@ -117,6 +118,19 @@ def test_cat_attack_tie_and_badge_tie():
     assert st.boards["P2"].sources["cats"] == -2
     assert [st.boards[p].bullets for p in ("P1", "P2", "P3")] == [2, 3, 2]
     assert st.badge == "P3" and r.session.prompt().player == "P3"
+
+
+def test_end_of_game_examples_in_one_game():
+    """End of Game: Yellow's 4 cash, 2 bullets, 3 evidence score 4; 3 identical, 4 identical and 6 different
+    matchbooks score 25; the example's four hunch cards against 2 Moles, a Rat and a Frog score 24. The
+    family's box file (learn your box) gives the cards those values."""
+    r = final("scoring")
+    st = r.session.state
+    assert r.violations == []
+    assert st.final["Yellow"] == {"tokens": 4, "matchbooks": 25, "hunches": 24}
+    y = st.boards["Yellow"]
+    assert (y.cash, y.bullets, y.evidence_total) == (4, 2, 3)
+    assert y.score == sum(y.sources.values()) and r.session.outcome.winners == ("Yellow",)
 
 
 def cli_json(path: Path) -> dict:
