@@ -357,11 +357,40 @@ def load_game_deck(game: str, folder: Path | None = None, overrides_dir: Path | 
     instead (to check a file the family just edited).
     """
     for path in deck_files(folder):
-        head = read_data_file(path).get("deck", {})
-        if isinstance(head, dict) and head.get("game") == game:
+        if _game_of(path) == game:
             over = (overrides_dir or user_dir() / "decks") / path.name
-            return load_deck(path, over, on_override_error)
+            key = (path, _stamp(path), over, _stamp(over), on_override_error)
+            deck = _LOADED.get(key)
+            if deck is None:
+                deck = load_deck(path, over, on_override_error)
+                if len(_LOADED) > 64:
+                    _LOADED.clear()
+                _LOADED[key] = deck
+            return deck
     raise DeckError(f"no deck file for game {game!r} in {folder or assets_dir() / 'decks'}")
+
+
+# Loaded decks and deck files' games, keyed by the files' size and modification time: a game
+# is set up many times (resume list, replays, undo) and a deck is immutable once loaded, but a
+# family's edited corrections file is read again.
+_LOADED: dict[tuple, Deck] = {}
+_GAME_OF: dict[tuple, object] = {}
+
+
+def _stamp(path: Path) -> tuple[int, int, int] | None:
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return (st.st_mtime_ns, st.st_size, st.st_ino)
+
+
+def _game_of(path: Path) -> object:
+    key = (path, _stamp(path))
+    if key not in _GAME_OF:
+        head = read_data_file(path).get("deck", {})
+        _GAME_OF[key] = head.get("game") if isinstance(head, dict) else None
+    return _GAME_OF[key]
 
 
 def check_overrides(game: str, folder: Path | None = None, overrides_dir: Path | None = None) -> str | None:

@@ -48,9 +48,28 @@ class DieSpec:
         return list(dict.fromkeys(s for _, s in self.faces))
 
 
+_LOADED: dict[tuple, DieSpec] = {}
+
+
 def load_die(die_id: str, folder: Path | None = None) -> DieSpec:
-    """Load ``assets/dice/<die_id>-die.toml``."""
+    """Load ``assets/dice/<die_id>-die.toml`` (read again only when the file changed)."""
     path = (folder or assets_dir() / "dice") / f"{die_id}-die.toml"
+    try:
+        st = path.stat()
+        key: tuple | None = (path, die_id, st.st_mtime_ns, st.st_size, st.st_ino)
+    except OSError:
+        key = None
+    if key is not None and key in _LOADED:
+        return _LOADED[key]
+    spec = _load_die(path, die_id)
+    if key is not None:
+        if len(_LOADED) > 32:
+            _LOADED.clear()
+        _LOADED[key] = spec
+    return spec
+
+
+def _load_die(path: Path, die_id: str) -> DieSpec:
     data = read_data_file(path, DieError)
     raw_faces = data.get("faces", [])
     if not isinstance(raw_faces, list):
