@@ -19,6 +19,7 @@ if TYPE_CHECKING:
 # game id -> "module:TableClass" (imported on first use).
 TABLES: dict[str, str] = {
     "carmen-cards": "desktop.tables.carmen:CarmenTable",
+    "39-clues": "desktop.tables.clues39:CluesTable",
 }
 
 

@@ -601,3 +601,12 @@ def test_hands_are_never_named_before_they_are_played():
         assert all(c.card is None for c in t.s.view(viewer).cards if c.place in ("Ann/hand", "Bob/hand"))
     t.mission("Ann", 1, 4)
     assert "Ann sent Red Agent A to Paris (mission 1)." in t.s.public_log()
+
+
+def test_place_words_say_places_and_colours_as_a_player_would():
+    t = Table()
+    words = t.s.rules.place_words
+    assert words(t.state, "Ann/hand", "Ann") == "your hand"
+    assert words(t.state, "Bob/table/2", "Ann") == "Bob's Table 2 stack"
+    assert words(t.state, "Ann/deck/two", None) == "Ann's two-sided deck"
+    assert words(t.state, "red", "Ann") == "Red"

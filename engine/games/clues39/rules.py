@@ -1228,9 +1228,13 @@ class CluesRules(Rules):
 
     def place_words(self, state: GameState, place: str, viewer: str | None = None) -> str:
         """'your two-sided deck', "Bob's Table 2 stack", "Ann's mission 1"."""
+        if place in self.vocab.colours:
+            return self.vocab.colours[place]
         try:
             where = Place.parse(place, state.players)
         except ValueError:
+            return place
+        if where.owner is None:
             return place
         whose = "your" if where.owner == viewer else f"{where.owner}'s"
         kind = {"hand": "hand", "discard": "discard pile", "play": "card being played"}

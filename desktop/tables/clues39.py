@@ -1,0 +1,176 @@
+"""The 39 Clues: Double-Cross table: each player's four table stacks, two-sided deck and missions.
+
+Everything is drawn from the engine's shared view (every card on this table is face up, so
+all of it is public; hands are only counted). Clicks on highlighted stacks, decks and
+missions go to the shell's action flow (``desktop/table_base.py``); the hand is offered as a
+button ("your hand"), like every place that is not drawn here.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QGridLayout, QGroupBox, QVBoxLayout, QWidget
+
+from engine.game import Journal, Option
+from engine.session import PlayerView
+
+from .. import style
+from ..private import journal_table
+from ..table_base import GameTable, TableShell
+from ..widgets import SlotButton, label
+
+SPOTS = ("1", "2", "3", "4")
+MISSION_COLUMNS = 4         # missions beside the stacks, then on further rows
+
+
+class CluesTable(GameTable):
+    """One box per player: Table 1-4, the two-sided deck, then the mission stacks."""
+
+    def __init__(self, shell: TableShell) -> None:
+        super().__init__(shell)
+        self.slots: dict[str, SlotButton] = {}
+        self.boxes: dict[str, QGroupBox] = {}
+        self.grids: dict[str, QGridLayout] = {}
+        self.missions: dict[str, list[str]] = {}
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.setSpacing(4)
+        for player in self.controller.session.players:
+            box = QGroupBox(player)
+            box.setObjectName(f"board:{player}")
+            grid = QGridLayout(box)
+            grid.setContentsMargins(6, 2, 6, 2)
+            grid.setSpacing(4)
+            for col, spot in enumerate(SPOTS):
+                self._slot(grid, f"{player}/table/{spot}", 0, col)
+            self._slot(grid, f"{player}/deck/two", 0, len(SPOTS))
+            for col in range(len(SPOTS) + 1 + MISSION_COLUMNS):
+                grid.setColumnStretch(col, 1)
+            self.boxes[player], self.grids[player], self.missions[player] = box, grid, []
+            outer.addWidget(box)
+        self.status = label("")
+        self.status.setObjectName("clues39:status")
+        outer.addWidget(self.status)
+
+    def _slot(self, grid: QGridLayout, place: str, row: int, col: int) -> SlotButton:
+        slot = SlotButton(place)
+        slot.setMinimumSize(80, 40)
+        slot.picked.connect(self.place_clicked)
+        self.slots[place] = slot
+        grid.addWidget(slot, row, col)
+        return slot
+
+    def _sync_missions(self, player: str, places: list[str]) -> None:
+        """Mission stacks come and go: one tile per open mission, in mission order."""
+        if places == self.missions[player]:
+            return
+        for place in self.missions[player]:
+            slot = self.slots.pop(place)
+            slot.hide()
+            slot.deleteLater()
+        grid = self.grids[player]
+        for i, place in enumerate(places):
+            self._slot(grid, place, i // MISSION_COLUMNS, len(SPOTS) + 1 + i % MISSION_COLUMNS)
+        self.missions[player] = list(places)
+
+    # --- the contract ------------------------------------------------------------------
+    def shows(self, place: str) -> bool:
+        return place in self.slots or "/mission/" in place
+
+    def field_words(self, option: Option, field: str) -> str:
+        words = {"agent_source": "where the Agent comes from", "location_source": "where the Location comes from",
+                 "source": "where the card comes from", "mission": "the mission stack",
+                 "agent_colour": "the Replicator Agent's colour", "location_colour": "the Replicator Location's colour",
+                 "place": "the card to read"}
+        return words.get(field, super().field_words(option, field))
+
+    def refresh(self, view: PlayerView, legal: set[str], chosen: set[str]) -> None:
+        deck = self.controller.deck
+        by_place: dict[str, list] = {}
+        for card in view.cards:
+            by_place.setdefault(card.place, []).append(card)
+        over = view.outcome is not None
+        state = self.controller.session.state
+        pending = []
+        for player, box in self.boxes.items():
+            missions = sorted((p for p in by_place if p.startswith(f"{player}/mission/")),
+                              key=lambda p: int(p.rsplit("/", 1)[1]))
+            self._sync_missions(player, missions)
+            count = {what: len(by_place.get(f"{player}/{what}", ())) for what in ("hand", "deck/one", "discard")}
+            score = state.scores.get(player, 0) if hasattr(state, "scores") else 0
+            playing = player == view.current and not over
+            box.setTitle(f"{player}: {score} points \u2014 hand {count['hand']}, one-sided deck {count['deck/one']}, "
+                         f"discard pile {count['discard']}" + ("   \u25C0 playing now" if playing else ""))
+            box.setProperty("current", "true" if playing else "false")
+            box.style().unpolish(box)
+            box.style().polish(box)
+            for card in by_place.get(f"{player}/play", ()):
+                pending.append(f"{player} is playing {card.name or 'a card'}.")
+        for place, slot in self.slots.items():
+            cards = by_place.get(place, [])
+            top = cards[-1] if cards else None
+            kind = top.kind if top is not None and top.kind else "two"
+            index = list(deck.kinds).index(kind) if kind in deck.kinds else 0
+            slot.show_card(deck.kinds[kind].name if kind in deck.kinds else "Card", self._where(place),
+                           style.kind_colour(index), style.kind_symbol(index),
+                           name=top.name if top is not None else None, face_up=bool(top and top.face_up),
+                           present=top is not None, legal=place in legal, chosen=place in chosen)
+            lines = self._lines(place, cards)
+            if lines:
+                if place in chosen:
+                    lines = ["[picked]", *lines]
+                elif slot.legal:
+                    lines[0] = "\u25B6 " + lines[0]
+                slot.set_lines(lines)
+                slot.setAccessibleName(f"{self._where(place)}: " + " ".join(lines))
+        self.status.setText(" ".join(pending) if pending else "Every card on the table is face up; hands are "
+                                                              "counted, never scanned.")
+
+    def _where(self, place: str) -> str:
+        parts = place.split("/")
+        if parts[1] == "table":
+            return f"Table {parts[2]}"
+        if parts[1] == "mission":
+            return f"Mission {parts[2]}"
+        return "Two-sided deck"
+
+    def _lines(self, place: str, cards: list) -> list[str]:
+        """A tile's words: the top card and how many lie there; a mission's Agent, Location, points."""
+        where = self._where(place)
+        if not cards:
+            return [where, "(empty)"]
+        top = cards[-1]
+        if "/mission/" in place:
+            deck = self.controller.deck
+            named = [c for c in cards if c.card]
+            points = sum(deck.card(c.card).attrs.get("points", 0) for c in named)
+            head = f"{named[0].name} at {named[1].name}" if len(named) > 1 else where
+            return [where, head, f"{len(cards)} cards, {points} points"]
+        if top.name is None:
+            return [where, f"{len(cards)} card{'s' if len(cards) != 1 else ''}", "(not read yet)"
+                    if "/table/" in place else "(top card shown when played)"]
+        extra = f"+{len(cards) - 1} under it" if len(cards) > 1 else ""
+        return [top.name, f"{where} {extra}".strip()]
+
+    def setup_widget(self) -> QWidget:
+        """How each player lays out their cards, left to right (the rulebook's Set Up)."""
+        body = QWidget()
+        grid = QGridLayout(body)
+        tiles = ["One-sided deck\n(face down, left)", "Table 1", "Table 2", "Table 3", "Table 4",
+                 "Two-sided deck\n(face up, right)"]
+        for col, text in enumerate(tiles):
+            tile = label(text, "heading")
+            tile.setObjectName(f"setup:tile{col}")
+            tile.setStyleSheet("border: 2px solid #6B6B6B; border-radius: 10px; padding: 8px;")
+            grid.addWidget(tile, 0, col)
+        words = label("Your opponent shuffles both of your decks. Deal four two-sided cards face up onto "
+                      "Table 1 to Table 4, left to right, and draw four one-sided cards into your hand "
+                      "(nobody scans a hand). Then show the four table cards to the camera, or pick them.")
+        grid.addWidget(words, 1, 0, 1, len(tiles))
+        return body
+
+    def journal_widget(self, journal: Journal) -> QWidget:
+        """Every card of the game and where it is (the deductions follow in the shell's frame)."""
+        rows = [[e.name, e.where] for e in journal.entries]
+        table = journal_table(["Card", "Where"], rows)
+        table.setObjectName("journal:cards")
+        return table

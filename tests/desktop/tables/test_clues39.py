@@ -1,0 +1,123 @@
+"""The 39 Clues table, driven by clicks as a family would play it (cards picked on screen)."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import Qt
+
+from desktop.tables.clues39 import CluesTable
+
+PLAYERS = [("Ann", 11), ("Bob", 9)]
+
+
+def card(player: str, number: int) -> str:
+    """Card ``number`` of the example collection, the copy dealt to this player (Ann 1, Bob 2)."""
+    return f"39-clues.card.n{number}" + ("" if player == "Ann" else "-c2")
+
+
+def choose_game(t, game: str = "39-clues") -> None:
+    shelf = t.find("start:shelf")
+    for row in range(shelf.count()):
+        if shelf.item(row).data(Qt.UserRole) == game:
+            shelf.setCurrentRow(row)
+            return
+    raise AssertionError(f"{game} is not on the shelf")
+
+
+@pytest.fixture
+def game(table):
+    choose_game(table)
+    table.new_game(PLAYERS)
+    assert isinstance(table.window.table.table, CluesTable)
+    return table
+
+
+def tile(t, place: str) -> str:
+    """A table tile's words as one line (they wrap on screen)."""
+    return " ".join(t.find(f"slot:{place}").text().split())
+
+
+def read(t, place: str, number: int, player: str) -> None:
+    t.click(f"slot:{place}")
+    t.choose("card", card(player, number))
+    t.click("entry:submit")
+
+
+def test_a_game_by_clicks_setup_mission_retrieve_and_a_blocked_steal(game):
+    """Set Up, a mission built and retrieved over two turns, a deal, and a steal blocked by Prestige."""
+    t = game
+    # Set Up: each player shows the four two-sided cards dealt to the table (the highlighted stacks).
+    assert t.legal_slots() == {f"Ann/table/{s}" for s in "1234"}
+    for spot, number in zip("1234", (9, 2, 18, 22)):
+        read(t, f"Ann/table/{spot}", number, "Ann")
+    assert t.legal_slots() == {f"Bob/table/{s}" for s in "1234"}
+    for spot, number in zip("1234", (4, 11, 13, 20)):
+        read(t, f"Bob/table/{spot}", number, "Bob")
+    assert t.text("turn") == "Ann's turn"
+    assert t.prompt == "Ann, deal four cards or play."
+    assert tile(t, "Ann/table/1") == "Example Lighthouse Table 1"
+
+    # Ann sends her red Agent (from her hand) to the Lighthouse on her Table 1.
+    t.click("action:mission")
+    t.click("choose:Ann/hand")
+    t.click("slot:Ann/table/1")
+    t.choose("agent", card("Ann", 1))
+    t.choose("location", card("Ann", 9))
+    t.click("entry:submit")
+    assert "Ann sent Example Agent Rook to Example Lighthouse (mission 1)." in t.log()
+    assert t.visible("slot:Ann/mission/1")
+    # A blue Secret does not go on a red Location: refused in words, nothing changes.
+    t.click("action:add")
+    t.click("slot:Ann/table/3")
+    t.choose("card", card("Ann", 18))
+    t.click("entry:submit")
+    assert "this mission's Location is red" in t.text("entry-error")
+    t.click("entry:cancel")
+    t.click("action:add")
+    t.click("slot:Ann/table/4")
+    t.choose("card", card("Ann", 22))
+    t.click("entry:submit")
+    assert "2 cards" not in tile(t, "Ann/mission/1") and "3 cards, 2 points" in tile(t, "Ann/mission/1")
+    t.click("action:end_turn")
+
+    # Bob deals: four new cards to read, then he discards one hand card.
+    assert t.text("turn") == "Bob's turn"
+    t.click("action:deal")
+    for spot, number in zip("1234", (6, 8, 15, 24)):
+        read(t, f"Bob/table/{spot}", number, "Bob")
+    t.click("action:discard")
+    t.choose("card", card("Bob", 38))
+    t.click("entry:submit")
+    t.click("action:end_turn")
+
+    # Ann retrieves with her black Agent: black Agents retrieve any mission.
+    t.click("action:retrieve")
+    t.click("choose:Ann/hand")
+    t.choose("card", card("Ann", 5))
+    t.click("entry:submit")
+    assert t.session.state.scores["Ann"] == 2
+    assert "Ann: 2 points" in t.find("board:Ann").title()
+    t.click("action:end_turn")
+
+    # Bob starts a red mission; Ann tries to steal it with her own Museum; Bob blocks with Prestige.
+    t.click("action:mission")
+    t.click("choose:Bob/hand")
+    t.click("slot:Bob/table/3")              # the Castle Bob dealt onto his Museum
+    t.choose("agent", card("Bob", 7))
+    t.choose("location", card("Bob", 15))
+    t.click("entry:submit")
+    t.click("action:end_turn")
+    t.click("action:steal")
+    t.click("slot:Ann/deck/two")
+    t.choose("card", card("Ann", 15))
+    t.click("entry:submit")
+    assert t.text("turn") == "Ann's turn \u2014 Bob to act"         # asked before the steal resolves
+    assert t.prompt.startswith("Bob, Ann wants to steal your mission 1")
+    t.click("action:block")
+    t.click("choose:Bob/hand")
+    t.choose("card", card("Bob", 40))
+    t.click("entry:submit")
+    assert any("Bob blocked the steal with Example Prestige 2" in line for line in t.log())
+    assert t.visible("slot:Bob/mission/1")
+    assert t.session.state.scores == {"Ann": 2, "Bob": 0}
+    assert t.prompt == "Ann, play another card or end your turn."
