@@ -264,6 +264,20 @@ def test_investigate_moves_to_adjacent_locations_only_once_each():
         act(s, "investigate", path=["queens", "flatbush", "brooklyn", "downtown"][: n + 1])
 
 
+def test_investigate_again_in_the_same_turn_visits_no_location_twice():
+    """Investigate: you cannot visit the same location twice in a turn (a bonus Investigate is the same turn)."""
+    s = new_game(roll=dice_for(("Ann", "Bob"), 3))
+    board(s, "Ann").levels["office"] = 2
+    s.state.pending.clear()
+    act(s, "take_die", die="white-1")
+    s.state.pending.append({"kind": "bonus"})        # as if a reward had given a bonus action
+    act(s, "investigate", path=["queens"], found=SUSPECT("rat-1"), draw=FF(20))
+    act(s, "bonus", action="investigate")
+    with pytest.raises(RuleViolation, match="twice in a turn"):
+        act(s, "investigate", path=["east-side"])
+    act(s, "investigate", path=["brooklyn"], found=SUSPECT("rat-2"), draw=FF(21))
+
+
 def test_investigate_with_snitches_cover_and_a_stoolie():
     """Investigate (Yellow's examples): evidence per location from the Flimflam backs, $1 to Red for her snitch,
     his own snitch free, both flipped; the last location's Flimflam covers its suspect (the old cover goes

@@ -397,6 +397,7 @@ class SuddsRules(Rules):
         new = (value - 1 + a.shift) % 6 + 1
         track = TRACKS[new - 1]
         b.office_level = b.levels["office"]    # this turn's Office allowance (The Office note)
+        b.visited = [b.location]                # Investigate: no location twice in a turn
         b.bullets -= abs(a.shift)              # (a refused action changes nothing: this is a private copy)
         state.board_bullets += abs(a.shift)
         if not a.news:
@@ -553,7 +554,7 @@ class SuddsRules(Rules):
             raise RuleViolation(f"Your Investigate level lets you visit {allowed} location"
                                 f"{'s' if allowed != 1 else ''}.", INVESTIGATE)
         here = b.location
-        visited = {here}
+        visited = {here, *b.visited}           # a bonus or Moxie Investigate continues the same turn
         for loc in path:
             if loc not in self.box.locations:
                 raise BadInput(f"{loc!r} is not a location of the board.", INVESTIGATE)
@@ -617,6 +618,7 @@ class SuddsRules(Rules):
                 state.snitch_at[loc] = (owner, ev, True)
                 words.append(f"{owner}'s snitch: a {ev}" + ("" if owner == p else f" for $1 to {owner}"))
         b.location = final
+        b.visited += path
         state.emit("investigate", f"{p} investigated {' -> '.join(self.loc_name(x) for x in path)}: "
                    f"{'; '.join(words)}.", player=p, path=path, snitches=snitches)
         card = state.city.get(final)

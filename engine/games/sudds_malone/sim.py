@@ -174,7 +174,8 @@ class SuddsSimulator(Simulator):
             n = rules.box.allowance("investigate", b.levels["investigate"])
             here, path = b.location, []
             for _ in range(rng.randint(1, max(1, n))):
-                options = [x for x in rules.box.neighbours[here] if x not in path and x != b.location]
+                options = [x for x in rules.box.neighbours[here]
+                           if x not in path and x != b.location and x not in b.visited]
                 if not options:
                     break
                 here = rng.choice(options)

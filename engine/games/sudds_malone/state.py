@@ -41,7 +41,7 @@ class Board:
 
     __slots__ = ("cash", "evidence", "bullets", "levels", "office_level", "snitches", "score", "sources",
                  "above", "filed", "hand_known", "hand_unknown", "hunches", "colours", "calendar",
-                 "calendar_done", "location", "dice")
+                 "calendar_done", "location", "dice", "visited")
 
     def __init__(self, score: int, snitches: tuple[str, ...]) -> None:
         self.cash = 1
@@ -63,6 +63,7 @@ class Board:
         self.calendar_done = False
         self.location = "east-side"
         self.dice: list[str] = []             # dice taken this round
+        self.visited: list[str] = []          # locations this turn (the start included): no second visit
 
     def clone(self) -> "Board":
         b = Board.__new__(Board)
