@@ -18,7 +18,7 @@ from PySide6.QtWidgets import QComboBox, QGroupBox, QHBoxLayout, QLabel, QVBoxLa
 
 from vision.sources import CameraError, SyntheticSource, WebcamSource
 
-from .widgets import button, label
+from .widgets import button, label, plain_tip
 
 PREVIEW_WIDTH = 160
 DEMO_FRAME_SIZE = (640, 360)      # rendering a full 720p synthetic frame costs ~100 ms: too slow to feel live
@@ -250,7 +250,7 @@ class CameraPanel(QGroupBox):
         # The details (which camera, which driver) stay here, in the panel's tooltip; the
         # top of the screen says what to do.
         self.status.setText("No camera. Choose another one below and press Retry.")
-        self.status.setToolTip(message)
+        self.status.setToolTip(plain_tip(message))
         self.problem.emit("No camera is working, so pick each card on the screen when asked. "
                           "To try it without cards, choose \u201cSimulated table\u201d under Camera.")
         self.image.clear()

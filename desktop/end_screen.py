@@ -13,7 +13,7 @@ from engine.story import Story, tell
 
 from .games import GameController
 from .private import journal_table
-from .widgets import button, label
+from .widgets import button, label, literal
 
 
 class EndScreen(QWidget):
@@ -76,7 +76,7 @@ class EndScreen(QWidget):
             rows = [[f"move {item.move}", item.name, item.where] for item in learned]
             table = journal_table(["When", "Learned", "Where it lay"], rows or [["", "nothing", ""]])
             table.setObjectName(f"end:timeline:{player}")
-            self.tabs.addTab(table, f"What {player} knew")
+            self.tabs.addTab(table, literal(f"What {player} knew"))
         conclusions = QWidget()
         layout = QVBoxLayout(conclusions)
         for player, deductions in story.conclusions.items():

@@ -14,7 +14,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QApplication, QFrame, QHBoxLay
 
 from engine.game import Journal
 
-from .widgets import button, label
+from .widgets import button, label, literal
 
 IDLE_HIDE_MS = 45_000
 
@@ -78,7 +78,7 @@ class PrivacyGate(QWidget):
         self._make_content = make_content
         self.gate_text.setText(f"Pass the laptop to {player} \u2014 everyone else look away.")
         self.gate_reason.setText(reason)
-        self.reveal_button.setText(f"I am {player} \u2014 show me")
+        self.reveal_button.setText(literal(f"I am {player} \u2014 show me"))
         self.pages.setCurrentIndex(0)
         self.reveal_button.setFocus()
 

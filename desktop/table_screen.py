@@ -28,7 +28,7 @@ from .die.widgets import DieStatusLight
 from .games import GameController, public_texts
 from .table_base import GameTable
 from .tables import table_class
-from .widgets import WrappingButton, button, clear_layout, label
+from .widgets import WrappingButton, button, clear_layout, label, plain_tip
 
 SIDE_WIDTH = 320
 BOTTOM_HEIGHT = 96         # the log's height; the journals and the camera fit beside it
@@ -224,7 +224,7 @@ class TableScreen(QWidget):
             face = self.die.face_showing(symbol)
             b = WrappingButton(f"{self.controller.symbol_words(symbol)} ({n})")
             b.setObjectName(f"rolled:{symbol}")
-            b.setToolTip(f"The real die shows {self.controller.symbol_words(symbol)} (key {n})")
+            b.setToolTip(plain_tip(f"The real die shows {self.controller.symbol_words(symbol)} (key {n})"))
             b.clicked.connect(lambda _=False, f=face: self.apply_roll(f))
             self._die_shortcuts.append(self._shortcut(
                 QKeySequence(str(n)), lambda f=face, b=b: b.isEnabled() and self.apply_roll(f)))
@@ -237,7 +237,7 @@ class TableScreen(QWidget):
         for i, player in enumerate(self.controller.session.players):
             b = WrappingButton(player)
             b.setObjectName(f"journal:{player}")
-            b.setToolTip(f"Open {player}'s Evidence Journal (only {player} should look)")
+            b.setToolTip(plain_tip(f"Open {player}'s Evidence Journal (only {player} should look)"))
             b.clicked.connect(lambda _=False, p=player: self.journal_requested.emit(p))
             self.journal_layout.addWidget(b, i // 2, i % 2)
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import html
+
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QFont, QFontMetrics
 from PySide6.QtWidgets import QLabel, QPushButton, QSizePolicy, QWidget
@@ -9,6 +11,18 @@ from PySide6.QtWidgets import QLabel, QPushButton, QSizePolicy, QWidget
 from . import style
 
 BIG_BUTTON_HEIGHT = 70
+
+
+def literal(text: str) -> str:
+    """Text for a button, tab or frame title exactly as written: '&' would otherwise mark a
+    keyboard shortcut and vanish ("Tom & Jerry" must not become "Tom  Jerry")."""
+    return text.replace("&", "&&")
+
+
+def plain_tip(text: str) -> str:
+    """A tooltip that shows ``text`` as written: Qt guesses that a text with tags is rich text
+    (a player called "<b>Ann</b>" must not turn bold, a card name must never load a file)."""
+    return "<p>" + html.escape(text) + "</p>"
 
 
 def label(text: str = "", role: str | None = None, *, wrap: bool = True, parent: QWidget | None = None) -> QLabel:
@@ -25,7 +39,7 @@ def label(text: str = "", role: str | None = None, *, wrap: bool = True, parent:
 def button(text: str, role: str | None = None, *, name: str | None = None, big: bool = False,
            parent: QWidget | None = None) -> QPushButton:
     """A keyboard-reachable button; ``big`` for the one main action of a screen."""
-    widget = QPushButton(text, parent)
+    widget = QPushButton(literal(text), parent)
     if role:
         widget.setProperty("role", role)
     if name:
@@ -91,8 +105,8 @@ class WrappingButton(QPushButton):
             sheet = f"QPushButton {{ font-size: {size}pt; padding: 4px 6px; }}"
         if sheet != self.styleSheet():      # restyling on every refresh costs a frame
             self.setStyleSheet(sheet)
-        if text != self.text():
-            self.setText(text)
+        if literal(text) != self.text():
+            self.setText(literal(text))
 
 
 class SlotButton(WrappingButton):

@@ -18,7 +18,7 @@ from .. import style
 from ..games import GameController
 from ..private import journal_table
 from ..table_base import GameTable, TableShell
-from ..widgets import SlotButton, label
+from ..widgets import SlotButton, label, literal
 
 CARD_W, CARD_H, GAP = 108, 132, 12
 
@@ -39,7 +39,7 @@ class CarmenTable(GameTable):
         grid_all.setSpacing(4)
         columns = 2 if len(session.players) > 1 else 1
         for i, player in enumerate(session.players):
-            box = QGroupBox(player)
+            box = QGroupBox(literal(player))
             box.setObjectName(f"board:{player}")
             grid = QGridLayout(box)
             grid.setContentsMargins(6, 4, 6, 4)
@@ -101,7 +101,8 @@ class CarmenTable(GameTable):
         for player, box in self.player_boxes.items():
             out = player in view.eliminated
             playing = player == view.current and not over
-            box.setTitle(f"{player} (out of the game)" if out else f"{player}  \u25C0 playing now" if playing else player)
+            box.setTitle(literal(f"{player} (out of the game)" if out else f"{player}  \u25C0 playing now" if playing
+                                 else player))
             box.setProperty("current", "true" if playing else "false")
             box.style().unpolish(box)
             box.style().polish(box)
