@@ -296,7 +296,7 @@ def test_reaching_a_crook_is_a_private_look_and_it_goes_back_face_down():
     t.ask()
     t.answer(True)
     t.move("arches")                                   # the orange Crook
-    assert t.p.option("look").reads == {"card": "box"}
+    assert t.p.option("look").reads == {"card": "box"} and t.p.option("look").private
     t.look()
     st = t.s.state
     assert not st.table.face_up(st.boxes["arches"])
@@ -420,7 +420,7 @@ def test_true_accusation_warrant_loot_crook_in_order_wins():
     t = two()
     play_to_accusation(t)
     t.s.apply({"type": "accuse", "player": "Ann"})
-    assert t.p.option("call").reads == {"card": "box"}
+    assert t.p.option("call").reads == {"card": "box"} and not t.p.option("call").private
     assert "box/denali" not in t.p.option("call").targets["box"]      # the Warrant is in Ann's hand
     events = t.call("liberty-bell")
     assert events[-1].data["match"] and "Crook" in t.p.text

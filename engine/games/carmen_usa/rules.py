@@ -764,7 +764,8 @@ class CarmenUsaRules(Rules):
         if phase == LOOKING:
             lm = state.look_at or ""
             return Prompt(p, f"{p}, secretly look at the card at {self.landmark_name.get(lm, lm)}.",
-                          (Option("look", "Look at the card", {"box": (str(box_place(lm)),)}, {"card": "box"}),))
+                          (Option("look", "Look at the card", {"box": (str(box_place(lm)),)}, {"card": "box"},
+                                 private=True),))
         if phase == DECIDING:
             return Prompt(p, f"{p}, you may accuse with this Warrant, or end your turn.",
                           (Option("accuse", "Accuse"), Option("end_turn", "End my turn")))
