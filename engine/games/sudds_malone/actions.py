@@ -1,5 +1,8 @@
 """The actions of Sudds & Malone (their JSON form is in docs/replay-format.md).
 
+``confirm: true`` on an action that reads a face-down card answers the engine's question when the
+card read is already noted elsewhere in that player's journal (a misread or a mix-up).
+
 Card ids are full ids (``sudds.case.case-07``). Chance is an input: the deal, every roll and
 every card drawn face up or looked at arrives in an action, as the camera or a pick reads it.
 """
@@ -60,6 +63,7 @@ class Investigate(Action):
     snitches: tuple[str, ...] = ()
     found: str = ""
     draw: str = ""
+    confirm: bool = False
 
 
 @dataclass(frozen=True)
@@ -104,6 +108,7 @@ class Peek(Action):
     type = "peek"
     position: int = 0
     card: str = ""
+    confirm: bool = False
 
 
 @dataclass(frozen=True)
@@ -174,6 +179,7 @@ class UseStoolie(Action):
     position: int = 0
     card: str = ""
     stoolie: str = ""
+    confirm: bool = False
 
 
 @dataclass(frozen=True)
@@ -196,6 +202,7 @@ class Reveal(Action):
     """End of Game: the 4 Conspiracy suspects turned face up, positions 1-4."""
     type = "reveal"
     cards: tuple[str, ...] = ()
+    confirm: bool = False
 
 
 ACTIONS: dict[str, type[Action]] = {cls.type: cls for cls in (

@@ -634,7 +634,7 @@ class SuddsRules(Rules):
                        card=card, position=pos, returned=old)
         if token is not None:
             state.table.move(token, found_place(p))
-            state.observe(token, found, private(p))
+            state.observe(token, found, private(p), confirm=bool(a.confirm))
             state.emit("take_suspect", f"{p} took the face-down card at {self.loc_name(final)}.", player=p,
                        location=final)
             what = "a stoolie" if self.role[found] == "stoolie" else f"the {self.role[found].capitalize()}"
@@ -798,10 +798,10 @@ class SuddsRules(Rules):
 
     def _do_peek(self, state: SuddsState, a: A.Peek) -> None:
         item = self._pending(state, "peek", OFFICE)
-        self._look(state, a.player, a.position, a.card, "peek")
+        self._look(state, a.player, a.position, a.card, "peek", a.confirm)
         self._pop(state, item)
 
-    def _look(self, state: SuddsState, p: str, position: Any, card: str, why: str) -> None:
+    def _look(self, state: SuddsState, p: str, position: Any, card: str, why: str, confirm: bool = False) -> None:
         section = INVESTIGATE if why == "stoolie" else CALENDAR
         if position not in (1, 2, 3, 4):
             raise BadInput("The Conspiracy has positions 1 to 4.", section)
@@ -812,7 +812,7 @@ class SuddsRules(Rules):
             raise BadInput("Only suspects lie in the Conspiracy, never a stoolie: show the card again.", SETUP)
         token = state.table.top(conspiracy_place(position))
         assert token is not None
-        state.observe(token, card, private(p))
+        state.observe(token, card, private(p), confirm=bool(confirm))
         state.emit("peek", f"{p} peeked at suspect {position} of the Conspiracy.", player=p, position=position, why=why)
         state.emit("saw", f"{p} saw suspect {position}: the {self.role[card].capitalize()} "
                           f"({self.deck.name_of(card)}).", private(p), position=position, card=card)
@@ -1043,13 +1043,13 @@ class SuddsRules(Rules):
         token = stoolies[0]
         card = know.card_at(token)
         assert card is not None
-        self._look(state.clone(), p, a.position, a.card, "stoolie")    # check first: nothing changes on a refusal
+        self._look(state.clone(), p, a.position, a.card, "stoolie", a.confirm)   # check first
         b.cash -= 1
         state.reveal(token, card)
         state.table.move(token, BOX_PLACE)
         state.emit("stoolie", f"{p} revealed {self.deck.name_of(card)}, paid $1 and returns it to the box.",
                    player=p, card=card)
-        self._look(state, p, a.position, a.card, "stoolie")
+        self._look(state, p, a.position, a.card, "stoolie", a.confirm)
 
     # --- end of turn ----------------------------------------------------------------------------------
     def over_limits(self, state: SuddsState, p: str) -> dict[str, int]:
@@ -1180,7 +1180,7 @@ class SuddsRules(Rules):
         if len(cards) != 4 or len(set(cards)) != 4 or any(self.role[c] == "stoolie" for c in cards):
             raise BadInput("Turn up the 4 Conspiracy suspects, positions 1 to 4.", END)
         for pos, card in enumerate(cards, 1):
-            state.reveal(state.table.top(conspiracy_place(pos)), card)
+            state.reveal(state.table.top(conspiracy_place(pos)), card, confirm=bool(a.confirm))
         state.conspiracy = tuple(cards)
         makeup = Counter(self.role[c] for c in cards)
         state.emit("reveal", "The Conspiracy: " + ", ".join(self.deck.name_of(c) for c in cards) + ".", cards=cards)
