@@ -650,3 +650,24 @@ def test_wrong_player_refused_and_nothing_changes():
     with pytest.raises(RuleViolation, match="Ann's move"):
         act(s, "take_die", player="Bob", die="white-1", news=True)
     assert board(s, "Ann").to_json() == before
+
+
+def test_a_peek_that_contradicts_your_own_notes_is_asked_about_then_confirmed():
+    """Checking what the camera reports (as in every game): a suspect you hold read again in the Conspiracy
+    is a misread or a mix-up; the engine asks, and ``confirm`` makes the new sighting your note."""
+    from engine.errors import Contradiction
+    s = new_game(roll=dice_for(("Ann", "Bob"), 3))
+    act(s, "take_die", die="white-1")
+    act(s, "investigate", path=["queens"], found=SUSPECT("mole-1"), draw=FF(20))
+    act(s, "end_turn")
+    act(s, "take_die", die="white-2", news=True)
+    act(s, "pick_evidence", evidence="glass")
+    act(s, "end_turn")
+    board(s, "Ann").calendar = (1, 2)
+    s.state.dice["black-1"] = 2
+    act(s, "take_die", die="black-1")
+    act(s, "calendar")                                    # Wednesday: a peek
+    with pytest.raises(Contradiction):
+        act(s, "peek", position=2, card=SUSPECT("mole-1"))
+    act(s, "peek", position=2, card=SUSPECT("mole-1"), confirm=True)
+    assert s.journal("Ann").where(SUSPECT("mole-1")) == "Conspiracy 2"
