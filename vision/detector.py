@@ -102,7 +102,7 @@ class DetectorConfig:
     threshold_windows: tuple[int, ...] = (9,)
     threshold_constant: float = 20.0
     use_library: bool = True
-    lib_decimate: float = 3.0
+    lib_decimate: float = 4.0
     lib_bands: int = 1
     band_overlap: float = 0.15
     crop_decimate: float = 1.0
@@ -298,8 +298,9 @@ class AprilTagReader:
         accepted, rejected = self._detect_full(gray)
         found: list[Found] = []
         self._keep_accepted(found, gray, accepted)
+        rejected_cells = sample_cells(gray, rejected) if len(rejected) else None  # sampled once, used twice
         if self.config.read_rejected and len(rejected):
-            self._keep_rejected(found, gray, rejected)
+            self._keep_rejected(found, gray, rejected, rejected_cells)
         if self._lib_crop is None:
             return found
         doubtful: list[np.ndarray] = []  # decimated library reads our sampler did not confirm: look again
@@ -309,10 +310,12 @@ class AprilTagReader:
             else:
                 self._lib_full.quad_decimate = self.config.lib_decimate
                 doubtful = self._keep_library(found, gray, self._lib_full.detect(gray))
-        candidates = [c for _, c in accepted] + list(rejected)
+        # Candidates worth a full-resolution look: those not read, that look like a tag.
+        candidates = [c for _, c in accepted]
         if candidates:
-            like = _tag_like(sample_cells(gray, np.array(candidates, np.float32)))
-            candidates = [c for c, ok in zip(candidates, like) if ok]
+            candidates = [c for c, ok in zip(candidates, _tag_like(sample_cells(gray, np.array(candidates, np.float32)))) if ok]
+        if rejected_cells is not None:
+            candidates += [c for c, ok in zip(rejected, _tag_like(rejected_cells)) if ok]
         self._search_regions(gray, found, candidates, rois, doubtful, video)
         return found
 
@@ -344,10 +347,10 @@ class AprilTagReader:
             if int((r.bits != self._expected_bits(tag_id)).sum()) <= self.config.max_hamming:
                 found.append((tag_id, corners.astype(np.float32), r.margin))
 
-    def _keep_rejected(self, found: list[Found], gray: np.ndarray, quads: np.ndarray) -> None:
+    def _keep_rejected(self, found: list[Found], gray: np.ndarray, quads: np.ndarray, cells: np.ndarray | None = None) -> None:
         """Candidates OpenCV did not match to a registered id: exact lookup among all 36h11 codewords."""
         book = _codebook()
-        for quad, r in zip(quads, judge_cells(sample_cells(gray, quads))):
+        for quad, r in zip(quads, judge_cells(sample_cells(gray, quads) if cells is None else cells)):
             if r is None or r.margin < self.config.margin_floor:
                 continue
             hit = book.get(int((r.bits * _POWERS).sum()))
@@ -378,18 +381,22 @@ class AprilTagReader:
         Returns the outlines of reads our sampler did not confirm (worth a look at full resolution).
         """
         doubtful = []
+        centres = [q.mean(axis=0) for _, q, _ in found]
         for t in tags:
             if t.hamming != 0 or t.margin < self.config.lib_margin_floor:
                 continue
             corners = np.roll(t.corners, 2, axis=0) if t.family == "tag36h11" else t.corners  # OpenCV's top-left
             side = _quad_side(corners)
             number = tag_number(t.family, t.tag_id)
-            if _already(found, corners.mean(axis=0), max(4.0, side / 3), number):
+            c = corners.mean(axis=0)
+            r2 = max(4.0, side / 3) ** 2
+            if any((c[0] - f[0]) ** 2 + (c[1] - f[1]) ** 2 < r2 for f in centres):
                 continue  # an earlier step read it
             if t.family == "tag36h11" and side >= SECOND_OPINION_PX and not self._agrees(gray, t.tag_id, corners):
                 doubtful.append(corners)
                 continue
             found.append((number, corners, min(1.0, t.margin / 100.0)))
+            centres.append(c)
         return doubtful
 
     def _search_regions(self, gray: np.ndarray, found: list[Found], candidates: list[np.ndarray],
