@@ -643,3 +643,18 @@ def test_undo_takes_back_a_look():
     t.s.undo()
     assert t.s.journal("Ann").where(cid("orange-crook")) == "Unknown"
     assert t.p.option("look")
+
+
+def test_answer_options_and_words_for_a_screen():
+    """The prompt offers "Right answer" and "Wrong answer" (one value each); values have words."""
+    t = two()
+    t.ask()
+    answers = [o for o in t.p.options if o.action == "answer"]
+    assert [(o.label, o.targets["correct"]) for o in answers] == [("Right answer", (True,)),
+                                                                   ("Wrong answer", (False,))]
+    words = t.s.rules.place_words
+    st = t.s.state
+    assert words(st, "mount-rushmore") == "Mount Rushmore"
+    assert words(st, "none") == "No landmark"
+    assert words(st, "MN") == "Minnesota"
+    assert words(st, "Ann/capital/1", "Ann") == "your Capital Token 1"

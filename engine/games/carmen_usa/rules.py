@@ -743,7 +743,9 @@ class CarmenUsaRules(Rules):
         if phase in (ANSWERING, BACKUP):
             q = self.bank.question(state.question or "")
             heard = state.choices or (phase == BACKUP and state.first_choices)
-            opts = [Option("answer", "Mark the answer", {"correct": (True, False)})]
+            # Two options, each with its one value: a screen shows them as two buttons.
+            opts = [Option("answer", "Right answer", {"correct": (True,)}),
+                    Option("answer", "Wrong answer", {"correct": (False,)})]
             if not heard:
                 opts.append(Option("choices", "Hear the choices"))
             if phase == BACKUP:
@@ -1044,9 +1046,20 @@ class CarmenUsaRules(Rules):
                 "tiles": tuple(f"{s}:{r}:{c}" for s, (r, c) in sorted(self.board.tiles.items()))}
 
     def place_words(self, state: GameState, place: str, viewer: str | None = None) -> str:
-        """'the card at Mount Rushmore', 'your Capital Token 1', 'Minnesota on the map'."""
+        """'the card at Mount Rushmore', 'your Capital Token 1', 'Minnesota on the map'; also the
+        other values an action takes: a landmark ('Mount Rushmore'), 'none' ('No landmark'), a
+        state's letters ('Minnesota')."""
         assert isinstance(state, CarmenUsaState)
-        where = Place.parse(place, state.players)
+        if place in self.landmark_name:
+            return self.landmark_name[place]
+        if place == NONE:
+            return "No landmark"
+        if place in self.state_names:
+            return self.state_names[place]
+        try:
+            where = Place.parse(place, state.players)
+        except ValueError:
+            return place
         if where.area == BOXES:
             return f"the card at {self.landmark_name.get(where.slot or '', where.slot)}"
         if where.area == "map":

@@ -59,8 +59,7 @@ class CarmenUsaSimulator(Simulator):
                 return pick("pass")
             if "choices" in by and r < 0.5:
                 return pick("choices")
-            pick("answer")
-            act["correct"] = rng.random() < 0.65
+            act.update(type="answer", correct=rng.random() < 0.65)
             return act
         if "move" in by or "end_turn" in by:
             if "accuse" in by and rng.random() < 0.7:
