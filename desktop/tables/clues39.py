@@ -47,9 +47,7 @@ class CluesTable(GameTable):
                 grid.setColumnStretch(col, 1)
             self.boxes[player], self.grids[player], self.missions[player] = box, grid, []
             outer.addWidget(box)
-        self.status = label("")
-        self.status.setObjectName("clues39:status")
-        outer.addWidget(self.status)
+        outer.addStretch(1)
 
     def _slot(self, grid: QGridLayout, place: str, row: int, col: int) -> SlotButton:
         slot = SlotButton(place)
@@ -90,7 +88,6 @@ class CluesTable(GameTable):
             by_place.setdefault(card.place, []).append(card)
         over = view.outcome is not None
         state = self.controller.session.state
-        pending = []
         for player, box in self.boxes.items():
             missions = sorted((p for p in by_place if p.startswith(f"{player}/mission/")),
                               key=lambda p: int(p.rsplit("/", 1)[1]))
@@ -98,13 +95,13 @@ class CluesTable(GameTable):
             count = {what: len(by_place.get(f"{player}/{what}", ())) for what in ("hand", "deck/one", "discard")}
             score = state.scores.get(player, 0) if hasattr(state, "scores") else 0
             playing = player == view.current and not over
+            attacking = [c.name for c in by_place.get(f"{player}/play", ()) if c.name]
             box.setTitle(f"{player}: {score} points \u2014 hand {count['hand']}, one-sided deck {count['deck/one']}, "
-                         f"discard pile {count['discard']}" + ("   \u25C0 playing now" if playing else ""))
+                         f"discard pile {count['discard']}" + ("   \u25C0 playing now" if playing else "")
+                         + (f" \u2014 attacking with {attacking[0]}" if attacking else ""))
             box.setProperty("current", "true" if playing else "false")
             box.style().unpolish(box)
             box.style().polish(box)
-            for card in by_place.get(f"{player}/play", ()):
-                pending.append(f"{player} is playing {card.name or 'a card'}.")
         for place, slot in self.slots.items():
             cards = by_place.get(place, [])
             top = cards[-1] if cards else None
@@ -122,8 +119,6 @@ class CluesTable(GameTable):
                     lines[0] = "\u25B6 " + lines[0]
                 slot.set_lines(lines)
                 slot.setAccessibleName(f"{self._where(place)}: " + " ".join(lines))
-        self.status.setText(" ".join(pending) if pending else "Every card on the table is face up; hands are "
-                                                              "counted, never scanned.")
 
     def _where(self, place: str) -> str:
         parts = place.split("/")

@@ -32,7 +32,7 @@ from engine.table import Place
 
 PLAYERS = ("Ann", "Bob", "Cyd", "Dee")
 LONG = os.environ.get("GUMSHOE_LONG") == "1"
-MAX_ACTIONS = 3000 if LONG else 400
+MAX_ACTIONS = 3000 if LONG else 300
 
 
 class Failure(AssertionError):
@@ -153,7 +153,7 @@ def resume_and_compare(live: Session, path: Path, what: str) -> Session:
     return again
 
 
-@settings(max_examples=200 if LONG else 12, deadline=None, derandomize=not LONG,
+@settings(max_examples=200 if LONG else 8, deadline=None, derandomize=not LONG,
           suppress_health_check=[HealthCheck.too_slow])
 @given(players=st.sampled_from([2, 3, 4]), seed=st.integers(0, 2**32 - 1), lib_seed=st.integers(0, 10**6))
 def test_random_games_over_random_libraries_hold_every_property(players: int, seed: int, lib_seed: int) -> None:

@@ -610,3 +610,15 @@ def test_place_words_say_places_and_colours_as_a_player_would():
     assert words(t.state, "Bob/table/2", "Ann") == "Bob's Table 2 stack"
     assert words(t.state, "Ann/deck/two", None) == "Ann's two-sided deck"
     assert words(t.state, "red", "Ann") == "Red"
+
+
+def test_one_colour_field_declares_whichever_card_is_the_replicator():
+    """Bonus Cards: Replicator - the prompt offers a Replicator mission with its colour."""
+    t = Table()
+    option = [o for o in t.s.prompt().options if o.action == "mission" and "colour" in o.targets]
+    assert option and option[0].targets["colour"] == tuple(sorted(t.s.rules.vocab.colours))
+    refused(t, "Bonus Cards: Replicator", "neither card is a Replicator", type="mission", player="Ann",
+            agent=t.c("Ann", 1), location=t.c("Ann", 4), colour="red")
+    t.do(type="mission", player="Ann", agent=t.c("Ann", 1), location=t.c("Ann", 11), colour="blue")
+    m = t.state.missions["Ann/mission/1"]
+    assert (m.agent_colour, m.location_colour, m.location_name) == ("red", "blue", None)

@@ -82,6 +82,7 @@ class StartMission(Action):
     location_source: str = ""
     agent_colour: str = ""
     location_colour: str = ""
+    colour: str = ""            # the declared colour of whichever card is a Replicator
 
 
 @dataclass(frozen=True)
@@ -654,8 +655,13 @@ class CluesRules(Rules):
         if lo["type"] not in (LOCATION, REPLICATOR):
             raise RuleViolation(f"An Agent is sent to a Location; {self.cname(state, a.location)} is a "
                                 f"{self.type_name(lo['type'])}.", CREATE_S)
-        agent_colour = self._colour(ag, a.agent_colour, "Agent", state, a.agent)
-        location_colour = self._colour(lo, a.location_colour, "Location", state, a.location)
+        agent_colour = self._colour(ag, a.agent_colour or (a.colour if ag["type"] == REPLICATOR else ""),
+                                    "Agent", state, a.agent)
+        location_colour = self._colour(lo, a.location_colour or (a.colour if lo["type"] == REPLICATOR else ""),
+                                       "Location", state, a.location)
+        if a.colour and REPLICATOR not in (ag["type"], lo["type"]):
+            raise RuleViolation("Only a Replicator takes a declared colour: neither card is a Replicator.",
+                                REPLICATOR_S)
         n = state.next_mission[a.player]
         place = Place("mission", a.player, str(n))
         for card, src in ((a.agent, a.agent_source), (a.location, a.location_source)):
@@ -795,6 +801,11 @@ class CluesRules(Rules):
         if not self.same_location(state.deck.name_of(a.card), m.location_name):
             raise RuleViolation(f"To steal this mission play the same Location: {m.location_name}.", STEAL_S)
         self._attack(state, "steal", a.player, m, a.card, a.source)
+
+    def _may_hold(self, state: CluesState, p: str, kind: str) -> bool:
+        """Could ``p`` have a card of this type available now? (Public facts: not played yet, or a stack top.)"""
+        f = self.facts(state)
+        return bool(f.by_type[p].get(kind)) or any(self.info(state, c)["type"] == kind for c in f.tops[p])
 
     def could_block(self, state: CluesState, p: str) -> bool:
         """Could ``p`` have a Prestige card available now? (Counted from public facts only.)"""
@@ -993,11 +1004,10 @@ class CluesRules(Rules):
             reads = {"agent": "agent_source", "location": "location_source"}
             both = {"agent_source": src, "location_source": src}
             opts.append(Option("mission", "Start a mission (Agent + Location)", both, reads))
-            # The same action with a Replicator: its colour is declared (Bonus Cards: Replicator).
-            opts.append(Option("mission", "Start a mission with a Replicator as the Agent",
-                               {**both, "agent_colour": self.colours}, reads))
-            opts.append(Option("mission", "Start a mission with a Replicator as the Location",
-                               {**both, "location_colour": self.colours}, reads))
+            if self._may_hold(state, p, REPLICATOR):
+                # The same action with a Replicator: its colour is declared (Bonus Cards: Replicator).
+                opts.append(Option("mission", "Start a mission with a Replicator (say its colour)",
+                                   {**both, "colour": self.colours}, reads))
             if own:
                 opts.append(Option("add", "Add a Secret or Founder", {"mission": own, "source": src},
                                    {"card": "source"}))
@@ -1012,7 +1022,9 @@ class CluesRules(Rules):
             if steal:
                 opts.append(Option("steal", "Steal a mission", {"mission": steal, "source": src},
                                    {"card": "source"}))
-            opts.append(Option("money", "Play Money", {"source": src}, {"card": "source"}))
+            covered = any(state.table.count(pl) > 1 for pl in _places(p).spots)
+            if covered and self._may_hold(state, p, MONEY):
+                opts.append(Option("money", "Play Money", {"source": src}, {"card": "source"}))
         if state.phase == PLAYING:
             opts.append(Option("end_turn", "End my turn"))
         text = (f"{p}, deal four cards or play." if state.phase == START

@@ -133,7 +133,7 @@ class CluesSimulator(Simulator):
         for x in avail:
             tok, c, src = x
             kind = a[c]["type"]
-            if kind == MONEY and any(state.table.count(spot(p, s)) > 1 for s in SPOTS):
+            if kind == MONEY and any(state.table.count(spot(p, s)) > 1 for s in SPOTS) and state.money == 0:
                 out.append((WEIGHTS["money"], {"type": "money", "player": p, "card": c, "source": src}, hand_toks(x)))
             if kind in (AGENT, REPLICATOR):
                 for y in avail:
@@ -144,7 +144,7 @@ class CluesSimulator(Simulator):
                     if kind == REPLICATOR:
                         act["agent_colour"] = self.rng.choice(colours)
                     if a[y[1]]["type"] == REPLICATOR:
-                        act["location_colour"] = self.rng.choice(colours)
+                        act["colour" if kind != REPLICATOR else "location_colour"] = self.rng.choice(colours)
                     out.append((WEIGHTS["mission"], act, hand_toks(x, y)))
             for m in state.missions.values():
                 if m.owner == p:

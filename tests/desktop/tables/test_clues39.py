@@ -5,14 +5,20 @@ from __future__ import annotations
 import pytest
 from PySide6.QtCore import Qt
 
+from tests.desktop.test_fit import fits
+
 from desktop.tables.clues39 import CluesTable
 
 PLAYERS = [("Ann", 11), ("Bob", 9)]
 
 
+NAMES = ("Ann", "Bob", "Cyd", "Dee")
+
+
 def card(player: str, number: int) -> str:
-    """Card ``number`` of the example collection, the copy dealt to this player (Ann 1, Bob 2)."""
-    return f"39-clues.card.n{number}" + ("" if player == "Ann" else "-c2")
+    """Card ``number`` of the example collection, the copy dealt to this player (Ann 1, Bob 2...)."""
+    k = NAMES.index(player) + 1
+    return f"39-clues.card.n{number}" + ("" if k == 1 else f"-c{k}")
 
 
 def choose_game(t, game: str = "39-clues") -> None:
@@ -121,3 +127,44 @@ def test_a_game_by_clicks_setup_mission_retrieve_and_a_blocked_steal(game):
     assert t.visible("slot:Bob/mission/1")
     assert t.session.state.scores == {"Ann": 2, "Bob": 0}
     assert t.prompt == "Ann, play another card or end your turn."
+
+
+@pytest.mark.parametrize("players, size", [(4, (1280, 680))])
+def test_every_screen_fits_a_laptop_with_missions_on_the_table(table, players, size):
+    """docs/desktop.md: the table fits 1280x680 and cuts no text, with open missions and long names."""
+    t = table
+    t.window.resize(*size)
+    choose_game(t)
+    t.click("start:new")
+    t.find("new:count").setValue(players)
+    for i, name in enumerate(NAMES[:players]):
+        t.find(f"new:name{i}").setText(name)
+        t.find(f"new:age{i}").setValue(9 + i)
+    t.click("new:start")
+    fits(t, size, "setup")
+    t.click("setup:done")
+    fits(t, size, "table before the reads")
+    for player in NAMES[:players]:
+        for spot, number in zip("1234", (9, 2, 18, 22) if player == "Ann" else (4, 11, 13, 20)):
+            read(t, f"{player}/table/{spot}", number, player)
+    assert t.text("turn") == "Ann's turn"
+    t.click("action:mission")
+    t.click("choose:Ann/hand")
+    t.click("slot:Ann/table/1")
+    fits(t, size, "reading an Agent and a Location")
+    t.choose("agent", card("Ann", 1))
+    t.choose("location", card("Ann", 9))
+    t.click("entry:submit")
+    for agent, agent_from, location in ((2, "slot:Ann/table/2", 10), (3, "choose:Ann/hand", 12)):
+        t.click("action:mission")                        # two more missions (a hand holds four cards)
+        t.click(agent_from)
+        t.click("choose:Ann/hand")
+        t.choose("agent", card("Ann", agent))
+        t.choose("location", card("Ann", location))
+        t.click("entry:submit")
+    assert t.visible("slot:Ann/mission/3")
+    fits(t, size, "three missions on the table")
+    t.click("journal:Ann")
+    t.click("gate:reveal")
+    fits(t, size, "Ann's journal")
+    t.click("journal:hide")
