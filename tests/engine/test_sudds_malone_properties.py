@@ -86,11 +86,16 @@ class Watch:
         if total != len(st.cases_in_play) or st.case_deck < 0:
             self.fail(f"Case cards not conserved: {total} != {len(st.cases_in_play)}")
         # hunch cards
-        hunches = st.hunch_deck + st.drawn + [h for b in st.boards.values() for h in b.hunches]
-        if sorted(hunches) != sorted(st.hunches_in_play):
+        # hunch cards: one token each, each where the cards really are; kept ones as their owner read them
+        hunch_tokens = [t for t, info in st.table.tokens.items() if info.kind == "hunch"]
+        if sorted(self.sim.truth.cards[t] for t in hunch_tokens) != sorted(st.hunches_in_play):
             self.fail("hunch cards not conserved")
-        # suspects: 12 tokens, face-up ones known
-        if len(st.table.tokens) != 12:
+        for p, b in st.boards.items():
+            held = sorted(self.sim.truth.cards[t] for t in st.table.at(_parse(f"{p}/hunches", self.s.players)))
+            if held != sorted(b.hunches):
+                self.fail(f"{p}'s kept hunches {b.hunches} are not the cards in front of them {held}")
+        # suspects: 12 tokens
+        if len(st.table.tokens) - len(hunch_tokens) != 12:
             self.fail("suspect cards created or lost")
         # limits between turns (End of Turn)
         acting = st.current if st.phase in ("pending", "after", "limits") else None
@@ -108,14 +113,12 @@ class Watch:
         for p in self.s.players:
             j = self.s.journal(p, "full")
             for e in j.entries:
-                if e.kind == "suspect" and e.place is not None:
+                if e.place is not None:
                     there = [truth[t] for t in st.table.at(_parse(e.place, self.s.players))]
                     if e.card not in there:
                         self.fail(f"{p}'s journal puts {e.name} at {e.where}, which is not true")
                 if e.where != "Unknown" and e.card not in self.saw[p]:
                     self.fail(f"{p}'s journal names {e.name}, which {p} was never shown")
-                if e.kind == "hunch" and e.card not in st.boards[p].hunches and e.card not in st.drawn:
-                    self.fail(f"{p}'s journal lists a hunch card {p} does not hold")
             for d in j.deductions:
                 if d.kind == "makeup":
                     dist = {k: Fraction(v) for k, v in d.data["makeup"].items()}

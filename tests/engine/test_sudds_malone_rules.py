@@ -38,7 +38,7 @@ def test_setup_dice_pool_and_hunch_deck_by_player_count(n, dice, hunches):
     players = ("Ann", "Bob", "Cyd", "Dee")[:n]
     s = new_game(players, deal=False)
     assert len(s.state.dice) == dice
-    assert len(s.state.hunch_deck) == hunches
+    assert s.rules.public_table(s.state)["hunch_deck"] == hunches == len(s.state.hunches_in_play)
 
 
 def test_player_setup_money_evidence_bullets_score_badge():
@@ -462,7 +462,10 @@ def test_hunch_with_a_wild_tab_and_bought_extra_draws():
     act(s, "keep_hunch", card=HUNCH(5))
     assert b.hunches == [HUNCH(5)] and b.cash == 0 and b.above == []
     assert FF(1) in s.state.ff_deck and FF(18) in s.state.ff_deck
-    assert all(h in s.state.hunch_deck for h in (HUNCH(1), HUNCH(2), HUNCH(3), HUNCH(4)))
+    journal = {e.card: e.where for e in s.journal("Ann").entries}
+    assert all(journal[h] == "Hunch deck" for h in (HUNCH(1), HUNCH(2), HUNCH(3), HUNCH(4)))   # she knows them
+    assert s.journal("Bob").entries == tuple(e for e in s.journal("Bob").entries if e.kind != "hunch")
+    assert s.rules.public_table(s.state)["hunch_deck"] == 24 - 1
     assert "Hunch 5" not in " ".join(s.public_log())
     assert s.journal("Ann").where(HUNCH(5)) == "Your hunches"
 
@@ -496,8 +499,8 @@ def test_hunch_with_a_snitch_files_cases_with_their_bonus_and_returns_the_snitch
     s.state.snitch_at["queens"] = ("Ann", "glass", False)
     b.snitches = ["notebook", "telephone"]
     b.above = [CASE(6), CASE(2)]              # A+C and B: case-06 files for a telephone
-    act(s, "hunch", cards=[CASE(6), CASE(2)], snitches=[], drawn=[HUNCH(1), HUNCH(3), HUNCH(4)])
-    act(s, "keep_hunch", card=HUNCH(4))
+    act(s, "hunch", cards=[CASE(6), CASE(2)], snitches=[], drawn=[HUNCH(6), HUNCH(7), HUNCH(8)])
+    act(s, "keep_hunch", card=HUNCH(8))
     assert b.evidence["telephone"] == tel + 1 and b.filed == [CASE(5), CASE(6), CASE(2)]
     assert s.state.snitch_at["queens"] == ("Ann", "glass", False)      # not used: stays on the board
 
@@ -671,3 +674,21 @@ def test_a_peek_that_contradicts_your_own_notes_is_asked_about_then_confirmed():
         act(s, "peek", position=2, card=SUSPECT("mole-1"))
     act(s, "peek", position=2, card=SUSPECT("mole-1"), confirm=True)
     assert s.journal("Ann").where(SUSPECT("mole-1")) == "Conspiracy 2"
+
+
+def test_a_hunch_card_returned_under_the_deck_is_remembered_and_a_misread_is_asked_about():
+    """Close Cases: the hunch cards not kept go to the bottom of the deck (the player knows which); one of them
+    read again on top of the deck clashes with that note: the engine asks, ``confirm`` corrects it."""
+    from engine.errors import Contradiction
+    s = new_game()
+    b = board(s, "Ann")
+    after_action(s)
+    b.above = [CASE(4), CASE(3)]                  # A+B and C
+    act(s, "hunch", cards=[CASE(4), CASE(3)], drawn=[HUNCH(1), HUNCH(2), HUNCH(3)])
+    act(s, "keep_hunch", card=HUNCH(2))
+    assert s.journal("Ann").where(HUNCH(1)) == "Hunch deck" and s.journal("Ann").where(HUNCH(2)) == "Your hunches"
+    b.above = [CASE(1), CASE(5)]                  # A and B+C
+    with pytest.raises(Contradiction):
+        act(s, "hunch", cards=[CASE(1), CASE(5)], drawn=[HUNCH(1), HUNCH(7), HUNCH(8)])
+    act(s, "hunch", cards=[CASE(1), CASE(5)], drawn=[HUNCH(1), HUNCH(7), HUNCH(8)], confirm=True)
+    assert s.journal("Ann").where(HUNCH(1)) == "Just drawn"

@@ -156,6 +156,7 @@ class GainHunch(Action):
     cards: tuple[str, ...] = ()
     snitches: tuple[str, ...] = ()
     drawn: tuple[str, ...] = ()
+    confirm: bool = False
 
 
 @dataclass(frozen=True)
@@ -163,6 +164,7 @@ class BuyHunch(Action):
     """Pay $1 to draw one more hunch card (read privately)."""
     type = "buy_hunch"
     card: str = ""
+    confirm: bool = False
 
 
 @dataclass(frozen=True)

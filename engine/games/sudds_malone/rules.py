@@ -26,8 +26,9 @@ from . import actions as A
 from .box import (DAYS, EVIDENCE, LEVELS, PLAIN_EVIDENCE, TABS, TRACKS, WEEKS, Box, BoxError, Question,
                   load_box, save_answer)
 from .scoring import hunch_points, matchbook_points, token_points, winner_by_badge
-from .state import (AFTER, BOX_PLACE, COLOURS, DEAL, DIE, LIMIT, LIMITS, OVER, PENDING, PERSONAL, REVEAL, ROLL,
-                    SuddsState, city_place, conspiracy_place, found_place)
+from .state import (AFTER, BOX_PLACE, COLOURS, DEAL, DIE, HUNCH_PILE, LIMIT, LIMITS, OVER, PENDING, PERSONAL,
+                    REVEAL, ROLL, SuddsState, city_place, conspiracy_place, drawn_place, found_place,
+                    hunches_place)
 
 # Rulebook sections, as printed.
 SETUP, PSETUP, HOW, DICE, OFFICE, CALENDAR, INVESTIGATE, FLIMFLAM, CASES, MOXIE, NEWS, CLOSE, EOT, EOR, END = (
@@ -179,7 +180,8 @@ class SuddsRules(Rules):
         n = len(players)
         marks = {"all"} | ({"3+"} if n >= 3 else set()) | ({"4"} if n == 4 else set())
         state.hunches_in_play = tuple(c.id for c in self.deck.of_kind("hunch") if self.hunch(c.id).players in marks)
-        state.hunch_deck = list(state.hunches_in_play)
+        for _ in state.hunches_in_play:
+            t.add("hunch", HUNCH_PILE)
         state.ff_deck = [c.id for c in self.deck.of_kind("flimflam")]
         state.case_deck = len(state.cases_in_play)
         extra = 1 if n == 2 else 0
@@ -194,7 +196,7 @@ class SuddsRules(Rules):
         state.current = state.badge
         state.emit("setup", f"{n} detectives; {state.badge} has the badge and goes first. Each takes $1, one of "
                             f"each evidence, 2 bullets and 3 Case cards; 4 bullets on the board.",
-                   players=list(players), badge=state.badge, hunches=len(state.hunch_deck),
+                   players=list(players), badge=state.badge, hunches=len(state.hunches_in_play),
                    cases=len(state.cases_in_play), dice=sorted(state.dice))
         return state
 
@@ -948,13 +950,12 @@ class SuddsRules(Rules):
             raise RuleViolation("These do not make a set of A, B and C with every card giving at least one tab.",
                                 CLOSE)
         drawn = list(a.drawn)
-        need = min(3, len(state.hunch_deck))
+        need = min(3, state.table.count(HUNCH_PILE))
         if need == 0:
             raise RuleViolation("The hunch deck is empty.", CLOSE)
         self._check_hunch_draw(state, drawn, need)
-        for c in drawn:
-            state.hunch_deck.remove(c)
-        state.drawn = drawn
+        state.drawn = []
+        self._draw_hunches(state, p, drawn, bool(a.confirm))
         state.hunch_set = {"cards": tuple(cards), "snitches": tuple(snitches)}
         state.pending.append({"kind": "hunch"})
         state.phase = PENDING
@@ -967,23 +968,32 @@ class SuddsRules(Rules):
     def _check_hunch_draw(self, state: SuddsState, drawn: list[str], need: int) -> None:
         for c in drawn:
             self._card(state, c, "hunch", CLOSE)
-        if len(drawn) != need or len(set(drawn)) != need:
-            raise BadInput(f"Show the {need} hunch cards you drew.", CLOSE)
-        if any(c not in state.hunch_deck for c in drawn):
-            raise RuleViolation("That hunch card cannot have come from the hunch deck: show the cards you drew "
-                                "again.", CLOSE)
+        if len(drawn) != need or len(set(drawn)) != need or set(drawn) & set(state.drawn):
+            raise BadInput(f"Show the {need} hunch card{'s' if need != 1 else ''} you drew.", CLOSE)
+
+    def _draw_hunches(self, state: SuddsState, p: str, cards: list[str], confirm: bool) -> None:
+        """Take the top hunch cards into the player's hand; each is read privately (the privacy gate).
+
+        A card read that clashes with the player's own notes is asked about (``confirm``); one that
+        clashes with another player's notes is held by the referee (nobody is told).
+        """
+        for card in cards:
+            token = state.table.top(HUNCH_PILE)
+            assert token is not None
+            state.table.move(token, drawn_place(p))
+            state.observe(token, card, private(p), confirm=confirm)
+            state.drawn.append(card)
 
     def _do_buy_hunch(self, state: SuddsState, a: A.BuyHunch) -> None:
         self._pending(state, "hunch", CLOSE)
         b = state.boards[a.player]
         if b.cash < 1:
             raise RuleViolation("Another hunch card costs $1.", CLOSE)
-        if not state.hunch_deck:
+        if not state.table.count(HUNCH_PILE):
             raise RuleViolation("The hunch deck is empty.", CLOSE)
         self._check_hunch_draw(state, [a.card], 1)
         b.cash -= 1
-        state.hunch_deck.remove(a.card)
-        state.drawn.append(a.card)
+        self._draw_hunches(state, a.player, [a.card], bool(a.confirm))
         state.emit("buy_hunch", f"{a.player} paid $1 for another hunch card.", player=a.player)
         state.emit("hunch_drawn", f"{a.player} drew {self.deck.name_of(a.card)}.", private(a.player), cards=[a.card])
 
@@ -994,8 +1004,14 @@ class SuddsRules(Rules):
         if a.card not in state.drawn:
             raise RuleViolation("Keep one of the hunch cards you just drew.", CLOSE)
         b.hunches.append(a.card)
-        back = [c for c in state.drawn if c != a.card]
-        state.hunch_deck.extend(back)
+        know = state.knowledge[p]
+        back = []
+        for token in state.table.at(drawn_place(p)):
+            if know.card_at(token) == a.card:
+                state.table.move(token, hunches_place(p))
+            else:
+                state.table.move(token, HUNCH_PILE, bottom=True)     # in the order drawn
+                back.append(token)
         state.drawn = []
         state.emit("keep_hunch", f"{p} kept one hunch card face down and put {len(back)} under the hunch deck.",
                    player=p, returned=len(back))
@@ -1189,6 +1205,10 @@ class SuddsRules(Rules):
             tokens = token_points(b.cash, b.bullets, b.evidence_total)
             books = matchbook_points(self.case(c).bottom.split(":", 1)[1] for c in b.filed
                                      if self.case(c).bottom.startswith("matchbook:"))
+            for token in state.table.at(hunches_place(p)):        # hunch cards are turned up to score
+                card = state.knowledge[p].card_at(token)
+                if card is not None:
+                    state.reveal(token, card)
             hunches = sum(hunch_points(self.hunch(h).points, makeup) for h in b.hunches)
             for source, pts in (("tokens", tokens), ("matchbooks", books), ("hunches", hunches)):
                 b.score += pts
@@ -1242,7 +1262,8 @@ class SuddsRules(Rules):
         players = {}
         for p in state.players:
             b = state.boards[p]
-            players[p] = {**b.to_json(), "hunches": len(b.hunches), "calendar_done": b.calendar_done,
+            players[p] = {**b.to_json(), "hunches": state.table.count(hunches_place(p)),
+                          "calendar_done": b.calendar_done,
                           "suspects": state.table.count(found_place(p)), "sources": dict(b.sources)}
             players[p].pop("hand", None)
             players[p]["hand"] = b.hand
@@ -1252,7 +1273,7 @@ class SuddsRules(Rules):
                 "dice": [{"die": d, "value": v, "taken_by": state.taken.get(d)} for d, v in state.dice.items()],
                 "covers": {str(pos): card for pos, card in sorted(state.covers.items())},
                 "display": list(state.display), "case_deck": state.case_deck, "ff_deck": len(state.ff_deck),
-                "hunch_deck": len(state.hunch_deck), "city": city, "players": players,
+                "hunch_deck": state.table.count(HUNCH_PILE), "city": city, "players": players,
                 "conspiracy": list(state.conspiracy), "final": {p: dict(v) for p, v in state.final.items()}}
 
     def layout(self, state: GameState) -> Mapping[str, tuple[str, ...]]:
@@ -1274,6 +1295,12 @@ class SuddsRules(Rules):
             return f"the card at {self.loc_name(where.slot or '')}"
         if where.area == "found":
             return "your suspects" if where.owner == viewer else f"{where.owner}'s suspects"
+        if where.area == "pile" and where.slot == "hunch":
+            return "the top of the hunch deck"
+        if where.area == "drawn":
+            return "the hunch cards you drew" if where.owner == viewer else f"the hunch cards {where.owner} drew"
+        if where.area == "hunches":
+            return "your hunch cards" if where.owner == viewer else f"{where.owner}'s hunch cards"
         return place
 
     def simulator(self, initial: GameState, seed: int):

@@ -1,8 +1,8 @@
 """A simulated Sudds & Malone table: the true deal and a random legal player.
 
 Suspects are dealt as Game Setup 2-3 does (4 of the 9 suspects to the Conspiracy, the rest
-and the 3 stoolies to the city). Cards the app never sees until they are drawn face up (the
-Flimflam deck, the Case deck, the hunch deck) are decided when they are drawn, uniformly
+and the 3 stoolies to the city), and the hunch deck is shuffled onto its cards. Cards the app never
+sees until they are drawn face up (the Flimflam deck, the Case deck) are decided when drawn, uniformly
 among the cards the table cannot place: the same as a shuffled deck, since no one has seen
 its order (deferred decisions).
 """
@@ -20,7 +20,8 @@ from ...sim import Simulator, Truth
 from ...table import Place
 from .actions import ACTIONS
 from .box import EVIDENCE, LEVELS, PLAIN_EVIDENCE, TRACKS
-from .state import AFTER, DEAL, DIE, LIMIT, OVER, PENDING, REVEAL, ROLL, SuddsState, city_place, conspiracy_place
+from .state import (AFTER, DEAL, DIE, HUNCH_PILE, LIMIT, OVER, PENDING, REVEAL, ROLL, SuddsState, city_place,
+                    conspiracy_place)
 
 
 class SuddsSimulator(Simulator):
@@ -38,7 +39,15 @@ class SuddsSimulator(Simulator):
             cards[initial.table.top(conspiracy_place(pos))] = card
         for loc, card in zip(rules.box.locations, rest):
             cards[initial.table.top(city_place(loc))] = card
+        hunches = list(initial.hunches_in_play)
+        self.rng.shuffle(hunches)
+        cards.update(zip(initial.table.at(HUNCH_PILE), hunches))
         return Truth(cards)
+
+    def _top_hunches(self, state: SuddsState, n: int) -> list[str]:
+        """The true cards on top of the hunch deck, the top one first."""
+        stack = state.table.at(HUNCH_PILE)
+        return [self.truth.cards[t] for t in reversed(stack[-n:])] if n else []
 
     # --- one random legal action ----------------------------------------------------------------
     def random_action(self, session: Any) -> dict:
@@ -148,8 +157,8 @@ class SuddsSimulator(Simulator):
             can = [t for t in TRACKS if rules._cannot(state, p, t) is None] + ["news"]
             return {"type": "bonus", **base, "action": rng.choice(can)}
         # the hunch draw
-        if b.cash and state.hunch_deck and rng.random() < 0.3:
-            return {"type": "buy_hunch", **base, "card": rng.choice(state.hunch_deck)}
+        if b.cash and state.table.count(HUNCH_PILE) and rng.random() < 0.3:
+            return {"type": "buy_hunch", **base, "card": self._top_hunches(state, 1)[0]}
         return {"type": "keep_hunch", **base, "card": rng.choice(state.drawn)}
 
     def _action(self, state: SuddsState, p: str, track: str) -> dict:
@@ -266,7 +275,7 @@ class SuddsSimulator(Simulator):
     def _hunch(self, state: SuddsState, p: str) -> dict | None:
         rules = self.rules
         b = state.boards[p]
-        if not b.above or not state.hunch_deck:
+        if not b.above or not state.table.count(HUNCH_PILE):
             return None
         mine = [loc for loc, s in state.snitch_at.items() if s[0] == p]
         tab = "*" if rules.box.snitch_tab == "wild" else rules.box.snitch_tab
@@ -274,7 +283,7 @@ class SuddsSimulator(Simulator):
             for cards in combinations(b.above, n):
                 for k in range(0, min(len(mine), 3 - n) + 1):
                     if rules.makes_set([rules.tabs_of(c) for c in cards] + [tab] * k):
-                        drawn = self.rng.sample(state.hunch_deck, min(3, len(state.hunch_deck)))
+                        drawn = self._top_hunches(state, min(3, state.table.count(HUNCH_PILE)))
                         return {"type": "hunch", "player": p, "cards": list(cards), "snitches": mine[:k],
                                 "drawn": drawn}
         return None

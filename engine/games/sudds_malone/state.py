@@ -34,6 +34,17 @@ def found_place(player: str) -> Place:
 
 
 BOX_PLACE = Place("box")
+HUNCH_PILE = Place("pile", slot="hunch")
+
+
+def drawn_place(player: str) -> Place:
+    """Hunch cards just drawn, in the player's hand until one is kept."""
+    return Place("drawn", owner=player)
+
+
+def hunches_place(player: str) -> Place:
+    """Kept hunch cards, face down in front of the player."""
+    return Place("hunches", owner=player)
 
 
 class Board:
@@ -57,7 +68,7 @@ class Board:
         self.filed: list[str] = []            # Case cards below it
         self.hand_known: list[str] = []       # Case cards in hand the table saw (taken from the display)
         self.hand_unknown = 0                 # Case cards drawn face down
-        self.hunches: list[str] = []          # kept hunch cards (private to this player)
+        self.hunches: list[str] = []          # kept hunch cards as their owner read them (private)
         self.colours: set[str] = set()        # die colours used this round
         self.calendar: tuple[int, int] | None = (1, 0)   # (week, day 0=Sunday..6=Saturday); None: removed
         self.calendar_done = False
@@ -108,11 +119,10 @@ class SuddsState(GameState):
         self.display: list[str] = []
         self.case_deck = 0                              # Case cards in the deck (identities unknown)
         self.cases_in_play: tuple[str, ...] = ()
-        self.hunch_deck: list[str] = []
-        self.hunches_in_play: tuple[str, ...] = ()
+        self.hunches_in_play: tuple[str, ...] = ()     # the hunch deck: tokens at HUNCH_PILE
         self.snitch_at: dict[str, tuple[str, str, bool]] = {}   # location -> (owner, evidence, flipped)
         self.pending: list[dict[str, Any]] = []
-        self.drawn: list[str] = []                      # hunch cards drawn and not yet kept
+        self.drawn: list[str] = []                      # hunch cards drawn and not yet kept (as read)
         self.hunch_set: dict[str, Any] = {}             # the set being used for the hunch under way
         self.doing: str | None = None                   # the column whose action is under way
         self.arrival = {p: i for i, p in enumerate(players)}    # when each score disk last arrived

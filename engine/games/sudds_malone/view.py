@@ -11,7 +11,8 @@ from ...table import Place
 from . import actions as A
 from .box import LEVELS, PLAIN_EVIDENCE, TRACKS
 from .odds import expected_hunch, makeup, position_odds
-from .state import AFTER, DEAL, DIE, LIMIT, OVER, PENDING, REVEAL, ROLL, SuddsState, conspiracy_place
+from .state import (AFTER, DEAL, DIE, HUNCH_PILE, LIMIT, OVER, PENDING, REVEAL, ROLL, SuddsState, conspiracy_place,
+                    drawn_place, hunches_place)
 
 if TYPE_CHECKING:
     from .rules import SuddsRules
@@ -65,7 +66,7 @@ def prompt(rules: "SuddsRules", state: SuddsState) -> Prompt:
         if b.hand:
             opts.append(Option("close_case", "Close a case", {"pay": tuple(e for e, n in b.evidence.items() if n)},
                                {"card": "hand"}))
-        if b.above and state.hunch_deck:
+        if b.above and state.table.count(HUNCH_PILE):
             mine = tuple(loc for loc, s in state.snitch_at.items() if s[0] == p)
             opts.append(Option("hunch", "Gain a hunch", {"cards": tuple(b.above), "snitches": mine},
                                {"drawn": "hunch deck"}, private=True))
@@ -125,7 +126,7 @@ def prompt(rules: "SuddsRules", state: SuddsState) -> Prompt:
     # Which cards were drawn is private: the shared prompt does not list them (the card is picked
     # behind the privacy gate).
     opts = [Option("keep_hunch", "Keep one hunch card", {}, private=True)]
-    if b.cash and state.hunch_deck:
+    if b.cash and state.table.count(HUNCH_PILE):
         opts.append(Option("buy_hunch", "Pay $1 for another", {}, {"card": "hunch deck"}, private=True))
     return Prompt(p, f"{p}, keep one hunch card" + (" (or pay $1 for another)." if len(opts) > 1 else "."),
                   tuple(opts))
@@ -151,6 +152,12 @@ def label(rules: "SuddsRules", state: SuddsState, place: Place, viewer: str) -> 
         return f"City: {rules.loc_name(place.slot or '')}"
     if place.area == "box":
         return "Returned to the box"
+    if place.area == "hunches":
+        return "Your hunches" if place.owner == viewer else f"{place.owner}'s hunches"
+    if place.area == "drawn":
+        return "Just drawn" if place.owner == viewer else f"Drawn by {place.owner}"
+    if place == HUNCH_PILE:
+        return "Hunch deck"
     return str(place)
 
 
@@ -181,11 +188,19 @@ def journal(rules: "SuddsRules", state: SuddsState, player: str, assist: Assist)
         else:
             place = state.table.place_of(token)
             entries.append(JournalEntry(c.id, c.name, c.kind, label(rules, state, place, player), str(place)))
-    b = state.boards[player]
-    drawing = state.drawn if state.current == player else []
-    for h in (*b.hunches, *drawing):
-        where = "Your hunches" if h in b.hunches else "Just drawn"
-        entries.append(JournalEntry(h, rules.deck.name_of(h), "hunch", where, None))
+    # Hunch cards this player knows: theirs, just drawn, under the deck (returned), or turned up at the end.
+    table = state.table
+    mine, drawing = [], []
+    for token, card in sorted(know.known.items(), key=lambda tc: tc[1]):      # in deck order
+        if table.kind(token) != "hunch":
+            continue
+        place = table.place_of(token)
+        entries.append(JournalEntry(card, rules.deck.name_of(card), "hunch", label(rules, state, place, player),
+                                    str(place)))
+        if place == hunches_place(player):
+            mine.append(card)
+        elif place == drawn_place(player):
+            drawing.append(card)
     deductions: list[Deduction] = []
     if assist == Assist.NOTES:
         return Journal(player, assist, tuple(entries), ())
@@ -205,9 +220,9 @@ def journal(rules: "SuddsRules", state: SuddsState, player: str, assist: Assist)
         odds = _odds(*key)
         if odds:
             deductions += odds
-            for h in (*b.hunches, *drawing):
+            for h in (*mine, *drawing):
                 pts = rules.hunch(h).points
-                deductions.append(_hunch_line(h, rules.deck.name_of(h), tuple(pts.items()), h in b.hunches, *key))
+                deductions.append(_hunch_line(h, rules.deck.name_of(h), tuple(pts.items()), h in mine, *key))
     return Journal(player, assist, tuple(entries), tuple(deductions))
 
 
