@@ -157,3 +157,14 @@ def test_every_question_has_a_form_and_the_current_reading_is_a_valid_answer(tmp
         answer = {f.name: f.current for f in q.fields}
         new = save_answer(box, key, answer, path)
         assert new.current(key) == box.current(key) and new.is_verified(key)
+
+
+def test_the_whole_box_on_one_list_says_where_each_value_comes_from(tmp_path):
+    """A family can review and correct the whole box on one screen: every value, its reading and its source."""
+    box = load_box(user_file=None)
+    new = save_answer(box, "calendar.3.monday", {"reward": "cash:1"}, tmp_path / "f.toml")
+    rows = {r.key: r for r in new.review()}
+    assert len(rows) == len(box.keys())
+    assert rows["calendar.3.monday"].source == "family" and rows["calendar.3.monday"].values == {"reward": "cash:1"}
+    assert rows["calendar.1.monday"].source == "rulebook"
+    assert rows["map.queens"].source == "our reading"

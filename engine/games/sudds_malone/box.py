@@ -120,6 +120,16 @@ class Question:
 
 
 @dataclass(frozen=True)
+class ReviewRow:
+    """One line of the box review: the value, its current reading, and where it comes from."""
+
+    key: str
+    title: str
+    values: Mapping[str, Any]
+    source: str            # "family", "rulebook" or "our reading"
+
+
+@dataclass(frozen=True)
 class Box:
     """Every value the rules need, each with where it came from."""
 
@@ -169,6 +179,23 @@ class Box:
 
     def unverified(self) -> list[str]:
         return [k for k in self.keys() if not self.is_verified(k)]
+
+    def source_of(self, key: str) -> str:
+        """Where a value comes from: "family" (their answer), "rulebook" (verified) or "our reading"."""
+        return "family" if key in self.family else "rulebook" if key in self.verified else "our reading"
+
+    def review(self) -> list[ReviewRow]:
+        """Every value of the box on one list, for the screen where a family checks and corrects it.
+
+        >>> rows = load_box(user_file=None).review()
+        >>> rows[0].key, rows[0].source, len(rows) == len(load_box(user_file=None).keys())
+        ('count.cases', 'our reading', True)
+        """
+        rows = []
+        for key in self.keys():
+            q = self.question(key)
+            rows.append(ReviewRow(key, q.title, self.current(key), self.source_of(key)))
+        return rows
 
     # --- learn your box --------------------------------------------------------------
     def question(self, key: str) -> Question:
