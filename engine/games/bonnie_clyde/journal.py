@@ -11,29 +11,37 @@ Clyde lie under each location.
 
 from __future__ import annotations
 
+import weakref
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from ...game import Assist, Deduction, Journal, JournalEntry
+from ...knowledge import EVERYONE
 
 if TYPE_CHECKING:
     from .rules import BonnieClydeRules, BonnieClydeState
 
 
+# What every player's journal shares for one state (the table, the score, the public history):
+# computed once per state. A state is never changed once the session holds it.
+_SHARED: "weakref.WeakKeyDictionary[Any, dict]" = weakref.WeakKeyDictionary()
+
+
 def build_journal(rules: "BonnieClydeRules", state: "BonnieClydeState", player: str, assist: Assist) -> Journal:
+    shared = _SHARED.get(state)
+    if shared is None:
+        shared = _SHARED[state] = {"table": _table(rules, state), "score": _score(rules, state),
+                                   "public": _public_locations(rules, state)}
     know = state.knowledge[player]
     where = state.table.where
-    label = rules.label
-    entries = []
-    for cid in rules.order:
-        card = rules.deck.cards[cid]
-        tok = know.where.get(cid)
-        if tok is None:
-            entries.append(JournalEntry(cid, card.name, card.kind, "Unknown"))
-        else:
-            place = where[tok]
-            entries.append(JournalEntry(cid, card.name, card.kind, label(place), str(place)))
-    out = [*_locations(rules, state, player), _files(rules, state, player), _table(rules, state),
-           _score(rules, state)]
+    words = rules.words
+    entries = list(rules.unknown_entries)
+    index = rules.entry_index
+    for tok, cid in know.known.items():
+        e = entries[index[cid]]
+        entries[index[cid]] = JournalEntry(cid, e.name, e.kind, *words(where[tok]))
+    out = [*_locations(rules, state, player, shared["public"]), _files(rules, state, player), shared["table"],
+           shared["score"]]
     if assist != Assist.NOTES:
         out += [_unseen(rules, state, player), _sideways(rules, state, player)]
     if assist == Assist.FULL and state.hand_no:
@@ -41,45 +49,62 @@ def build_journal(rules: "BonnieClydeRules", state: "BonnieClydeState", player: 
     return Journal(player, assist, tuple(entries), tuple(d for d in out if d is not None))
 
 
-def _locations(rules: "BonnieClydeRules", state: "BonnieClydeState", player: str) -> list[Deduction]:
+def _public_locations(rules: "BonnieClydeRules", state: "BonnieClydeState") -> list[tuple]:
+    """Per location: the token there (or None), what happened to it in public words, the history."""
+    from .rules import board_place
+    out = []
+    for n in rules.board.numbers:
+        tok = state.table.top(board_place(n))
+        history = state.board_log.get(n, ())
+        gone = captured = None
+        if tok is None:
+            if n in state.captures:
+                who, captured = state.captures[n]
+                gone = f"captured by {who}"
+            else:
+                taker = next((text.split(" took")[0] for _, text in reversed(history) if " took" in text), None)
+                gone = f"taken by {taker}" if taker else "taken"
+        words = "; ".join(f"turn {turn}: {text}" for turn, text in history)
+        reason = f"History: {words}." if words else "Nobody has looked under it this hand."
+        out.append((n, tok, gone, captured, reason, f"{rules.loc_words(n)}: "))
+    return out
+
+
+def _locations(rules: "BonnieClydeRules", state: "BonnieClydeState", player: str, public: list[tuple]
+               ) -> list[Deduction]:
+    """What lies under each location as far as ``player`` knows.
+
+    Built from the card still lying there (and what this player knows of it), what this player
+    saw there (kept by location) and the public history. A card taken into a hand is not followed
+    by its token: nobody else knows which card later leaves that hand.
+    """
     if not state.hand_no:
         return []
     know = state.knowledge[player]
-    dealt = {n: t for t, n in state.origin.items()}
+    name_of = rules.deck.name_of
     out = []
-    for n in rules.board.numbers:
-        tok = dealt.get(n)
-        if tok is None:
-            continue
-        place = state.table.where[tok]
-        present = place.area == "board"
-        card = know.card_at(tok)
-        seen = state.seen_turn.get((player, tok))
-        parts = []
+    for n, tok, gone, captured, reason, head in public:
+        sighting = state.sightings.get((player, n))
+        card = captured or (know.card_at(tok) if tok is not None else (sighting[1] if sighting else None))
         if card is not None:
-            when = f" (turn {seen})" if seen is not None else ""
-            parts.append(f"{rules.deck.name_of(card)}{when}")
+            when = f" (you saw it on turn {sighting[0]})" if sighting and sighting[1] == card else ""
+            text = f"{name_of(card)}{when}"
         else:
-            parts.append("unseen")
-        if not present:
-            if place.area == "captured":
-                parts.append(f"captured by {place.owner}")
-            else:
-                taker = next((text.split(" took")[0] for _, text in reversed(state.board_log.get(n, ()))
-                              if " took" in text), None)
-                parts.append(f"taken by {taker}" if taker else "taken")
-                if card is not None:
-                    parts.append(f"now at {rules.label(place)}")
-                else:
-                    parts.append("so it is not Bonnie or Clyde")
+            text = "unseen"
+        if captured is not None:
+            text += f", {gone}"
+        elif gone is not None:
+            text += f", {gone}"
+            if card is None:
+                text += ", so it is not Bonnie or Clyde"
+            elif (now := know.token_of(card)) is not None:
+                text += f", now at {rules.label(state.table.where[now])}"
         elif tok in state.not_outlaw and card is None:
-            parts.append("not Bonnie or Clyde (left at the car's location)")
-        history = "; ".join(f"turn {turn}: {text}" for turn, text in state.board_log.get(n, ()))
-        out.append(Deduction(
-            "location", f"{rules.loc_words(n)}: " + ", ".join(parts) + ".",
-            f"History: {history}." if history else "Nobody has looked under it this hand.",
-            {"location": n, "card": card, "present": present, "place": str(place),
-             "not_outlaw": tok in state.not_outlaw or not present, "seen_turn": seen}))
+            text += ", not Bonnie or Clyde (left at the car's location)"
+        out.append(Deduction("location", head + text + ".", reason,
+                             {"location": n, "card": card, "present": tok is not None,
+                              "not_outlaw": captured is None and (tok is None or tok in state.not_outlaw),
+                              "seen_turn": sighting[0] if sighting else None}))
     return out
 
 
@@ -89,9 +114,16 @@ def _files(rules: "BonnieClydeRules", state: "BonnieClydeState", player: str) ->
     know = state.knowledge[player]
     from .rules import FILES_PILE
     pile = state.table.at(FILES_PILE)
-    cards = [know.card_at(t) for t in pile]
-    words = [rules.deck.name_of(c) if c else "?" for c in cards]
-    text = "FBI Files, bottom to top: " + (", ".join(words) if words else "empty") + "."
+    known = know.known
+    cards = [known.get(t) for t in pile]
+    key = tuple(cards)
+    text = rules.files_cache.get(key)
+    if text is None:
+        words = [rules.deck.name_of(c) if c else "?" for c in cards]
+        text = "FBI Files, bottom to top: " + (", ".join(words) if words else "empty") + "."
+        if len(rules.files_cache) > 4096:
+            rules.files_cache.clear()
+        rules.files_cache[key] = text
     unseen = []
     reason = "Every card in the FBI Files was discarded face up in front of everyone."
     for tokens, group_cards in state.groups.get(player, ()):
@@ -110,7 +142,6 @@ def _table(rules: "BonnieClydeRules", state: "BonnieClydeState") -> Deduction:
     played: dict[str, dict[int, dict[str, int]]] = {}
     captured: dict[str, list[str]] = {}
     ref = state.knowledge
-    from ...knowledge import EVERYONE
     for place, stack in state.table.stacks.items():
         if place.owner is None:
             continue
@@ -201,21 +232,35 @@ def _sideways(rules: "BonnieClydeRules", state: "BonnieClydeState", player: str)
 
 def _odds(rules: "BonnieClydeRules", state: "BonnieClydeState", player: str) -> Deduction:
     know = state.knowledge[player]
+    where = state.table.where
+    tokens, cands, cards = rules.outlaw_problem(state, know)
+    known = []
+    for outlaw in rules.outlaws:
+        tok = know.where.get(outlaw)
+        known.append(None if tok is None else str(where[tok]))
+    outlaws = set(rules.outlaws)
+    key = (tuple(where[t].slot for t in tokens), tuple(bool(cands[t] & outlaws) for t in tokens), tuple(known))
+    hit = rules.odds_cache.get(key)
+    if hit is not None:
+        return hit
     odds = rules.outlaw_odds(state, know)
     parts = []
     data: dict[str, dict[str, str]] = {}
-    for outlaw, key in ((rules.bonnie, "bonnie"), (rules.clyde, "clyde")):
+    for outlaw, key_name, at in zip(rules.outlaws, ("bonnie", "clyde"), known):
         name = rules.deck.name_of(outlaw)
-        tok = know.token_of(outlaw)
         by_loc = odds[outlaw]
-        data[key] = {str(n): f"{p.numerator}/{p.denominator}" for n, p in sorted(by_loc.items()) if p}
-        if tok is not None and state.table.where[tok].area == "captured":
-            parts.append(f"{name}: captured by {state.table.where[tok].owner}")
+        data[key_name] = {str(n): f"{p.numerator}/{p.denominator}" for n, p in sorted(by_loc.items()) if p}
+        if at is not None and not at.startswith("board"):
+            parts.append(f"{name}: captured by {at.split('/')[0]}")
             continue
         ranked = sorted(((n, p) for n, p in by_loc.items() if p), key=lambda kv: (-kv[1], kv[0]))
         parts.append(f"{name}: " + (", ".join(f"{rules.board.name(n)} {p.numerator}/{p.denominator} ({float(p):.0%})"
                                               for n, p in ranked) or "nowhere left"))
-    return Deduction("outlaw_odds", "; ".join(parts) + ".",
-                     "Counted over every way the cards you have not identified could lie: Bonnie and Clyde were "
-                     "dealt under the board, a card taken from a location or left at the car's location is "
-                     "neither, and every arrangement you cannot rule out is equally likely.", data)
+    d = Deduction("outlaw_odds", "; ".join(parts) + ".",
+                  "Counted over every way the cards you have not identified could lie: Bonnie and Clyde were "
+                  "dealt under the board, a card taken from a location or left at the car's location is "
+                  "neither, and every arrangement you cannot rule out is equally likely.", data)
+    if len(rules.odds_cache) > 4096:
+        rules.odds_cache.clear()
+    rules.odds_cache[key] = d
+    return d

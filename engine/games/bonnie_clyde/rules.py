@@ -31,7 +31,6 @@ from ...knowledge import EVERYONE, PUBLIC, REFEREE, Knowledge, private
 from ...paths import assets_dir
 from ...scores import Scoreboard
 from ...table import Place
-from ...worlds import card_marginals
 from .actions import (ACTIONS, Deal, Discard, Draw, Hinton, Layoff, Leave, Look, Meld, MoveCar, NoteHand, Take,
                       TakeDiscard, TakeFile)
 from .board import Board, load_board
@@ -112,8 +111,11 @@ class BonnieClydeState(GameState):
         # (after a Ted Hinton take from the FBI Files, for those who did not see which).
         self.groups: dict[str, tuple[tuple[frozenset[int], frozenset[str]], ...]] = {}
         self.board_log: dict[int, tuple[tuple[int, str], ...]] = {}   # location -> public history
-        self.seen_turn: dict[tuple[str, int], int] = {}               # (player, token) -> turn seen
-        self.origin: dict[int, int] = {}      # board token -> the location it was dealt under
+        # (player, location) -> (turn, card): what a player saw under a location, kept by location
+        # so that a card taken into a hand is never linked to what later leaves that hand.
+        self.sightings: dict[tuple[str, int], tuple[int, str]] = {}
+        self.origin: dict[int, int] = {}      # board token -> the location it was dealt under (public)
+        self.captures: dict[int, tuple[str, str]] = {}   # location -> (player, outlaw) captured there
         self.scores = Scoreboard(players)
         self.results: tuple[dict, ...] = ()   # each scored hand, line by line
         self.ended: dict | None = None        # how the last hand ended (until the next deal)
@@ -144,6 +146,20 @@ class BonnieClydeRules(Rules):
                 raise RuleViolation(f"The deck needs six Evidence cards for location {number}.", "Contents")
         self.order = tuple(self.deck.cards)
         self._labels: dict[Place, str] = {}
+        # The journal's line for each card before anything is known of it, and each card's line number.
+        self.unknown_entries = tuple(JournalEntry(c.id, c.name, c.kind, "Unknown") for c in self.deck.cards.values())
+        self.entry_index = {cid: i for i, cid in enumerate(self.order)}
+        self.odds_cache: dict[tuple, Deduction] = {}
+        self.files_cache: dict[tuple, str] = {}
+        self.board_places = tuple(board_place(n) for n in self.board.numbers)
+        self._words: dict[Place, tuple[str, str]] = {}
+
+    def words(self, place: Place) -> tuple[str, str]:
+        """(journal label, machine text) of a place, remembered."""
+        hit = self._words.get(place)
+        if hit is None:
+            hit = self._words[place] = (self.label(place), str(place))
+        return hit
 
     @staticmethod
     def _named(deck: Deck, board: Board) -> Deck:
@@ -315,7 +331,6 @@ class BonnieClydeRules(Rules):
     def _see(self, state: BonnieClydeState, token: int, card: str, player: str, confirm: bool) -> None:
         """A private look by ``player`` (the journal remembers the turn)."""
         state.observe(token, card, private(player), confirm=confirm)
-        state.seen_turn[(player, token)] = state.turn
         self._sync_groups(state)
 
     def _show(self, state: BonnieClydeState, token: int, card: str, confirm: bool, face_up: bool = True) -> None:
@@ -429,7 +444,7 @@ class BonnieClydeRules(Rules):
         state.dealer = a.player
         state.car = 1
         state.melded, state.not_outlaw, state.groups = set(), set(), {}
-        state.board_log, state.seen_turn, state.ended = {}, {}, None
+        state.board_log, state.sightings, state.ended, state.captures = {}, {}, None, {}
         self._show(state, plan["turned"], card, a.confirm)
         first = state.left_of(a.player)
         per = HAND_SIZE[len(state.players)]
@@ -442,11 +457,12 @@ class BonnieClydeRules(Rules):
     def _gather(self, state: BonnieClydeState) -> None:
         """A new hand: every card back together and shuffled (nobody knows any card any more)."""
         t = state.table
-        for tok in sorted(t.tokens):
-            t.move(tok, CASEFILE, face_up=False)
-            for k in state.knowledge.values():
-                k.forget(tok)
-        state.knowledge[REFEREE].disputes = ()
+        tokens = sorted(t.tokens)
+        # Rebuilt in one go (77 single moves cost a millisecond): one stack, every card face down.
+        t.stacks = {CASEFILE: tokens}
+        t.where = {tok: CASEFILE for tok in tokens}
+        t.up = set()
+        state.knowledge = {k: Knowledge() for k in state.knowledge}
         state.emit("shuffled", "All the cards are gathered and shuffled for a new hand; the car goes back to "
                                f"{self.loc_words(1)}.")
 
@@ -574,6 +590,7 @@ class BonnieClydeRules(Rules):
         tok = state.table.top(board_place(number))
         assert tok is not None
         self._see(state, tok, card, a.player, a.confirm)
+        state.sightings[(a.player, number)] = (state.turn, card)
         state.emit("look", f"{a.player} looked at the card under {self.loc_words(number)}.", player=a.player,
                    location=number)
         state.emit("seen", f"You saw {self.deck.name_of(card)} under {self.loc_words(number)}.", private(a.player),
@@ -587,6 +604,7 @@ class BonnieClydeRules(Rules):
                                   f"captured {'her' if card == self.bonnie else 'him'}! (10 points)",
                        player=a.player, card=card, location=number)
             self._log_board(state, number, f"{a.player} captured {name}")
+            state.captures[number] = (a.player, card)
             self._after_look(state)
             return
         state.looked = tok
@@ -757,7 +775,6 @@ class BonnieClydeRules(Rules):
                 merged.append((frozenset(tokens), frozenset(cards)))
             state.groups[obs] = tuple(merged)
         state.table.move(tok, hand_place(a.player), face_up=False)
-        state.seen_turn[(a.player, tok)] = state.turn
         state.emit("take_file", f"{a.player} took a card from the FBI Files without showing it.", player=a.player,
                    left=len(pile) - 1)
         state.emit("took_file", f"You took {self.deck.name_of(card)} from the FBI Files.", private(a.player),
@@ -1009,27 +1026,51 @@ class BonnieClydeRules(Rules):
         identified. Bonnie and Clyde can only lie under the board (they were dealt there and
         leave it only when captured, face up); a card taken from the board, or left at the car's
         location after a look, is neither. Every other unseen card may lie anywhere unseen, so
-        the worlds differ only in which unseen board cards the outlaws are: we count those
-        arrangements exactly (:func:`engine.worlds.card_marginals`), the other cards filling the
-        rest in the same number of ways for each.
+        each placement of the unknown outlaws on distinct unseen board cards they may be is
+        completed by the same number of worlds: we count those placements
+        (:func:`count_placements`; the same answer as :func:`engine.worlds.card_marginals` on
+        :meth:`outlaw_problem`, which the tests and the benchmark check by brute force).
         """
-        tokens, cands, cards = self.outlaw_problem(state, know)
+        tokens, cands, _ = self.outlaw_problem(state, know)
+        unknown = [o for o in self.outlaws if know.token_of(o) is None]
+        marg = count_placements(tokens, cands, unknown)
         out: dict[str, dict[int, Fraction]] = {}
+        where = state.table.where
         for outlaw in self.outlaws:
             tok = know.token_of(outlaw)
             if tok is not None:
-                place = state.table.place_of(tok)
+                place = where[tok]
                 out[outlaw] = {int(place.slot or 0): Fraction(1)} if place.area == "board" else {}
                 continue
-            marg = card_marginals(tokens, cands, cards, outlaw)
-            out[outlaw] = {int(state.table.place_of(t).slot or 0): p for t, p in marg.items()}
+            out[outlaw] = {int(where[t].slot or 0): p for t, p in marg[outlaw].items()}
         return out
 
     def outlaw_problem(self, state: BonnieClydeState, know: Knowledge
                        ) -> tuple[list[int], dict[int, set[str]], set[str]]:
-        """The counting problem behind :meth:`outlaw_odds`: unseen board tokens, their candidates, cards."""
-        tokens = [t for n in self.board.numbers for t in state.table.at(board_place(n)) if know.card_at(t) is None]
+        """The worlds behind :meth:`outlaw_odds` as a matching problem: unseen board tokens, the
+        cards each may be (the unknown outlaws unless excluded, and interchangeable other cards),
+        and those cards."""
+        stacks, known = state.table.stacks, know.known
+        tokens = [t for place in self.board_places for t in stacks.get(place, ()) if t not in known]
         unknown = [o for o in self.outlaws if know.token_of(o) is None]
         fillers = [f"~other-{i}" for i in range(max(0, len(tokens) - len(unknown)))]
         cands = {t: set(fillers) | (set() if t in state.not_outlaw else set(unknown)) for t in tokens}
         return tokens, cands, set(unknown) | set(fillers)
+
+
+def count_placements(tokens: list[int], candidates: Mapping[int, set[str]], outlaws: list[str]
+                     ) -> dict[str, dict[int, Fraction]]:
+    """Exact chances by counting every placement of ``outlaws`` on distinct tokens that may hold them.
+
+    >>> count_placements([1, 2, 3], {1: {"B", "C"}, 2: {"B", "C"}, 3: set()}, ["B", "C"])["B"]
+    {1: Fraction(1, 2), 2: Fraction(1, 2)}
+    """
+    from itertools import permutations
+    hits: dict[str, dict[int, int]] = {o: {} for o in outlaws}
+    total = 0
+    for spots in permutations(tokens, len(outlaws)):
+        if all(o in candidates[t] for o, t in zip(outlaws, spots)):
+            total += 1
+            for o, t in zip(outlaws, spots):
+                hits[o][t] = hits[o].get(t, 0) + 1
+    return {o: {t: Fraction(n, total) for t, n in h.items()} for o, h in hits.items()}
