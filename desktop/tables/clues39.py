@@ -139,7 +139,14 @@ class CluesTable(GameTable):
             named = [c for c in cards if c.card]
             points = sum(deck.card(c.card).attrs.get("points", 0) for c in named)
             head = f"{named[0].name} at {named[1].name}" if len(named) > 1 else where
-            return [where, head, f"{len(cards)} cards, {points} points"]
+            notes = []
+            session = self.controller.session
+            mission = getattr(session.state, "missions", {}).get(place)
+            if mission is not None:
+                if session.rules.immune(session.state, mission):
+                    notes.append("immune")
+                notes.append("retrievable" if mission.touched != session.state.turn else "new this turn")
+            return [where, head, ", ".join([f"{len(cards)} cards, {points} points", *notes])]
         if top.name is None:
             return [where, f"{len(cards)} card{'s' if len(cards) != 1 else ''}", "(not read yet)"
                     if "/table/" in place else "(top card shown when played)"]

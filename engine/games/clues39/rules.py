@@ -926,10 +926,11 @@ class CluesRules(Rules):
 
     def _refill_deck(self, state: CluesState, p: str, kind: str) -> None:
         """An empty deck: the opponent shuffles that kind of the owner's discards into a new deck."""
-        where = deck_one(p) if kind == ONE else deck_two(p)
+        places = _places(p)
+        where = places.one if kind == ONE else places.two
         if state.table.count(where):
             return
-        cards = [t for t in state.table.at(discard(p)) if state.table.kind(t) == kind]
+        cards = [t for t in state.table.at(places.discard) if state.table.kind(t) == kind]
         if not cards:
             return
         for t in cards:

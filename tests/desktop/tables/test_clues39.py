@@ -83,7 +83,7 @@ def test_a_game_by_clicks_setup_mission_retrieve_and_a_blocked_steal(game):
     t.click("slot:Ann/table/4")
     t.choose("card", card("Ann", 22))
     t.click("entry:submit")
-    assert "2 cards" not in tile(t, "Ann/mission/1") and "3 cards, 2 points" in tile(t, "Ann/mission/1")
+    assert tile(t, "Ann/mission/1").endswith("3 cards, 2 points, immune, new this turn")   # all red
     t.click("action:end_turn")
 
     # Bob deals: four new cards to read, then he discards one hand card.
@@ -124,7 +124,7 @@ def test_a_game_by_clicks_setup_mission_retrieve_and_a_blocked_steal(game):
     t.choose("card", card("Bob", 40))
     t.click("entry:submit")
     assert any("Bob blocked the steal with Example Prestige 2" in line for line in t.log())
-    assert t.visible("slot:Bob/mission/1")
+    assert tile(t, "Bob/mission/1").endswith("2 cards, 0 points, retrievable")     # on Bob's next turn
     assert t.session.state.scores == {"Ann": 2, "Bob": 0}
     assert t.prompt == "Ann, play another card or end your turn."
 
