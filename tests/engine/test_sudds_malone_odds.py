@@ -10,7 +10,6 @@ import pytest
 
 from engine.games.sudds_malone.odds import (brute_force_makeup, expected_hunch, makeup, position_odds)
 from engine.games.sudds_malone.scoring import hunch_points, matchbook_points, token_points, winner_by_badge
-from engine.session import Session
 
 ROLES = {f"{t}-{i}": t for t in ("mole", "rat", "frog") for i in (1, 2, 3)}
 ROLES.update({f"stoolie-{i}": "stoolie" for i in (1, 2, 3)})

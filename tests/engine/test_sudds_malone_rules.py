@@ -11,8 +11,7 @@ import pytest
 from engine.errors import BadInput, RuleViolation
 from engine.session import Session
 
-from .test_sudds_malone_table import (CASE, CITY, DISPLAY, FF, HUNCH, LOCS, SUSPECT, act, board, dice_for,
-                                      new_game)
+from .test_sudds_malone_table import CASE, CITY, DISPLAY, FF, HUNCH, SUSPECT, act, board, dice_for, new_game
 
 
 @pytest.fixture(autouse=True)

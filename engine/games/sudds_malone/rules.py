@@ -20,7 +20,7 @@ from typing import Any, Mapping
 from ...cards import Deck, load_game_deck
 from ...errors import BadInput, RuleViolation
 from ...game import Action, Assist, GameState, Journal, Outcome, Prompt, Rules
-from ...knowledge import PUBLIC, private
+from ...knowledge import private
 from ...table import Place
 from . import actions as A
 from .box import (DAYS, EVIDENCE, LEVELS, PLAIN_EVIDENCE, TABS, TRACKS, WEEKS, Box, BoxError, Question,

@@ -9,7 +9,6 @@ its order (deferred decisions).
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 from itertools import combinations
 from typing import Any

@@ -30,7 +30,7 @@ def _pct(p: Fraction) -> str:
 
 # --- the prompt --------------------------------------------------------------------------------
 def prompt(rules: "SuddsRules", state: SuddsState) -> Prompt:
-    from .rules import ACTION_OF, TRACK_NAME
+    from .rules import ACTION_OF
     if state.phase == OVER:
         assert state.outcome is not None
         return Prompt(None, f"Game over: {state.outcome.reason}")
