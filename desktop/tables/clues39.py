@@ -8,15 +8,20 @@ button ("your hand"), like every place that is not drawn here.
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QGridLayout, QGroupBox, QVBoxLayout, QWidget
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (QComboBox, QGridLayout, QGroupBox, QHBoxLayout, QLineEdit, QListWidget,
+                               QListWidgetItem, QSpinBox, QVBoxLayout, QWidget)
 
 from engine.game import Journal, Option
+from engine.games.clues39 import library as cards_lib
 from engine.session import PlayerView
 
 from .. import style
 from ..private import journal_table
 from ..table_base import GameTable, TableShell
-from ..widgets import SlotButton, label
+from ..widgets import SlotButton, button, label
 
 SPOTS = ("1", "2", "3", "4")
 MISSION_COLUMNS = 4         # missions beside the stacks, then on further rows
@@ -176,3 +181,107 @@ class CluesTable(GameTable):
         table = journal_table(["Card", "Where"], rows)
         table.setObjectName("journal:cards")
         return table
+
+
+class LibraryEditor(QWidget):
+    """The family registers their cards once: type the number, pick from short lists, Register.
+
+    Every check is the library's own (``engine.games.clues39.library``): a refused card is
+    explained in words and nothing is saved. Each accepted change is written to the family's
+    library file at once (``<Gumshoe folder>/39-clues/library.toml``), or to ``path``.
+    """
+
+    def __init__(self, path: Path | None = None, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.path = path or cards_lib.user_library_path()
+        self.library = cards_lib.load_library(self.path) if self.path.exists() else cards_lib.Library("Our cards")
+        vocab = cards_lib.vocabulary()
+        layout = QVBoxLayout(self)
+        layout.addWidget(label("Your 39 Clues cards: register each printed card once.", "heading"))
+        form = QGridLayout()
+        self.number = QSpinBox()
+        self.number.setObjectName("library:number")
+        self.number.setRange(0, cards_lib.MAX_NUMBER)
+        self.name = QLineEdit()
+        self.name.setObjectName("library:name")
+        self.name.setMaxLength(cards_lib.MAX_NAME)
+        self.type = QComboBox()
+        self.type.setObjectName("library:type")
+        for kind in cards_lib.TYPES:
+            self.type.addItem(vocab.type_names[kind], kind)
+        self.colour = QComboBox()
+        self.colour.setObjectName("library:colour")
+        self.colour.addItem("(no colour)", None)
+        for colour, name in vocab.colours.items():
+            self.colour.addItem(name, colour)
+        self.points = QSpinBox()
+        self.points.setObjectName("library:points")
+        self.points.setRange(0, 39)
+        self.sides = QComboBox()
+        self.sides.setObjectName("library:sides")
+        self.sides.addItem("One-sided (the common back)", 1)
+        self.sides.addItem("Two-sided (any other back)", 2)
+        self.copies = QSpinBox()
+        self.copies.setObjectName("library:copies")
+        self.copies.setRange(1, cards_lib.MAX_COPIES)
+        fields = [("Number", self.number), ("Name", self.name), ("Type", self.type), ("Colour", self.colour),
+                  ("Points", self.points), ("Sides", self.sides), ("Copies", self.copies)]
+        for i, (text, widget) in enumerate(fields):
+            form.addWidget(label(text), i // 4 * 2, i % 4)
+            form.addWidget(widget, i // 4 * 2 + 1, i % 4)
+        layout.addLayout(form)
+        row = QHBoxLayout()
+        self.register_button = button("Register this card", "primary", name="library:register")
+        self.register_button.clicked.connect(self.register_card)
+        self.remove_button = button("Remove the selected card", name="library:remove")
+        self.remove_button.clicked.connect(self.remove_selected)
+        row.addWidget(self.register_button)
+        row.addWidget(self.remove_button)
+        row.addStretch(1)
+        layout.addLayout(row)
+        self.error = label("", "error")
+        self.error.setObjectName("library:error")
+        self.error.hide()
+        layout.addWidget(self.error)
+        self.list = QListWidget()
+        self.list.setObjectName("library:list")
+        layout.addWidget(self.list, 1)
+        self._fill()
+
+    def _fill(self) -> None:
+        self.list.clear()
+        for e in sorted(self.library.entries, key=lambda e: e.number):
+            colour = f"{e.colour} " if e.colour else ""
+            points = f", {e.points} points" if e.points else ""
+            copies = f", {e.copies} copies" if e.copies > 1 else ""
+            item = QListWidgetItem(f"{e.number}: {e.name} ({colour}{e.type}{points}, "
+                                   f"{'one' if e.sides == 1 else 'two'}-sided{copies})")
+            item.setData(Qt.UserRole, e.id)
+            self.list.addItem(item)
+
+    def _save(self, library: "cards_lib.Library") -> None:
+        cards_lib.save_library(library, self.path)
+        self.library = library
+        self.error.hide()
+        self._fill()
+
+    def register_card(self) -> None:
+        """Register the card in the form (refused in words when the library's checks fail)."""
+        try:
+            new = cards_lib.register(self.library, self.number.value(), self.name.text(), self.type.currentData(),
+                                     self.colour.currentData(), points=self.points.value(),
+                                     sides=self.sides.currentData(), copies=self.copies.value())
+        except cards_lib.LibraryError as exc:
+            self.error.setText(exc.message.split(": ", 1)[-1] if exc.message.startswith(self.library.where)
+                               else exc.message)
+            self.error.show()
+            return
+        self._save(new)
+        self.number.setValue(self.number.value() + 1)      # the next card of a pack, usually
+        self.name.clear()
+        self.name.setFocus()
+
+    def remove_selected(self) -> None:
+        items = self.list.selectedItems()
+        if items:
+            self._save(cards_lib.remove(self.library, items[0].data(Qt.UserRole)))

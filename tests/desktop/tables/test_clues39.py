@@ -168,3 +168,46 @@ def test_every_screen_fits_a_laptop_with_missions_on_the_table(table, players, s
     t.click("gate:reveal")
     fits(t, size, "Ann's journal")
     t.click("journal:hide")
+
+
+def test_registering_a_small_collection(qtbot, tmp_path):
+    """The family types each card's number and name and picks the rest from short lists; refusals in words."""
+    from desktop.tables.clues39 import LibraryEditor
+    from engine.games.clues39 import library as lib
+
+    path = tmp_path / "39-clues" / "library.toml"
+    editor = LibraryEditor(path)
+    qtbot.addWidget(editor)
+    editor.show()
+
+    def register(number: int, name: str, kind: str, colour: str | None, points: int = 0, sides: int = 1) -> None:
+        editor.number.setValue(number)
+        editor.name.clear()
+        qtbot.keyClicks(editor.name, name)
+        editor.type.setCurrentIndex(editor.type.findData(kind))
+        editor.colour.setCurrentIndex(editor.colour.findData(colour))
+        editor.points.setValue(points)
+        editor.sides.setCurrentIndex(editor.sides.findData(sides))
+        qtbot.mouseClick(editor.register_button, Qt.LeftButton)
+
+    register(7, "Grace's Agent", "agent", "red", sides=2)
+    assert editor.number.value() == 8 and not editor.error.isVisible()
+    register(8, "A Secret", "secret", "blue")                       # no points: refused
+    assert editor.error.isVisible() and "a Secret needs its 'points'" in editor.error.text()
+    register(8, "A Secret", "secret", "blue", points=3)
+    register(7, "Again", "money", None)
+    assert "card number 7 is already registered" in editor.error.text()
+    register(9, "Copier", "replicator", "red")
+    assert "a Replicator has no colour" in editor.error.text()
+    register(9, "Copier", "replicator", None)
+    texts = [editor.list.item(i).text() for i in range(editor.list.count())]
+    assert texts == ["7: Grace's Agent (red agent, two-sided)", "8: A Secret (blue secret, 3 points, one-sided)",
+                     "9: Copier (replicator, one-sided)"]
+    saved = lib.load_library(path)
+    assert [(e.id, e.number) for e in saved.entries] == [("n7", 7), ("n8", 8), ("n9", 9)]
+    editor.list.setCurrentRow(1)
+    qtbot.mouseClick(editor.remove_button, Qt.LeftButton)
+    assert [e.number for e in lib.load_library(path).entries] == [7, 9]
+    again = LibraryEditor(path)                                        # the file is the library
+    qtbot.addWidget(again)
+    assert again.list.count() == 2
