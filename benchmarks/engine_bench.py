@@ -286,6 +286,72 @@ def bench_carmen_usa(games: int, quick: bool) -> None:
         label = f"{len(cards)} boxes: ours (all cards) vs engine.worlds (one)"
         print(f"  {label:<46} {ms(t_fast):>14} {ms(t_general):>14} {t_general / t_fast:>9.0f}x  yes")
 
+# --- 6. Sudds & Malone: apply + every journal, and the Conspiracy odds against brute force ----------
+def bench_sudds(games: int, quick: bool) -> None:
+    """Per action: session.apply + every player's full journal (the exact Conspiracy odds included);
+    then the make-up odds by counting (engine) against listing every deal (brute force), same inputs."""
+    import tempfile as _tempfile
+    from engine.games.sudds_malone import odds as _odds
+    from engine.games.sudds_malone.odds import brute_force_makeup, makeup
+
+    os.environ.setdefault("GUMSHOE_HOME", _tempfile.mkdtemp())     # the shipped box, no family answers
+    print("\n6. Sudds & Malone: session.apply + session.journal(p, 'full') for every player, per action")
+    all_times: list[float] = []
+    cpu: list[float] = []
+    for n in (2, 3, 4):
+        times = []
+        for seed in range(games):
+            s = Session.new("sudds-malone", PLAYERS[:n], {"box_file": None})
+            sim = s.rules.simulator(s.initial, seed)
+            while s.outcome is None:
+                action = sim.random_action(s)                  # not timed: the camera and the family
+                c0, t0 = time.thread_time(), time.perf_counter()
+                s.apply(action)
+                for p in s.players:
+                    s.journal(p, "full")
+                times.append(time.perf_counter() - t0)
+                cpu.append(time.thread_time() - c0)
+        all_times += times
+        p99 = pct(times, 0.99)
+        row(f"{n} players ({len(times)} actions, {games} games)",
+            f"median {ms(statistics.median(times))}, p99 {ms(p99)}", "p99 < 1 ms", verdict(p99 < 0.001))
+    p99 = pct(all_times, 0.99)
+    row(f"all ({len(all_times)} actions)", f"median {ms(statistics.median(all_times))}, p99 {ms(p99)}",
+        "p99 < 1 ms", verdict(p99 < 0.001))
+    p99c = pct(cpu, 0.99)
+    row("  thread CPU time (no preemption)", f"median {ms(statistics.median(cpu))}, p99 {ms(p99c)}",
+        "p99 < 1 ms", verdict(p99c < 0.001))
+
+    print("\n   Conspiracy make-up: odds.makeup (counting) vs odds.brute_force_makeup (every deal), same inputs")
+    roles = {f"{t}-{i}": t for t in ("mole", "rat", "frog") for i in (1, 2, 3)}
+    roles.update({f"stoolie-{i}": "stoolie" for i in (1, 2, 3)})
+    con, city = (1, 2, 3, 4), tuple(range(5, 13))
+    print(f"  {'what the player saw':<46} {'counting':>14} {'brute force':>14} {'ratio':>10}  same answers")
+    for peeks, found in ((0, 0), (1, 2), (2, 4), (3, 8)):
+        rng = random.Random(peeks * 10 + found)
+        fast_t, slow_t, problems = [], [], 3 if quick else 8
+        for _ in range(problems):
+            suspects = [c for c, r in roles.items() if r != "stoolie"]
+            rng.shuffle(suspects)
+            rest = suspects[4:] + [c for c, r in roles.items() if r == "stoolie"]
+            rng.shuffle(rest)
+            truth = dict(zip(con + city, suspects[:4] + rest))
+            known = {t: truth[t] for t in rng.sample(con, peeks) + rng.sample(city, found)}
+            positions = {t: roles[c] for t, c in known.items() if t in con}
+            elsewhere: dict[str, int] = {}
+            for t, c in known.items():
+                if t in city and roles[c] != "stoolie":
+                    elsewhere[roles[c]] = elsewhere.get(roles[c], 0) + 1
+            fast = makeup(positions, elsewhere)
+            slow = brute_force_makeup(known, con, city, roles)
+            assert fast == slow, f"makeup {fast} != brute force {slow}"
+            # timed without the journal's memory of earlier answers: each call counts afresh
+            fast_t.append(timed(lambda: (_odds._makeup.cache_clear(), makeup(positions, elsewhere)), min_time=0.02))
+            slow_t.append(timed(brute_force_makeup, known, con, city, roles, min_time=0.0))
+        f, b = statistics.median(fast_t), statistics.median(slow_t)
+        print(f"  {f'{peeks} peeks, {found} city cards':<46} {ms(f):>14} {ms(b):>14} {b / f:>9.0f}x  yes ({problems} inputs)")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=20, help="random games per player count for 1 and 3")
