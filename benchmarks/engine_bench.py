@@ -352,6 +352,12 @@ def bench_sudds(games: int, quick: bool) -> None:
         print(f"  {f'{peeks} peeks, {found} city cards':<46} {ms(f):>14} {ms(b):>14} {b / f:>9.0f}x  yes ({problems} inputs)")
 
 
+def bench_clues39(games: int) -> None:
+    """The 39 Clues: apply + all full journals per action, beside a brute-force journal baseline."""
+    from engine.games.clues39 import bench
+    bench.run(games)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=20, help="random games per player count for 1 and 3")
