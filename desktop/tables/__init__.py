@@ -20,6 +20,7 @@ if TYPE_CHECKING:
 TABLES: dict[str, str] = {
     "carmen-cards": "desktop.tables.carmen:CarmenTable",
     "39-clues": "desktop.tables.clues39:CluesTable",
+    "carmen-usa": "desktop.tables.carmen_usa:CarmenUsaTable",
 }
 
 

@@ -1,0 +1,222 @@
+"""Where in the USA is Carmen Sandiego at the table, driven by clicks as a family would play it.
+
+A whole game: pieces placed, questions read and marked (right, wrong, a back-up agent's pass,
+a choice tapped), private looks behind the privacy gate, an accusation whose cards are flipped
+for everyone, then the Catch Carmen finale against the countdown (a fake clock). Also: the
+countdown running out, the simulated camera reading the cards, and the fit on a laptop screen.
+"""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QAbstractButton
+
+from desktop.tables.carmen_usa import CarmenUsaTable
+from tests.desktop.test_fit import fits
+
+PLAYERS = [("Ann", 7), ("Bob", 9), ("Cy", 11)]
+# Landmark -> card in its box (the rest of the deal does not matter here).
+DEAL = {"denali": "warrant.orange-warrant", "liberty-bell": "loot.orange-loot", "arches": "crook.orange-crook",
+        "mount-rainier": "warrant.purple-warrant", "carlsbad-caverns": "crook.purple-crook"}
+
+
+def choose_game(t, game: str = "carmen-usa") -> None:
+    shelf = t.find("start:shelf")
+    for row in range(shelf.count()):
+        if shelf.item(row).data(Qt.UserRole) == game:
+            shelf.setCurrentRow(row)
+            return
+    raise AssertionError(f"{game} is not on the shelf")
+
+
+def deal_boxes(t) -> None:
+    """The physical deal chosen by the test: DEAL, then the other cards in deck order."""
+    state = t.session.state
+    rules = t.session.rules
+    wanted = {state.boxes[lm]: f"carmen-usa.{card}" for lm, card in DEAL.items()}
+    spare = [c.id for c in rules.clues if c.id not in wanted.values()]
+    others = [state.boxes[lm] for lm in rules.board.ids if state.boxes[lm] not in wanted]
+    t.truth.update(wanted)
+    t.truth.update(zip(others, spare))
+    capitals = sorted(state.table.tokens_where(kind="capital"))
+    t.truth.update(zip(capitals, sorted(c.id for c in state.deck.of_kind("capital"))))
+    if t.window.controller.simulator is not None:
+        from engine.sim import Truth
+        t.window.controller.simulator.truth = Truth(dict(t.truth))
+
+
+@pytest.fixture
+def game(table):
+    choose_game(table)
+    table.new_game(PLAYERS)
+    assert isinstance(table.window.table.table, CarmenUsaTable)
+    deal_boxes(table)
+    return table
+
+
+def press(t, name: str, text: str | None = None) -> None:
+    """Click the visible button ``name`` (the one whose text contains ``text``, when several share it)."""
+    buttons = [b for b in t.window.findChildren(QAbstractButton, name) if b.isVisible()
+               and (text is None or text in " ".join(b.text().split()))]
+    assert buttons, f"no visible button {name!r} with {text!r}"
+    assert buttons[0].isEnabled()
+    t.qtbot.mouseClick(buttons[0], Qt.LeftButton)
+
+
+def ask(t) -> str:
+    press(t, "action:ask")
+    question = t.session.rules.bank.question(t.session.state.question)
+    assert question.text in t.prompt                 # shown large by the shell's prompt
+    return question.text
+
+
+def look(t, landmark: str) -> None:
+    t.click(f"slot:{landmark}")
+    assert t.window.stack.currentWidget() is t.window.gate
+    t.click("gate:reveal")
+    t.choose("card", t.card_at(f"box/{landmark}"))
+    t.click("entry:submit")
+
+
+def move(t, landmark: str) -> None:
+    press(t, "action:move")
+    assert landmark in t.legal_slots() or landmark == "none"
+    if landmark == "none":
+        t.click("choose:none")
+    else:
+        t.click(f"slot:{landmark}")
+
+
+def flip(t, place_click: str, place: str) -> None:
+    t.click(f"slot:{place_click}")
+    assert t.window.stack.currentWidget() is t.window.flip_page
+    t.choose("card", t.card_at(place))
+    t.click("entry:submit")
+
+
+def tile(t, name: str) -> str:
+    return " ".join(t.find(name).text().split())
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def to_the_finale(t) -> None:
+    """Pieces, a look at a Warrant, a back-up's pass and a tapped choice, a look at a Loot, an accusation."""
+    for lm in ("big-bend", "everglades", "mammoth-cave"):
+        t.click(f"slot:{lm}")
+    assert tile(t, "slot:big-bend") == "Big Bend \u25CF Ann"
+    # Cy (on Ann's right) reads to Ann; Ann answers right without the choices: up to 5 spaces.
+    question = ask(t)
+    assert question and t.text("turn") == "Ann's turn"
+    press(t, "action:answer", "Right answer")
+    assert "up to 5 spaces" in t.prompt
+    move(t, "denali")
+    look(t, "denali")                               # the orange Warrant: face up for everyone
+    assert "Orange Warrant" in tile(t, "slot:denali")
+    # Ann reads to Bob; Bob answers wrong; Cy is the back-up and passes; Bob reads Cy a new question.
+    ask(t)
+    press(t, "action:answer", "Wrong answer")
+    assert t.text("turn") == "Bob's turn \u2014 Cy to act"
+    press(t, "action:pass")
+    ask(t)
+    press(t, "action:choices")                        # Cy hears the choices and taps the right one
+    q = t.session.rules.bank.question(t.session.state.question)
+    press(t, f"usa:choice{q.options.index(q.answer)}")
+    assert "up to 3 spaces" in t.prompt
+    move(t, "liberty-bell")
+    look(t, "liberty-bell")                         # the orange Loot, face up
+    # Cy reads to Ann; right answer; Ann accuses from Denali instead of moving.
+    ask(t)
+    press(t, "action:answer", "Right answer")
+    press(t, "action:accuse")
+    flip(t, "liberty-bell", "box/liberty-bell")
+    assert "It matches" in t.banner
+    flip(t, "arches", "box/arches")                 # the orange Crook, shown to everyone
+    assert "true accusation" in " ".join(t.log())
+
+
+def test_a_whole_game_by_clicks_to_carmen_caught(game):
+    """Set Up, questions, a back-up, looks, an accusation, and Catching Carmen in time."""
+    t = game
+    to_the_finale(t)
+    table = t.window.table.table
+    clock = FakeClock()
+    table.countdown.time_source = clock
+    for _ in range(3):
+        press(t, "action:draw_capitals")
+    press(t, "action:start_clock")                  # Cy, the oldest
+    assert t.text("usa:countdown") == "Time left: 35 s"
+    first = True
+    while t.session.outcome is None:
+        press(t, "action:place_capital")
+        legal = sorted(t.legal_slots())
+        if "/capital/" in legal[0]:
+            token = legal[0]
+            t.click(f"slot:{token}")
+        else:                                       # one token to place: it fills itself in
+            token = t.session.prompt().option("place_capital").targets["token"][0]
+        card = t.card_at(token)
+        right = t.session.rules.state_of[card]
+        state = "AK" if first and right != "AK" else right
+        t.click(f"slot:{state}")
+        t.choose("card", card)
+        t.click("entry:submit")
+        if first:
+            assert "try again" in t.banner          # a wrong state is shown at once
+            first = False
+        clock.now += 2
+        table.countdown.update_clock()
+    assert "caught Carmen" in t.session.outcome.reason
+    assert t.session.outcome.winners == ("Ann",)
+
+
+def test_the_countdown_running_out_lets_carmen_escape(game):
+    """Catching Carmen: time runs out before every token is placed: Carmen escapes."""
+    t = game
+    to_the_finale(t)
+    table = t.window.table.table
+    clock = FakeClock()
+    table.countdown.time_source = clock
+    for _ in range(3):
+        press(t, "action:draw_capitals")
+    press(t, "action:start_clock")
+    clock.now += 36
+    table.countdown.update_clock()
+    assert t.session.outcome is not None and "escaped" in t.session.outcome.reason
+
+
+def test_a_private_look_stays_private_on_the_shared_screen(game):
+    """Clue Cards: a Crook goes back face down; only its finder's journal names it."""
+    t = game
+    for lm in ("big-bend", "everglades", "mammoth-cave"):
+        t.click(f"slot:{lm}")
+    ask(t)
+    press(t, "action:answer", "Right answer")
+    move(t, "carlsbad-caverns")
+    look(t, "carlsbad-caverns")
+    shared = " ".join(t.log()) + tile(t, "slot:carlsbad-caverns")
+    assert "Patty Larceny" not in shared and tile(t, "slot:carlsbad-caverns") == "Carlsbad Caverns \u25CF Ann"
+    assert t.session.journal("Ann").where("carmen-usa.crook.purple-crook") == "Carlsbad Caverns"
+
+
+@pytest.mark.parametrize("size", [(1280, 680), (1366, 728)])
+def test_the_table_fits_a_laptop(table, size):
+    """docs/desktop.md: the table fits 1280x680 and cuts no text (board, question with choices, finale)."""
+    t = table
+    t.window.resize(*size)
+    choose_game(t)
+    t.new_game([("Annabelle", 7), ("Bartholomew", 9), ("Cyd", 11), ("Dee", 12)])
+    deal_boxes(t)
+    for lm in ("big-bend", "everglades", "mammoth-cave", "arches"):
+        t.click(f"slot:{lm}")
+    fits(t, size, "the board")
+    ask(t)
+    press(t, "action:choices")
+    fits(t, size, "a question with its choices")
