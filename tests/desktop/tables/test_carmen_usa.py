@@ -220,3 +220,36 @@ def test_the_table_fits_a_laptop(table, size):
     ask(t)
     press(t, "action:choices")
     fits(t, size, "a question with its choices")
+
+
+def test_cards_read_by_the_simulated_camera_and_the_journal_behind_the_gate(table, qtbot):
+    """A demo game on the simulated table: a private look and a flipped card are read through the
+    real vision pipeline; the agent's journal (behind the privacy gate) lists every box."""
+    t = table
+    choose_game(t)
+    t.click("start:demo")
+    t.click("new:start")                         # the demo fills in the agents
+    t.click("setup:done")
+    assert t.window.controller.demo
+    deal_boxes(t)
+    panel = t.window.camera_panel
+    qtbot.waitUntil(lambda: panel.image.pixmap() is not None and not panel.image.pixmap().isNull(), timeout=10_000)
+    order = t.session.state.order
+    for lm in ("big-bend", "everglades", "mammoth-cave", "acadia", "alcatraz", "arches")[:len(order)]:
+        t.click(f"slot:{lm}")
+    first = t.session.state.answerer
+    ask(t)
+    press(t, "action:answer", "Right answer")
+    move(t, "carlsbad-caverns")
+    t.click("slot:carlsbad-caverns")             # a private look: behind the gate
+    t.click("gate:reveal")
+    t.click("entry:camera")
+    qtbot.waitUntil(lambda: t.window.stack.currentWidget() is t.window.table, timeout=15_000)
+    assert t.session.journal(first).where("carmen-usa.crook.purple-crook") == "Carlsbad Caverns"
+    assert "Patty Larceny" not in " ".join(t.log())
+    # The journal, behind the gate: the game's own table of the 24 boxes.
+    t.click(f"journal:{first}")
+    t.click("gate:reveal")
+    boxes = t.find("journal:boxes")
+    rows = {boxes.item(r, 0).text(): boxes.item(r, 1).text() for r in range(boxes.rowCount())}
+    assert len(rows) == 24 and rows["Carlsbad Caverns"] == "Purple Crook: Patty Larceny"
