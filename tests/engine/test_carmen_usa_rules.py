@@ -82,11 +82,6 @@ class UsaTable:
         if self.p.option("look"):
             self.look()
 
-    def miss(self):
-        """A question answered wrong (with 3 or more agents the back-up agent acts next)."""
-        self.ask()
-        self.answer(False)
-
     def call(self, lm: str):
         return self.s.apply({"type": "call", "player": self.p.player, "box": f"box/{lm}", "card": self.card(lm)})
 

@@ -12,7 +12,6 @@ from typing import Any
 from ...errors import RuleViolation
 from ...game import GameState
 from ...sim import Simulator, Truth
-from ...table import Place
 
 
 class CarmenUsaSimulator(Simulator):
