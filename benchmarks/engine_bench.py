@@ -352,6 +352,64 @@ def bench_sudds(games: int, quick: bool) -> None:
         print(f"  {f'{peeks} peeks, {found} city cards':<46} {ms(f):>14} {ms(b):>14} {b / f:>9.0f}x  yes ({problems} inputs)")
 
 
+# --- 7. Bonnie and Clyde: apply + every journal, and the outlaw odds against brute force ----------
+def bench_bonnie_clyde(games: int, quick: bool) -> None:
+    """Per action: session.apply + every player's full journal (the exact outlaw odds included);
+    then the outlaw odds (counting placements) against listing every world, same states of real games."""
+    from engine.games.bonnie_clyde.rules import count_placements
+    from engine.worlds import brute_force_marginals as brute, card_marginals as counting
+
+    print("\n7. Bonnie and Clyde: session.apply + session.journal(p, 'full') for every player, per action")
+    everything: list[float] = []
+    cpu: list[float] = []
+    problems: dict[tuple, tuple] = {}          # distinct outlaw problems met in play
+    for n in (2, 3, 4):
+        times = []
+        for seed in range(games):
+            s = Session.new("bonnie-clyde", PLAYERS[:n])
+            sim = s.rules.simulator(s.initial, seed)
+            while s.outcome is None:
+                action = sim.random_action(s)                  # not timed: the camera and the family
+                c0, t0 = time.thread_time(), time.perf_counter()
+                s.apply(action)
+                for p in s.players:
+                    s.journal(p, "full")
+                times.append(time.perf_counter() - t0)
+                cpu.append(time.thread_time() - c0)
+                st = s.state
+                if st.hand_no and len(problems) < 400:
+                    for p in s.players:
+                        tokens, cands, cards = s.rules.outlaw_problem(st, st.knowledge[p])
+                        unknown = [o for o in s.rules.outlaws if o in cards]
+                        if unknown and 3 <= len(tokens) <= (7 if quick else 8):
+                            problems.setdefault((tuple(tokens), tuple(frozenset(cands[t]) for t in tokens)),
+                                                (tokens, cands, cards, unknown))
+        everything += times
+        row(f"{n} players ({len(times)} actions, {games} games)",
+            f"median {ms(statistics.median(times))}, p99 {ms(pct(times, 0.99))}", "p99 < 1 ms",
+            verdict(pct(times, 0.99) < 0.001))
+    row(f"all ({len(everything)} actions)", f"median {ms(statistics.median(everything))}, "
+        f"p99 {ms(pct(everything, 0.99))}", "p99 < 1 ms", verdict(pct(everything, 0.99) < 0.001))
+    row("  thread CPU time (no preemption)", f"median {ms(statistics.median(cpu))}, p99 {ms(pct(cpu, 0.99))}",
+        "p99 < 1 ms", verdict(pct(cpu, 0.99) < 0.001))
+
+    print("   outlaw odds: count_placements (ours) vs card_marginals (engine.worlds) vs brute force (every world)")
+    print(f"  {'unseen board cards':<30} {'ours':>12} {'worlds':>12} {'brute force':>14} {'ratio':>9}  same answers")
+    by_size: dict[int, list[tuple[float, float, float]]] = {}
+    for tokens, cands, cards, unknown in problems.values():
+        ours = count_placements(tokens, cands, unknown)
+        for o in unknown:
+            want = brute(tokens, cands, cards, o)
+            assert {t: ours[o].get(t, 0) for t in tokens} == want == counting(tokens, cands, cards, o)
+        t_ours = timed(count_placements, tokens, cands, unknown, min_time=0.005)
+        t_worlds = timed(lambda: [counting(tokens, cands, cards, o) for o in unknown], min_time=0.005)
+        t_brute = timed(lambda: [brute(tokens, cands, cards, o) for o in unknown], min_time=0.0)
+        by_size.setdefault(len(tokens), []).append((t_ours, t_worlds, t_brute))
+    for size, runs in sorted(by_size.items()):
+        f, w, b = (statistics.median(r[i] for r in runs) for i in range(3))
+        print(f"  {f'{size} cards ({len(runs)} states)':<30} {ms(f):>12} {ms(w):>12} {ms(b):>14} {b / f:>8.0f}x  yes")
+
+
 def bench_clues39(games: int) -> None:
     """The 39 Clues: apply + all full journals per action, beside a brute-force journal baseline."""
     from engine.games.clues39 import bench
@@ -365,6 +423,7 @@ def main() -> None:
     ap.add_argument("--sudds", action="store_true", help="only the Sudds & Malone benchmark (6)")
     ap.add_argument("--carmen-usa", action="store_true", help="only the Where in the USA benchmark (5)")
     ap.add_argument("--clues39", action="store_true", help="only The 39 Clues' per-action benchmark")
+    ap.add_argument("--bonnie-clyde", action="store_true", help="only the Bonnie and Clyde benchmark (7)")
     args = ap.parse_args()
     games = 4 if args.quick else args.games
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
@@ -376,6 +435,8 @@ def main() -> None:
         return bench_carmen_usa(games, args.quick)
     if args.clues39:
         return bench_clues39(2 if args.quick else 6)
+    if args.bonnie_clyde:
+        return bench_bonnie_clyde(games, args.quick)
     bench_actions(games)
     bench_resume(runs=3 if args.quick else 7)
     bench_games(games)
@@ -383,6 +444,7 @@ def main() -> None:
     bench_clues39(2 if args.quick else 6)
     bench_carmen_usa(games, args.quick)
     bench_sudds(games, args.quick)
+    bench_bonnie_clyde(games, args.quick)
 
 
 if __name__ == "__main__":

@@ -1065,12 +1065,19 @@ def count_placements(tokens: list[int], candidates: Mapping[int, set[str]], outl
     >>> count_placements([1, 2, 3], {1: {"B", "C"}, 2: {"B", "C"}, 3: set()}, ["B", "C"])["B"]
     {1: Fraction(1, 2), 2: Fraction(1, 2)}
     """
-    from itertools import permutations
+    spots = [[t for t in tokens if o in candidates[t]] for o in outlaws]
     hits: dict[str, dict[int, int]] = {o: {} for o in outlaws}
     total = 0
-    for spots in permutations(tokens, len(outlaws)):
-        if all(o in candidates[t] for o, t in zip(outlaws, spots)):
-            total += 1
-            for o, t in zip(outlaws, spots):
-                hits[o][t] = hits[o].get(t, 0) + 1
+    if len(outlaws) == 1:
+        for t in spots[0]:
+            hits[outlaws[0]][t] = 1
+        total = len(spots[0])
+    elif len(outlaws) == 2:
+        first, second = hits[outlaws[0]], hits[outlaws[1]]
+        for t in spots[0]:
+            for u in spots[1]:
+                if t != u:
+                    total += 1
+                    first[t] = first.get(t, 0) + 1
+                    second[u] = second.get(u, 0) + 1
     return {o: {t: Fraction(n, total) for t, n in h.items()} for o, h in hits.items()}
