@@ -168,3 +168,26 @@ def test_the_whole_box_on_one_list_says_where_each_value_comes_from(tmp_path):
     assert rows["calendar.3.monday"].source == "family" and rows["calendar.3.monday"].values == {"reward": "cash:1"}
     assert rows["calendar.1.monday"].source == "rulebook"
     assert rows["map.queens"].source == "our reading"
+
+
+def test_every_section_the_rules_cite_is_a_rulebook_heading():
+    """Each refusal names a rulebook section: those names are the rulebook's own headings."""
+    from engine.games.sudds_malone import rules as R
+    book = (Path(__file__).resolve().parents[3] / "shared" / "rulebooks" / "sudds-and-malone.txt")
+    if not book.exists():
+        pytest.skip("the rulebook is not beside the repository")
+    text = book.read_text(encoding="utf-8").lower()
+    for name in (R.SETUP, R.PSETUP, R.HOW, R.DICE, R.OFFICE, R.CALENDAR, R.INVESTIGATE, R.FLIMFLAM, R.CASES,
+                 R.MOXIE, R.NEWS, R.CLOSE, R.EOT, R.EOR, R.END):
+        assert name.lower() in text, name
+
+
+def test_needed_asks_about_the_calendar_days_ahead_and_the_map_around_the_badge():
+    """Learn your box: the values a Calendar or an Investigate now would use are among the questions."""
+    s = new_game()
+    keys = [q.key for q in s.rules.needed(s.state)]
+    assert {"calendar.1.wednesday", "map.east-side", "map.queens", "track.investigate.1"} <= set(keys)
+    assert "calendar.1.monday" not in keys            # verified by the rulebook: never asked
+    board(s, "Ann").calendar = (1, 4)
+    keys = [q.key for q in s.rules.needed(s.state)]
+    assert "calendar.1.wednesday" not in keys and "calendar.1.friday" not in keys   # behind her now or verified
