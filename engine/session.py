@@ -21,7 +21,7 @@ from .events import Event
 from .game import Action, Assist, GameState, Journal, Outcome, Prompt, Rules, action_from_json
 from .games import rules_for
 from .knowledge import EVERYONE, PUBLIC, REFEREE
-from .names import check_player_names
+from .names import check_player_names, name_problem
 from .store import EventStore, read_only_reason
 
 UNDO, REDO = "undo", "redo"
@@ -34,6 +34,35 @@ _BAD_VALUE = (KeyError, ValueError, TypeError, AttributeError, IndexError, Recur
 def _say(exc: BaseException) -> str:
     text = str(exc)
     return text if len(text) <= 160 else text[:160] + "…"
+
+
+MAX_ACTION_TEXT = 1000
+
+
+def _unusable_text(value: Any, depth: int = 0) -> str | None:
+    """Why an action's texts cannot be used (a control, line-break or invisible
+    direction-changing character, or a text too long to be a place, card or answer), else None.
+    Such a text would otherwise reach messages shown on the screen."""
+    if depth > 20:
+        return "it is nested too deeply"
+    if isinstance(value, str):
+        if len(value) > MAX_ACTION_TEXT:
+            return f"a text of {len(value)} characters is longer than any action needs"
+        problem = name_problem(value, MAX_ACTION_TEXT)
+        if problem and problem not in ("it is empty",):
+            return f"a text in it {problem.removeprefix('it ')}"
+        return None
+    if isinstance(value, Mapping):
+        for k, v in value.items():
+            problem = _unusable_text(k, depth + 1) or _unusable_text(v, depth + 1)
+            if problem:
+                return problem
+    elif isinstance(value, (list, tuple)):
+        for v in value:
+            problem = _unusable_text(v, depth + 1)
+            if problem:
+                return problem
+    return None
 
 
 class HeaderError(BadInput, ValueError):
@@ -237,6 +266,9 @@ class Session:
             if type(action) is not self.rules.actions.get(action.type):
                 raise BadInput(f"{type(action).__name__} is not an action of {self.rules.title}.")
             return action
+        problem = _unusable_text(action)
+        if problem:
+            raise BadInput(f"The action cannot be used: {problem}.")
         try:
             return action_from_json(action, self.rules.actions)
         except TypeError as exc:
