@@ -24,14 +24,16 @@ How a frame is read:
 3. Each roughly square region is straightened to a 64x64 face; pips are the round blobs of
    the opposite lightness; their count must match the positions of a real die face (1-6,
    either orientation) within 0.13 of the face side, or the die is "unsure".
-4. The colour is decided on the face itself (its median colour, pips excluded, and whether
+4. The dice of a pool are one size: a sure reading much smaller or larger than the median of
+   the others (a piece of a die, or a die with its shadow) becomes "unsure".
+5. The colour is decided on the face itself (its median colour, pips excluded, and whether
    the pips are dark or light), among the palette colours.
 """
 
 from __future__ import annotations
 
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Sequence
 
@@ -174,6 +176,13 @@ class DicePoolReader:
             r = self._read_face(frame, lab, box)
             if r is not None:
                 readings.append(r)
+        # The dice of one pool are one size: a face much smaller or larger than the others is a piece
+        # of a die (e.g. the middle pip of a 5 read as a 1) or a die and its shadow. Not sure.
+        sides = [r.side_px for r in readings if r.sure]
+        if len(sides) >= 3:
+            usual = float(np.median(sides))
+            readings = [replace(r, value=None, reason="size unlike the other dice")
+                        if r.sure and not 0.8 * usual <= r.side_px <= 1.25 * usual else r for r in readings]
         return readings
 
     # --- step 1: colour labels -------------------------------------------------------------------
@@ -326,6 +335,10 @@ def _pips(L: np.ndarray, level: float, polarity: str) -> tuple[np.ndarray, float
         w, h = stats[i, 2], stats[i, 3]
         if 0.3 * expected <= area <= 2.5 * expected and max(w, h) <= 1.8 * min(w, h) and area >= 0.45 * w * h:
             centres.append(((cents[i][0] + m) / FACE, (cents[i][1] + m) / FACE))
+        elif area >= 0.3 * expected:
+            # A strong blob that is no pip (pips merged with an edge, a neighbour's corner, a
+            # shadow): the face is not clean, and a count of the remaining pips would be a guess.
+            return np.zeros((0, 2), np.float32), 0.0
     return np.array(centres, np.float32).reshape(-1, 2), strong
 
 
