@@ -17,7 +17,8 @@ import pytest
 
 from engine import saves, store
 from engine.errors import RuleViolation
-from engine.saves import SavedGame, clean_temp_files, move_to_bin, open_game, restore_from_bin, saved_games
+from engine.saves import (SavedGame, clean_temp_files, describe_game, move_to_bin, open_game, restore_from_bin,
+                          saved_games)
 from engine.session import Session
 from engine.store import EventStore, StoreError, StoreReadOnly
 
@@ -261,3 +262,37 @@ def test_the_list_is_game_agnostic_and_never_raises(tmp_path):
     assert {g.path.name for g in games} == {"dir.gumshoe", "empty.gumshoe", "text.gumshoe"}
     assert all(g.problem and isinstance(g, SavedGame) for g in games)
     assert saved_games(tmp_path / "nope") == []
+
+
+CREATE_FOREVER = """
+import sys, uuid
+from engine.store import EventStore
+folder = sys.argv[1]
+print("ready", flush=True)
+while True:
+    EventStore.create(f"{folder}/{uuid.uuid4().hex}.gumshoe", {"game": "carmen-cards", "players": ["Ann", "Bob"]}).close()
+"""
+
+
+def test_whatever_a_kill_during_game_creation_leaves_is_cleaned(tmp_path):
+    """Defect 13 for real: SIGKILL a process that creates games; every temporary file left is
+    recognised and removed; every finished game file is kept and opens."""
+    import signal
+    import subprocess
+    import sys
+    root = Path(__file__).resolve().parents[2]
+    for delay in (0.05, 0.13, 0.21, 0.29):
+        proc = subprocess.Popen([sys.executable, "-c", CREATE_FOREVER, str(tmp_path)], cwd=root,
+                                stdout=subprocess.PIPE, text=True)
+        assert proc.stdout.readline().strip() == "ready"
+        time.sleep(delay)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        proc.stdout.close()
+    games = set(tmp_path.glob("*.gumshoe"))
+    removed = set(clean_temp_files(tmp_path, min_age_s=0))
+    left = set(tmp_path.iterdir()) - games
+    assert not {p for p in left if p.name.startswith(".")}, sorted(p.name for p in left)
+    assert all(p.name.startswith(".") and ".tmp" in p.name for p in removed)
+    for g in sorted(games)[:5]:
+        assert describe_game(g).problem is None or "open" in describe_game(g).problem
