@@ -318,6 +318,25 @@ def test_investigate_with_snitches_cover_and_a_stoolie():
     assert "Frog" not in " ".join(s.public_log())
 
 
+def test_stoolie_not_in_the_middle_of_an_action():
+    """Investigate, step 2 (our reading): a stoolie is used before taking a die or after the action, never
+    while an action is due (its $1 could make the action chosen impossible to pay)."""
+    from engine.games.sudds_malone.state import found_place
+    from engine.knowledge import private
+    s = new_game(roll=dice_for(("Ann", "Bob"), 4))
+    # As if Ann had found a stoolie in Queens earlier.
+    token = city_token(s, "queens")
+    s.state.table.move(token, found_place("Ann"))
+    s.state.observe(token, SUSPECT("stoolie-1"), private("Ann"))
+    board(s, "Ann").cash = 2
+    act(s, "take_die", die="white-1")                     # Flimflam: Stalk costs a bullet
+    with pytest.raises(RuleViolation, match="before you take a die or once your action is done"):
+        act(s, "use_stoolie", position=2, card=SUSPECT("rat-3"))
+    act(s, "take_flimflam", positions=[1])
+    act(s, "use_stoolie", position=1, card=SUSPECT("rat-3"))
+    assert s.journal("Ann").where(SUSPECT("rat-3")) == "Conspiracy 1"
+
+
 def test_stoolie_cannot_peek_at_a_covered_suspect():
     """Investigate, step 2: a stoolie peeks at a suspect not covered by Flimflam."""
     s = new_game(roll=dice_for(("Ann", "Bob"), 3))

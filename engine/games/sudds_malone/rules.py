@@ -1043,9 +1043,10 @@ class SuddsRules(Rules):
 
     def _do_use_stoolie(self, state: SuddsState, a: A.UseStoolie) -> None:
         p = a.player
-        if state.phase not in (DIE, PENDING, AFTER) or (state.phase == PENDING and self._head(state) and
-                                                         self._head(state)["kind"] == "hunch"):
-            raise RuleViolation("Use a stoolie during your turn.", INVESTIGATE)
+        if state.phase not in (DIE, AFTER):
+            # Before taking a die or after the action: not in the middle of an action or a hunch draw
+            # (paying $1 then could leave an action already chosen impossible to pay for).
+            raise RuleViolation("Use a stoolie before you take a die or once your action is done.", INVESTIGATE)
         b = state.boards[p]
         know = state.knowledge[p]
         stoolies = [t for t in state.table.at(found_place(p))

@@ -206,13 +206,13 @@ class SuddsSimulator(Simulator):
             n = rules.box.allowance("flimflam", b.levels["flimflam"])
             positions = sorted(state.covers)
             rng.shuffle(positions)
-            take, cash, bullets = [], b.cash, b.bullets
-            for pos in positions[:rng.randint(1, max(1, n))]:
+            take, cash, bullets, want = [], b.cash, b.bullets, rng.randint(1, max(1, n))
+            for pos in positions:                    # only cards still affordable, up to the count wanted
                 cost = rules.ff(state.covers[pos]).cost
-                if cost == "cash" and cash:
+                if len(take) < want and cost == "cash" and cash:
                     cash -= 1
                     take.append(pos)
-                elif cost == "bullet" and bullets:
+                elif len(take) < want and cost == "bullet" and bullets:
                     bullets -= 1
                     take.append(pos)
             return {"type": "take_flimflam", **base, "positions": take or positions[:1]}
