@@ -653,3 +653,18 @@ def test_answer_options_and_words_for_a_screen():
     assert words(st, "none") == "No landmark"
     assert words(st, "MN") == "Minnesota"
     assert words(st, "Ann/capital/1", "Ann") == "your Capital Token 1"
+
+
+def test_a_family_renames_a_landmark_without_touching_the_shipped_file(tmp_path, monkeypatch):
+    """Landmark names are data (unverified): a family's [names] file corrects them; a bad entry is
+    reported (``board.warnings``) and the shipped names stay."""
+    monkeypatch.setenv("GUMSHOE_HOME", str(tmp_path))
+    (tmp_path / "boards").mkdir()
+    fix = tmp_path / "boards" / "carmen-usa.toml"
+    fix.write_text('[names]\n"new-orleans-jazz" = "French Quarter"\n')
+    s = Session.new("carmen-usa", ["Ann", "Bob"])
+    assert s.rules.place_words(s.state, "box/new-orleans-jazz") == "the card at French Quarter"
+    fix.write_text('[names]\n"narnia" = "Lamp Post"\n')       # a broken file never stops a game
+    s = Session.new("carmen-usa", ["Ann", "Bob"])
+    assert s.rules.place_words(s.state, "box/new-orleans-jazz") == "the card at New Orleans Jazz Park"
+    assert "'narnia' is not a landmark" in s.rules.board.warnings[0]

@@ -16,6 +16,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from dataclasses import dataclass
 from functools import lru_cache
@@ -23,7 +24,7 @@ from pathlib import Path
 from typing import Mapping
 
 from ...errors import BadInput
-from ...paths import assets_dir, read_toml
+from ...paths import assets_dir, read_toml, user_dir
 
 COLOURS_SETS = ("red", "blue", "black")
 
@@ -52,6 +53,7 @@ class Board:
     timer_seconds: Mapping[int, int]       # agents -> seconds on the Catch Carmen timer
     tokens_per_agent: int
     tiles: Mapping[str, tuple[int, int]]   # state abbreviation -> (row, column) of the tile map
+    warnings: tuple[str, ...] = ()          # a family's names file that could not be used, and why
 
     def landmark(self, landmark_id: str) -> Landmark:
         for lm in self.landmarks:
@@ -148,6 +150,19 @@ def parse_bank(path: Path) -> Bank:
     return Bank(out)
 
 
+def _names(path: Path, board: Board) -> dict[str, str]:
+    """A family's landmark names (``[names]``: landmark id -> name), checked against the board."""
+    names = read_toml(path, BoardDataError).get("names", {})
+    if not isinstance(names, dict):
+        raise _fail(path, '[names] must map a landmark id to its name, e.g. "denali" = "Mount McKinley"')
+    for key, name in names.items():
+        if key not in board.ids:
+            raise _fail(path, f"[names] {key!r} is not a landmark of this board")
+        if not isinstance(name, str) or not name.strip():
+            raise _fail(path, f"[names] {key!r} needs a non-empty name")
+    return names
+
+
 @lru_cache(maxsize=8)
 def _board(path: str) -> Board:
     return parse_board(Path(path))
@@ -158,9 +173,24 @@ def _bank(path: str) -> Bank:
     return parse_bank(Path(path))
 
 
-def load_board(folder: Path | None = None) -> Board:
-    """The shipped board (``folder``: an ``assets`` folder to read instead)."""
-    return _board(str((folder or assets_dir()) / "boards" / "carmen-usa.toml"))
+def load_board(folder: Path | None = None, overrides_dir: Path | None = None) -> Board:
+    """The shipped board (``folder``: an ``assets`` folder to read instead), with the family's
+    landmark names from ``<user dir>/boards/carmen-usa.toml`` when that file exists::
+
+        [names]
+        "new-orleans-jazz" = "French Quarter"
+    """
+    board = _board(str((folder or assets_dir()) / "boards" / "carmen-usa.toml"))
+    path = (overrides_dir or user_dir() / "boards") / "carmen-usa.toml"
+    if not path.exists():
+        return board
+    try:
+        names = _names(path, board)
+    except BoardDataError as exc:
+        # Like a deck's corrections: a broken file never stops a game; the shipped names stay.
+        return dataclasses.replace(board, warnings=(f"{exc.message} The shipped landmark names are used.",))
+    return dataclasses.replace(board, landmarks=tuple(
+        dataclasses.replace(lm, name=names[lm.id].strip()) if lm.id in names else lm for lm in board.landmarks))
 
 
 def load_bank(folder: Path | None = None) -> Bank:
