@@ -277,6 +277,19 @@ def test_investigate_again_in_the_same_turn_visits_no_location_twice():
     act(s, "investigate", path=["brooklyn"], found=SUSPECT("rat-2"), draw=FF(21))
 
 
+def test_a_second_investigate_with_nowhere_new_to_go_is_not_offered():
+    """Investigate: no location twice in a turn, so a bonus Investigate needs an unvisited neighbour."""
+    s = new_game(roll=dice_for(("Ann", "Bob"), 3))
+    board(s, "Ann").levels["investigate"] = 2
+    act(s, "take_die", die="white-1")
+    s.state.pending.append({"kind": "bonus"})
+    act(s, "investigate", path=["downtown", "staten-island"], found=SUSPECT("rat-1"), draw=FF(20))
+    board(s, "Ann").visited = [*board(s, "Ann").visited, "bensonhurst"]     # as if seen earlier this turn
+    assert "investigate" not in s.prompt().option("bonus").targets["action"]
+    with pytest.raises(RuleViolation, match="nowhere new"):
+        act(s, "bonus", action="investigate")
+
+
 def test_investigate_with_snitches_cover_and_a_stoolie():
     """Investigate (Yellow's examples): evidence per location from the Flimflam backs, $1 to Red for her snitch,
     his own snitch free, both flipped; the last location's Flimflam covers its suspect (the old cover goes

@@ -294,6 +294,9 @@ class SuddsRules(Rules):
             return f"{p} cannot pay for any Flimflam card in the Conspiracy."
         if track == "cases" and not state.display and not state.case_deck:
             return "No Case card is left to take."
+        if track == "investigate" and state.phase != DIE and all(
+                n in b.visited for n in self.box.neighbours[b.location]):
+            return f"Every location next to {self.loc_name(b.location)} was visited this turn: nowhere new to go."
         return None
 
     def _uncovered(self, state: SuddsState) -> list[int]:
