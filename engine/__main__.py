@@ -24,9 +24,17 @@ def main(argv: list[str] | None = None) -> int:
     assist = Assist(args.assist)
     try:
         if args.json:
-            print(json.dumps(outcome_json(run(args.log), assist), indent=2, ensure_ascii=False))
+            result = run(args.log)
+            for warning in result.session.warnings:
+                print(f"warning: {warning}", file=sys.stderr)
+            print(json.dumps(outcome_json(result, assist), indent=2, ensure_ascii=False))
             return 0
+        warned = False
         for session, step in replay(args.log):
+            if not warned:
+                for warning in session.warnings:
+                    print(f"warning: {warning}", file=sys.stderr)
+                warned = True
             print(f"[line {step.line}] {step.words}")
             for text in step.verdicts:
                 print(f"  > {text}")

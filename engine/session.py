@@ -356,6 +356,12 @@ class Session:
         return self.state.current
 
     @property
+    def warnings(self) -> tuple[str, ...]:
+        """Problems that did not stop the game, in plain words, for the screen to show (a
+        family's name-corrections file that was not used, with its file and line)."""
+        return tuple(getattr(self.rules.deck, "warnings", ()))
+
+    @property
     def turns(self) -> int:
         """How many turns have begun (1 before the first move): what a family counts as the
         game's length, unlike the number of stored records (each roll, look, end of turn,

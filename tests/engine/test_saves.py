@@ -296,3 +296,29 @@ def test_whatever_a_kill_during_game_creation_leaves_is_cleaned(tmp_path):
     assert all(p.name.startswith(".") and ".tmp" in p.name for p in removed)
     for g in sorted(games)[:5]:
         assert describe_game(g).problem is None or "open" in describe_game(g).problem
+
+
+def test_viewing_a_writable_game_never_writes_and_refuses_moves(tmp_path):
+    """Session.open_readonly: for viewing and replay; the file is never written."""
+    p = make_game(tmp_path / "g.gumshoe", moves=3)
+    before = p.read_bytes()
+    s = open_game(p, read_only=True)
+    assert s.read_only == "This game is open for viewing only." and len(s.done) == 3
+    for attempt in (lambda: s.apply({"type": "roll", "player": "Bob", "face": 1}), s.undo, s.redo):
+        with pytest.raises(RuleViolation, match="viewing only"):
+            attempt()
+    assert len(s.done) == 3 and p.read_bytes() == before
+    resumed = open_game(p)                       # not locked by the viewer
+    resumed.close()
+
+
+def test_the_replay_cli_warns_of_an_unused_corrections_file(tmp_path, monkeypatch, capsys):
+    from engine.__main__ import main
+    (tmp_path / "decks").mkdir()
+    (tmp_path / "decks" / "carmen-cards.toml").write_bytes(b'[names]\n"hudson-bay" = "Hudson\x92s"\n')
+    monkeypatch.setenv("GUMSHOE_HOME", str(tmp_path))
+    log = tmp_path / "g.jsonl"
+    log.write_text('{"game": "carmen-cards", "players": ["Ann", "Bob"]}\n{"type": "roll", "player": "Ann", "face": 1}\n')
+    assert main(["replay", str(log)]) == 0
+    err = capsys.readouterr().err
+    assert err.startswith("warning: Your name corrections were not used") and "line 2" in err
