@@ -66,6 +66,9 @@ class Watch:
         # (Names cannot show a leak here: the six Evidence cards of a location share the location's
         # public name. Ids, and the twin replay in private_twin, do.)
         self.shown: dict[str | None, set[str]] = {p: set() for p in (*session.players, None)}
+        self.under: dict[int, dict[int, str]] = {}
+        self._truth: dict[int, str] = {}
+        self._truth_for: Any = None
         self.ids: dict[str | None, set[str]] = {p: set() for p in (*session.players, None)}
         self.note(session.log)
 
@@ -95,7 +98,10 @@ class Watch:
 
     @property
     def truth(self) -> dict[int, str]:
-        return self.sim.truth_of(self.s.state)
+        state = self.s.state
+        if self._truth_for is not state:
+            self._truth, self._truth_for = dict(self.sim.truth_of(state)), state
+        return self._truth
 
     # --- (a) the table ---------------------------------------------------------------
     def check_table(self) -> None:
@@ -117,14 +123,18 @@ class Watch:
                 self.fail(f"{self.names[truth[t]]} lies at {place}: the outlaws stay under the board or are captured")
             if st.table.face_up(t) and st.knowledge[REFEREE].card_at(t) is None:
                 self.fail(f"token {t} face up at {place} but unknown")
+        # Cards of one place that an observer has not told apart are alike to them (a hand has no
+        # order): an observer's note must put the card in the right place; the referee's (which the
+        # simulated table follows) must name the very card.
+        where = {c: placed[t] for t, c in truth.items()}
         for who, know in st.knowledge.items():
             for t, c in know.known.items():
-                if truth[t] != c:
-                    self.fail(f"{who} believes token {t} at {placed[t]} is {c}, but it is {truth[t]}")
+                if where[c] != placed[t] or (who == REFEREE and truth[t] != c):
+                    self.fail(f"{who} believes token {t} at {placed[t]} is {c}, but {c} lies at {where[c]}")
         for who, groups in st.groups.items():
             for tokens, cards in groups:
-                if sorted(truth[t] for t in tokens) != sorted(cards):
-                    self.fail(f"{who}'s group {sorted(cards)} is not the cards of its tokens")
+                if sorted(str(placed[t]) for t in tokens) != sorted(str(where[c]) for c in cards):
+                    self.fail(f"{who}'s group {sorted(cards)} is not where its cards are")
         if st.hand_no and st.phase not in ("deal", "over"):
             per = {2: 10, 3: 9, 4: 8}[len(st.players)]
             if sum(st.table.count(Place("hand", owner=p)) for p in st.players) > 77 - 10 - 1 or per < 8:
@@ -143,24 +153,26 @@ class Watch:
                 here = [truth[t] for t in st.table.at(Place.parse(e.place, st.players))]
                 if e.card not in here:
                     self.fail(f"{who} puts {e.card} at {e.place}, which holds {here}")
-        dealt = {n: t for t, n in st.origin.items()}
+        under = self.dealt_under()
         for d in journal.deductions:
             data = d.data
             if d.kind == "location":
-                tok = dealt[data["location"]]
-                if data["card"] is not None and data["card"] != truth[tok]:
-                    self.fail(f"{who}: '{d.text}' but the card dealt there is {truth[tok]}")
-                if data["present"] != (st.table.place_of(tok).area == "board"):
+                n = data["location"]
+                if data["card"] is not None and data["card"] != under[n]:
+                    self.fail(f"{who}: '{d.text}' but the card dealt there is {under[n]}")
+                if data["present"] != (st.table.top(Place("board", slot=str(n))) is not None):
                     self.fail(f"{who}: '{d.text}' is wrong about the card being there")
-                if data["not_outlaw"] and truth[tok] in self.rules.outlaws:
-                    self.fail(f"{who}: '{d.text}' says not an outlaw, but it is {truth[tok]}")
+                if data["not_outlaw"] and under[n] in self.rules.outlaws:
+                    self.fail(f"{who}: '{d.text}' says not an outlaw, but it is {under[n]}")
             elif d.kind == "fbi_files":
                 pile = st.table.at(Place("files"))
                 if len(data["pile"]) != len(pile):
                     self.fail(f"{who}: the FBI Files hold {len(pile)} cards, the journal lists {len(data['pile'])}")
                 for t, c in zip(pile, data["pile"]):
-                    if c is not None and truth[t] != c:
-                        self.fail(f"{who}: FBI Files list {c} where {truth[t]} lies")
+                    if c is not None and c not in [truth[u] for u in pile]:
+                        self.fail(f"{who}: FBI Files list {c}, which is not in the FBI Files")
+                if data["pile"] and data["pile"][-1] not in (None, truth[pile[-1]]):
+                    self.fail(f"{who}: the top of the FBI Files is {truth[pile[-1]]}, not {data['pile'][-1]}")
             elif d.kind == "table":
                 if data["car"] != st.car:
                     self.fail(f"{who}: the car is on {st.car}, not {data['car']}")
@@ -183,6 +195,17 @@ class Watch:
                 self.check_odds(who, data)
             else:
                 self.fail(f"{who}: unexpected deduction kind {d.kind!r} (add a truth check)")
+
+    def dealt_under(self) -> dict[int, str]:
+        """location -> the card dealt under it this hand (remembered while it lay there: once in a
+        hand, a card is one of that hand's alike cards)."""
+        st = self.s.state
+        memo = self.under.setdefault(st.hand_no, {})
+        for n in range(1, 11):
+            tok = st.table.top(Place("board", slot=str(n)))
+            if tok is not None:
+                memo[n] = self.truth[tok]
+        return memo
 
     def points_on_table(self, p: str) -> int:
         st, truth = self.s.state, self.truth
@@ -477,7 +500,7 @@ def test_table_checker_catches_a_false_note() -> None:
     w = _game_with_a_look()
     st = w.s.state
     tok = st.table.top(Place("casefile"))
-    wrong = next(c for c in w.names if c != w.truth[tok])
+    wrong = w.truth[st.table.top(Place("files"))]          # a card that lies elsewhere
     st.knowledge["Bob"].learn(tok, wrong)
     with pytest.raises(Failure, match="believes"):
         w.check_table()

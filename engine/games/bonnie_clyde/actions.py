@@ -44,8 +44,12 @@ class Draw(Action):
 
 @dataclass(frozen=True)
 class TakeDiscard(Action):
-    """Take the top card of the FBI Files (everyone saw it)."""
+    """Take the top card of the FBI Files (everyone saw it). ``revealed``: the card that shows on
+    top afterwards, read by the camera, when nobody knows it (after an unseen Ted Hinton take)."""
     type = "take_discard"
+    pile: str = FILES_PLACE
+    revealed: str = ""
+    confirm: bool = False
 
 
 @dataclass(frozen=True)

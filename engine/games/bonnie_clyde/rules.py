@@ -293,40 +293,99 @@ class BonnieClydeRules(Rules):
             raise BadInput(f"{card!r} is not a card of {self.title}.", "Contents")
         return card
 
-    def _hand_token(self, state: BonnieClydeState, player: str, card: str, used: set[int]) -> int:
-        """The physical card in ``player``'s hand that is ``card``.
+    # --- which physical card a read card is ----------------------------------------------
+    # The cards of one hand (or the cards of the FBI Files that someone took from unseen) are
+    # alike to whoever has not identified them. When a card is read coming out of such a place,
+    # the engine picks its token from public knowledge only, then each observer's notes are
+    # relabelled within that place so that they agree with it (see :meth:`_fit`): every journal
+    # changes only through what its player knew, never through another player's private look.
+    def may_be(self, state: BonnieClydeState, observer: str, token: int, card: str, *, moved: bool = False) -> bool:
+        """Whether ``observer``'s notes allow ``token`` to be ``card`` (``moved``: even though the
+        card is noted elsewhere, as when a misread is being corrected)."""
+        k = state.knowledge[observer]
+        known = k.known.get(token)
+        if known is not None:
+            return known == card
+        at = k.where.get(card)
+        if at is not None and at != token and not moved:
+            return False
+        for tokens, cards in state.groups.get(observer, ()):
+            if (token in tokens) != (card in cards):
+                return False
+        return True
 
-        A card someone knows to be in that hand is that token; otherwise any card nobody has
-        identified (they are all alike to everyone); otherwise one only its owner has not seen.
-        """
+    def public_token(self, state: BonnieClydeState, tokens: list[int], card: str) -> int | None:
+        """The token among ``tokens`` the card is, judged on what everyone saw together."""
+        everyone = state.knowledge[EVERYONE]
+        at = everyone.where.get(card)
+        if at in tokens:
+            return at
+        found = next((t for t in tokens if self.may_be(state, EVERYONE, t, card)), None)
+        if found is None and at is not None:
+            # Everyone saw this card elsewhere: a misread or a mix-up. The reveal asks to confirm.
+            found = next((t for t in tokens if self.may_be(state, EVERYONE, t, card, moved=True)), None)
+        return found
+
+    def own_token(self, state: BonnieClydeState, player: str, tokens: list[int], card: str) -> int | None:
+        """The token among ``tokens`` a card the player reads privately is, judged on their own notes."""
+        own = state.knowledge[player]
+        at = own.where.get(card)
+        if at in tokens:
+            return at
+        return next((t for t in tokens if self.may_be(state, player, t, card)), None)
+
+    def _fit(self, state: BonnieClydeState, token: int, card: str, tokens: list[int],
+             skip: str | None = None) -> None:
+        """Relabel each observer's notes within ``tokens`` (one place) so that ``token`` may be ``card``."""
+        for observer in state.knowledge:
+            if observer == skip or self.may_be(state, observer, token, card):
+                continue
+            other = next((t for t in tokens if t != token and self.may_be(state, observer, t, card)), None)
+            if other is not None:
+                self._relabel(state, observer, token, other)
+
+    @staticmethod
+    def _relabel(state: BonnieClydeState, observer: str, a: int, b: int) -> None:
+        """Exchange what ``observer`` knows of tokens ``a`` and ``b`` (two cards of one place)."""
+        k = state.knowledge[observer]
+        ca, cb = k.known.pop(a, None), k.known.pop(b, None)
+        for c in (ca, cb):
+            if c is not None:
+                k.where.pop(c, None)
+        if ca is not None:
+            k.known[b], k.where[ca] = ca, b
+        if cb is not None:
+            k.known[a], k.where[cb] = cb, a
+        ea, eb = k.excluded.pop(a, None), k.excluded.pop(b, None)
+        if ea is not None:
+            k.excluded[b] = ea
+        if eb is not None:
+            k.excluded[a] = eb
+        groups = state.groups.get(observer)
+        if groups:
+            swap = {a: b, b: a}
+            state.groups[observer] = tuple((frozenset(swap.get(t, t) for t in toks), cards) for toks, cards in groups)
+
+    def _from_hand(self, state: BonnieClydeState, player: str, card: str, used: set[int]) -> int:
+        """The token of ``player``'s hand that a card they show to everyone is (notes fitted)."""
         hand = [t for t in self.hand(state, player) if t not in used]
         if not hand:
             raise RuleViolation("You have no more cards in your hand.", PLAY)
-        ref, public, own = state.knowledge[REFEREE], state.knowledge[EVERYONE], state.knowledge[player]
-        known = ref.token_of(card)
-        if known in hand:
-            return known
-        for t in hand:
-            if ref.card_at(t) is None:
-                return t
-        for t in hand:
-            if public.card_at(t) is None and own.card_at(t) is None:
-                return t
-        raise RuleViolation(f"{self.deck.name_of(card)} cannot be in your hand: every card you hold is "
-                            f"already known. Check the card.", PLAY)
+        tok = self.public_token(state, hand, card)
+        if tok is None:
+            raise RuleViolation(f"{self.deck.name_of(card)} cannot be in your hand: every card everyone saw go "
+                                f"into it is known. Check the card.", PLAY)
+        self._fit(state, tok, card, hand)
+        return tok
 
     def note_token(self, state: BonnieClydeState, player: str, card: str, used: set[int]) -> int:
-        """The token of ``player``'s hand that a card they note privately is."""
-        own, ref = state.knowledge[player], state.knowledge[REFEREE]
+        """The token of ``player``'s hand that a card they note privately is (notes fitted)."""
         hand = [t for t in self.hand(state, player) if t not in used]
-        for tok in (own.token_of(card), ref.token_of(card)):
-            if tok in hand:
-                return tok
-        spare = [t for t in hand if own.card_at(t) is None]
-        if not spare:
+        tok = self.own_token(state, player, hand, card)
+        if tok is None:
             raise RuleViolation("Every card in your hand is already in your journal.", PLAY)
-        unknown = [t for t in spare if ref.card_at(t) is None]
-        return (unknown or spare)[0]
+        self._fit(state, tok, card, hand, skip=player)
+        return tok
 
     def _see(self, state: BonnieClydeState, token: int, card: str, player: str, confirm: bool) -> None:
         """A private look by ``player`` (the journal remembers the turn)."""
@@ -379,18 +438,25 @@ class BonnieClydeRules(Rules):
             state.table.set_face_up(top, False)     # only the top card of the FBI Files shows
         state.table.move(token, FILES_PILE, face_up=True)
 
-    def _expose_top(self, state: BonnieClydeState) -> None:
-        """The card now on top of the FBI Files shows: everyone sees it."""
+    def _expose_top(self, state: BonnieClydeState, revealed: str = "", confirm: bool = False) -> None:
+        """The card now on top of the FBI Files shows: read it (``revealed``) unless everyone knows it."""
         top = state.table.top(FILES_PILE)
         if top is None:
             return
-        state.table.set_face_up(top, True)
-        if state.knowledge[EVERYONE].card_at(top) is None:
-            card = state.knowledge[REFEREE].card_at(top)
-            if card is not None:     # every card in the FBI Files was seen face up when it came there
-                state.observe(top, card, PUBLIC, confirm=True)
-                self._sync_groups(state)
-                state.emit("files_top", f"{self.deck.name_of(card)} now lies on top of the FBI Files.", card=card)
+        if state.knowledge[EVERYONE].card_at(top) is not None:
+            state.table.set_face_up(top, True)
+            return
+        if not revealed:
+            state.emit("files_top", "The new top card of the FBI Files was not read: show it to the camera when "
+                                    "it is taken.")
+            return
+        card = self._check_card(revealed)
+        pile = state.table.at(FILES_PILE)
+        if not self.may_be(state, EVERYONE, top, card):
+            raise RuleViolation("That card cannot be the new top of the FBI Files. Check the card.", DRAW_RULE)
+        self._fit(state, top, card, pile)
+        self._show(state, top, card, confirm)
+        state.emit("files_top", f"{self.deck.name_of(card)} now lies on top of the FBI Files.", card=card)
 
     def _log_board(self, state: BonnieClydeState, number: int, text: str) -> None:
         state.board_log[number] = state.board_log.get(number, ()) + ((state.turn, text),)
@@ -510,7 +576,7 @@ class BonnieClydeRules(Rules):
         state.took_discard = tok
         what = self.deck.name_of(card) if card else "the top card"
         state.emit("take_discard", f"{a.player} took {what} from the FBI Files.", player=a.player, card=card)
-        self._expose_top(state)
+        self._expose_top(state, a.revealed, a.confirm)
         state.phase = PLAY_PHASE
 
     def _evidence_set(self, state: BonnieClydeState, cards: tuple[str, ...], rule: str) -> int:
@@ -530,12 +596,12 @@ class BonnieClydeRules(Rules):
         used: set[int] = set()
         tokens = []
         for c in cards:
-            tok = self._hand_token(state, player, c, used)
+            tok = self._from_hand(state, player, c, used)
+            self._show(state, tok, c, confirm)
             used.add(tok)
             tokens.append(tok)
         sideways = state.car == number
-        for tok, c in zip(tokens, cards):
-            self._show(state, tok, c, confirm)
+        for tok in tokens:
             state.table.move(tok, played_place(player, number, sideways), face_up=True)
         return sideways
 
@@ -709,7 +775,7 @@ class BonnieClydeRules(Rules):
             if state.table.top(board_place(number)) is None:
                 raise RuleViolation(f"There is no card under {self.loc_words(number)} any more.", HINTON_RULE)
             self._keeps_one(state, a.player, 1)
-        tok = self._hand_token(state, a.player, card, set())
+        tok = self._from_hand(state, a.player, card, set())
         self._show(state, tok, card, a.confirm)
         state.table.move(tok, hinton_place(a.player), face_up=True)
         state.hinton_used = True
@@ -747,17 +813,12 @@ class BonnieClydeRules(Rules):
         if state.phase != FILES or state.pending is None:
             raise RuleViolation("You take a card from the FBI Files only with Ted Hinton.", HINTON_RULE)
         card = self._check_card(a.card)
-        ref = state.knowledge[REFEREE]
         pile = state.table.at(FILES_PILE)
-        tok = ref.token_of(card)
-        if tok not in pile:
+        tok = self.public_token(state, pile, card)
+        if tok is None:
             raise RuleViolation("That card is not in the FBI Files: show the card you took.", HINTON_RULE)
-        # Looking through the pile, the player sees every card in it.
-        for t in pile:
-            c = ref.card_at(t)
-            if c is not None and state.knowledge[a.player].card_at(t) != c:
-                state.observe(t, c, private(a.player), confirm=True)
-        # Everyone else knows only that one of these cards left unseen.
+        self._fit(state, tok, card, pile)
+        # Everyone else knows only that one of these cards left unseen (each by their own notes).
         for obs in (*[p for p in state.players if p != a.player], EVERYONE):
             k = state.knowledge[obs]
             tokens = set(pile)
@@ -774,6 +835,7 @@ class BonnieClydeRules(Rules):
             if len(cards) == len(tokens):
                 merged.append((frozenset(tokens), frozenset(cards)))
             state.groups[obs] = tuple(merged)
+        state.observe(tok, card, private(a.player), confirm=a.confirm)
         state.table.move(tok, hand_place(a.player), face_up=False)
         state.emit("take_file", f"{a.player} took a card from the FBI Files without showing it.", player=a.player,
                    left=len(pile) - 1)
@@ -811,8 +873,8 @@ class BonnieClydeRules(Rules):
     def _do_discard(self, state: BonnieClydeState, a: Discard) -> None:
         self._need_play(state, "discard")
         card = self._check_card(a.card)
-        tok = self._hand_token(state, a.player, card, set())
         hand = self.hand(state, a.player)
+        tok = self._from_hand(state, a.player, card, set())
         if tok == state.took_discard and len(hand) > 1:
             raise RuleViolation("You may not discard the card you took from the FBI Files this turn (unless it "
                                 "is your last card).", f"{DISCARD_RULE} (our reading)")
@@ -929,7 +991,13 @@ class BonnieClydeRules(Rules):
             top = state.table.top(FILES_PILE)
             words = "the top card of the FBI Files"
             if top is not None:
-                opts.append(Option("take_discard", "Take the top card of the FBI Files"))
+                pile = state.table.at(FILES_PILE)
+                if len(pile) > 1 and state.knowledge[EVERYONE].card_at(pile[-2]) is None:
+                    # the card beneath was never seen by everyone: read it when it shows
+                    opts.append(Option("take_discard", "Take the top card of the FBI Files", {"pile": ("files",)},
+                                       {"revealed": "pile"}))
+                else:
+                    opts.append(Option("take_discard", "Take the top card of the FBI Files"))
                 card = state.knowledge[EVERYONE].card_at(top)
                 words = self.deck.name_of(card) + " from the FBI Files" if card else words
             text = f"{p}, draw a card from the Case File or take {words}." if len(opts) == 2 else \

@@ -19,7 +19,8 @@ import random
 from typing import Any, Mapping
 
 from ...game import GameState
-from ...knowledge import REFEREE
+from ...errors import RuleViolation
+from ...knowledge import EVERYONE, REFEREE
 from ...sim import Simulator, Truth
 from ...table import Place
 from .rules import (CASEFILE, DEAL, DECIDE, DRAW, EVIDENCE, FILES, FILES_PILE, HINTON, LOOK, MOVE, PLAY_PHASE,
@@ -59,39 +60,53 @@ class BonnieClydeSimulator(Simulator):
         return truth
 
     def truth_of(self, state: GameState) -> dict[int, str]:
-        """The truth of the cards on the table now (the hand being played or just scored)."""
+        """The truth of the cards on the table now (the hand being played or just scored), with the
+        cards of each place labelled as the referee's notes name them (see :meth:`prepare`)."""
         assert isinstance(state, BonnieClydeState)
-        return self.hand_truth(state, max(state.hand_no, 1))
+        truth = self.hand_truth(state, max(state.hand_no, 1))
+        self._follow(truth, state.table.stacks, state.knowledge[REFEREE])
+        return truth
+
+    @staticmethod
+    def _follow(truth: dict[int, str], stacks: Mapping[Any, list[int]], ref: Any) -> None:
+        """Within each place, give the tokens the referee names their cards; the other cards of that
+        place stay where they are when they can, the displaced ones go to the tokens left over."""
+        for tokens in stacks.values():
+            named = {t: ref.known[t] for t in tokens if t in ref.known}
+            if not named or all(truth[t] == c for t, c in named.items()):
+                continue
+            here = [truth[t] for t in tokens]
+            if not set(named.values()) <= set(here) or len(set(named.values())) != len(named):
+                continue            # a misread: the referee's notes cannot all be true here
+            spare = [c for c in here if c not in named.values()]
+            keep = {t: truth[t] for t in tokens if t not in named and truth[t] in spare}
+            loose = [c for c in spare if c not in keep.values()]
+            for t in tokens:
+                truth[t] = named[t] if t in named else keep[t] if t in keep else loose.pop()
 
     def card_at(self, state: GameState, place: str) -> str | None:
         token = state.table.top(Place.parse(place, state.players))
         return None if token is None else self.truth_of(state).get(token)
 
     def prepare(self, state: GameState, action: dict) -> dict:
-        """Make the truth follow the engine's choice of token for each card played from a hand.
+        """Make the truth follow the engine's choice of token for each card read out of a place.
 
-        Cards in one hand that nobody has identified are alike to everyone: when the engine will
-        name such a token as ``card``, the truth swaps it with the token that really is ``card``
-        (in the same hand, equally unidentified). Returns the action unchanged.
+        Cards of one place that the referee has not identified are alike (a hand is not in any
+        order): when the engine names such a token as a card, the truth exchanges it with the
+        token of the same place that really is that card. Worked out on a copy of the state with
+        the action applied; returns the action unchanged.
         """
         assert isinstance(state, BonnieClydeState)
-        rules: BonnieClydeRules = self.rules
-        kind = action["type"]
-        if kind not in ("meld", "layoff", "hinton", "discard", "note_hand"):
+        if action["type"] not in ("meld", "layoff", "hinton", "discard", "note_hand", "take_file", "take_discard"):
+            return action
+        after = state.clone()
+        try:
+            self.rules.apply(after, self.rules.actions[action["type"]](
+                **{k: v for k, v in action.items() if k != "type"}))
+        except (RuleViolation, TypeError, KeyError):
             return action
         truth = self.truth_of(state)
-        ref = state.knowledge[REFEREE]
-        p = action["player"]
-        hand = state.table.at(hand_place(p))
-        used: set[int] = set()
-        for c in action.get("cards") or [action["card"]]:
-            pick = rules.note_token if kind == "note_hand" else rules._hand_token
-            t = pick(state, p, c, used)
-            used.add(t)
-            if truth[t] != c:
-                u = next(tok for tok, card in truth.items() if card == c)
-                if u in hand and ref.card_at(u) is None and ref.card_at(t) is None:
-                    truth[t], truth[u] = truth[u], truth[t]
+        self._follow(truth, state.table.stacks, after.knowledge[REFEREE])
         self.truth = Truth(truth)
         return action
 
@@ -114,8 +129,12 @@ class BonnieClydeSimulator(Simulator):
             choices = []
             if state.table.count(CASEFILE):
                 choices.append(({"type": "draw", "player": p}, self.weights["draw"]))
-            if state.table.count(FILES_PILE):
-                choices.append(({"type": "take_discard", "player": p}, self.weights["take_discard"]))
+            pile = state.table.at(FILES_PILE)
+            if pile:
+                take = {"type": "take_discard", "player": p}
+                if len(pile) > 1 and state.knowledge[EVERYONE].card_at(pile[-2]) is None:
+                    take["revealed"] = truth[pile[-2]]
+                choices.append((take, self.weights["take_discard"]))
             note = self._note(state, p, hand, truth)
             if note:
                 choices.append((note, self.weights["note_hand"]))
@@ -134,7 +153,7 @@ class BonnieClydeSimulator(Simulator):
             return {"type": "move_car", "player": p, "direction": rng.choice(dirs)}
         if state.phase == FILES:
             pile = state.table.at(FILES_PILE)
-            return {"type": "take_file", "player": p, "card": truth[rng.choice(pile)]}
+            return self.prepare(state, {"type": "take_file", "player": p, "card": truth[rng.choice(pile)]})
         assert state.phase == PLAY_PHASE
         return self.prepare(state, self._pick(self._plays(state, p, hand, cards, truth)))
 
