@@ -258,38 +258,64 @@ class CardKeys(NamedTuple):
                    (kind, a["colour"]) if kind in (AGENT, LOCATION, REPLICATOR) else None)
 
 
-class Facts:
-    """The public facts of one state the journals use, indexed per player."""
+class _PerPlayer(dict):
+    """player -> an index computed the first time it is asked for."""
 
-    def __init__(self, players: tuple[str, ...]) -> None:
+    def __init__(self, make: Any) -> None:
+        super().__init__()
+        self.make = make
+
+    def __missing__(self, player: str) -> Any:
+        value = self[player] = self.make(player)
+        return value
+
+
+class Facts:
+    """The public facts of one state the journals use; per-player indexes are built on demand."""
+
+    def __init__(self, players: tuple[str, ...], keys: Mapping[str, CardKeys]) -> None:
+        self.keys = keys
         self.entries: tuple[JournalEntry, ...] = ()
         self.unplayed: dict[str, list[str]] = {p: [] for p in players}
-        self.by_type: dict[str, dict[str, list[str]]] = {p: {} for p in players}
         self.counts: dict[str, dict[str, int]] = {}
         self.tops: dict[str, dict[str, str]] = {p: {} for p in players}
         self.missions: dict[str, tuple[int, bool]] = {}
         self.count_deductions: dict[str, tuple[Deduction, Deduction]] = {}   # (as others see it, as "you")
+        self.by_type: dict[str, dict[str, list[str]]] = _PerPlayer(self._by_type)
         # cards a player could use, not played yet or on a table stack top:
-        self.locations: dict[str, dict[str, list[str]]] = {p: {} for p in players}   # by name
-        self.agents: dict[str, dict[str, list[str]]] = {p: {} for p in players}      # by colour
-        self.usable: dict[str, dict[tuple[str, str | None], list[str]]] = {p: {} for p in players}
+        self.locations: dict[str, dict[str, list[str]]] = _PerPlayer(lambda p: self._index(p)[0])   # by name
+        self.agents: dict[str, dict[str, list[str]]] = _PerPlayer(lambda p: self._index(p)[1])      # by colour
+        self.usable: dict[str, dict[tuple[str, str | None], list[str]]] = _PerPlayer(lambda p: self._index(p)[2])
+        self._indexes: dict[str, tuple[dict, dict, dict]] = {}
 
-    def _index(self, p: str, card: str, keys: "CardKeys") -> None:
-        if keys.location is not None:
-            self.locations[p].setdefault(keys.location, []).append(card)
-        elif keys.agent is not None:
-            self.agents[p].setdefault(keys.agent, []).append(card)
-        if keys.usable is not None:
-            self.usable[p].setdefault(keys.usable, []).append(card)
+    def _by_type(self, p: str) -> dict[str, list[str]]:
+        out: dict[str, list[str]] = {}
+        for card in self.unplayed[p]:
+            out.setdefault(self.keys[card].type, []).append(card)
+        return out
 
-    def add_unplayed(self, p: str, card: str, keys: "CardKeys") -> None:
+    def _index(self, p: str) -> tuple[dict, dict, dict]:
+        got = self._indexes.get(p)
+        if got is None:
+            locations: dict[str, list[str]] = {}
+            agents: dict[str, list[str]] = {}
+            usable: dict[tuple[str, str | None], list[str]] = {}
+            for card in (*self.unplayed[p], *self.tops[p]):
+                keys = self.keys[card]
+                if keys.location is not None:
+                    locations.setdefault(keys.location, []).append(card)
+                elif keys.agent is not None:
+                    agents.setdefault(keys.agent, []).append(card)
+                if keys.usable is not None:
+                    usable.setdefault(keys.usable, []).append(card)
+            got = self._indexes[p] = (locations, agents, usable)
+        return got
+
+    def add_unplayed(self, p: str, card: str) -> None:
         self.unplayed[p].append(card)
-        self.by_type[p].setdefault(keys.type, []).append(card)
-        self._index(p, card, keys)
 
-    def add_top(self, p: str, card: str, where: str, keys: "CardKeys") -> None:
+    def add_top(self, p: str, card: str, where: str) -> None:
         self.tops[p][card] = where
-        self._index(p, card, keys)
 
     def retrievers(self, p: str, agent_colour: str) -> list[str]:
         """Cards of ``p`` (unplayed or on a stack top) that retrieve a mission started by that colour."""
@@ -314,6 +340,7 @@ class CluesRules(Rules):
         self._labels: dict[Place, tuple[str, str]] = {}
         self._statics: tuple[Any, list, dict] | None = None
         self._entries: dict[tuple[str, Any], JournalEntry] = {}
+        self._memo: dict[str, tuple[Place, JournalEntry]] = {}
         self._unplayed: dict[tuple[str, tuple[str, ...]], Deduction] = {}
 
     @classmethod
@@ -1060,32 +1087,29 @@ class CluesRules(Rules):
         kwhere = known.where
         where = state.table.where
         unread = {p.owner for p in self.unread(state)}
-        entries = []
-        f = Facts(state.players)
-        cache = self._entries
-        for cid, name, kind, keys, owner in self._static(state):
+        entries: list[JournalEntry] = []
+        static = self._static(state)
+        f = Facts(state.players, self._keys(state))
+        unplayed = f.unplayed
+        cache, memo = self._entries, self._memo
+        for cid, name, kind, owner, fixed, unknown in static:
             tok = kwhere.get(cid)
-            if tok is not None:
-                place = where[tok]
-                entry = cache.get((cid, place))
-                if entry is None:
-                    lt = self._labels.get(place)
-                    if lt is None:
-                        lt = self._labels[place] = (self.label(state, place), str(place))
-                    entry = cache[(cid, place)] = JournalEntry(cid, name, kind, lt[0], lt[1])
-                entries.append(entry)
+            if tok is None:
+                unplayed[owner].append(cid)
+                entries.append(unknown if owner in unread and kind == TWO else fixed)
                 continue
-            f.add_unplayed(owner, cid, keys)
-            if kind == ONE:
-                text = "Deck or hand"
-            elif owner in unread:
-                text = "Unknown"
-            else:
-                text = "Two-sided deck"
-            entry = cache.get((cid, text))
+            place = where[tok]
+            seen = memo.get(cid)
+            if seen is not None and seen[0] is place:       # the card has not moved: the same line
+                entries.append(seen[1])
+                continue
+            entry = cache.get((cid, place))
             if entry is None:
-                entry = cache[(cid, text)] = JournalEntry(cid, name, kind, text if text == "Unknown"
-                                                          else f"{owner} / {text}")
+                lt = self._labels.get(place)
+                if lt is None:
+                    lt = self._labels[place] = (self.label(state, place), str(place))
+                entry = cache[(cid, place)] = JournalEntry(cid, name, kind, lt[0], lt[1])
+            memo[cid] = (place, entry)
             entries.append(entry)
         f.entries = tuple(entries)
         t = state.table
@@ -1098,7 +1122,7 @@ class CluesRules(Rules):
                 tok = t.top(pl)
                 card = known.known.get(tok) if tok is not None else None
                 if card:
-                    f.add_top(p, card, f"Table {s}", self._keys(state)[card])
+                    f.add_top(p, card, f"Table {s}")
         for m in state.missions.values():
             f.missions[m.place] = (self.points(state, m), self.immune(state, m))
         for p in state.players:
@@ -1111,12 +1135,18 @@ class CluesRules(Rules):
         self._cache = (state, f)
         return f
 
-    def _static(self, state: CluesState) -> list[tuple[str, str, str, CardKeys, str]]:
-        """(id, name, kind, index keys, owner) of every card, in deck order (per deck, cached)."""
+    def _static(self, state: CluesState) -> list[tuple[str, str, str, str, JournalEntry, JournalEntry]]:
+        """Per card, in deck order: id, name, kind, owner, and its line when not seen since the last
+        shuffle ("Ann / Deck or hand", "Ann / Two-sided deck") and while its table spot is unread."""
         if self._statics is None or self._statics[0] is not state.deck:
-            rows = [(c.id, c.name, c.kind, CardKeys.of(c.attrs), state.owner[c.id]) for c in state.deck.cards.values()]
-            self._statics = (state.deck, rows, {r[0]: r[3] for r in rows})
-            self._entries = {}
+            rows = []
+            for c in state.deck.cards.values():
+                owner = state.owner[c.id]
+                where = "Deck or hand" if c.kind == ONE else "Two-sided deck"
+                fixed = JournalEntry(c.id, c.name, c.kind, f"{owner} / {where}")
+                rows.append((c.id, c.name, c.kind, owner, fixed, JournalEntry(c.id, c.name, c.kind, "Unknown")))
+            self._statics = (state.deck, rows, {c.id: CardKeys.of(c.attrs) for c in state.deck.cards.values()})
+            self._entries, self._memo = {}, {}
         return self._statics[1]
 
     def _keys(self, state: CluesState) -> Mapping[str, CardKeys]:
