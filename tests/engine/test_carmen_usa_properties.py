@@ -373,3 +373,42 @@ def test_unknown_card_chances_when_nothing_is_known():
     odds = s.rules.crook_chances(s.state, "Ann")
     assert all(len(v) == 24 and set(v.values()) == {Fraction(1, 24)} for v in odds.values())
     assert cid("orange-crook") in {c.id for c in s.rules.clues}
+
+
+GARBAGE = (None, 0, -1, 3.5, "", "none", "box/narnia", "Ann/hand", "out", "map/ZZ", [], {}, True,
+           "carmen-usa.capital.mn", "carmen-usa.crook.orange-crook", "capital-of.MN", "x" * 300)
+
+
+def test_garbage_actions_in_every_phase_are_refused_and_change_nothing():
+    """Bad input gets a clear message and changes nothing: every action type, nonsense in each field,
+    sent in every phase a random game passes through (also by someone whose move it is not)."""
+    from engine.errors import RuleViolation as Refused
+
+    rng = random.Random(11)
+    s = Session.new("carmen-usa", ["Ann", "Bob", "Cy"], {"challenge": "bigger"})
+    sim = s.rules.simulator(s.initial, 11)
+    seen_phases = set()
+    checked = 0
+    while s.outcome is None:
+        phase = s.state.phase
+        if phase not in seen_phases:
+            seen_phases.add(phase)
+            before = [s.view(p) for p in (*s.players, None)]
+            for kind, cls in s.rules.actions.items():
+                fields = [f for f in cls.__dataclass_fields__ if f != "player"]
+                for _ in range(3):
+                    action = {"type": kind, "player": rng.choice(["Ann", "Bob", "Cy", "Zed", None, 7])}
+                    for f in fields:
+                        action[f] = rng.choice(GARBAGE)
+                    try:
+                        s.apply(action)
+                    except Refused as exc:
+                        assert exc.message, action
+                        checked += 1
+                    else:       # a nonsense action that happens to be legal (e.g. "choices"): undo it
+                        s.undo()
+                    assert [s.view(p) for p in (*s.players, None)] == before, action
+        s.apply(sim.random_action(s))
+    assert seen_phases >= {"placing", "asking", "answering", "moving", "looking", "accusing_loot",
+                           "finale_draw", "finale_clock", "finale_place"}
+    assert checked > 150
