@@ -15,7 +15,7 @@ import weakref
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from ...game import Assist, Deduction, Journal, JournalEntry
+from ...game import Assist, Deduction, Journal
 from ...knowledge import EVERYONE
 
 if TYPE_CHECKING:
@@ -30,17 +30,18 @@ _SHARED: "weakref.WeakKeyDictionary[Any, dict]" = weakref.WeakKeyDictionary()
 def build_journal(rules: "BonnieClydeRules", state: "BonnieClydeState", player: str, assist: Assist) -> Journal:
     shared = _SHARED.get(state)
     if shared is None:
+        public = _public_locations(rules, state)
         shared = _SHARED[state] = {"table": _table(rules, state), "score": _score(rules, state),
-                                   "public": _public_locations(rules, state)}
+                                   "public": public, "key": tuple((n, tok is None, gone, reason)
+                                                                  for n, tok, gone, _, reason, _ in public)}
     know = state.knowledge[player]
     where = state.table.where
-    words = rules.words
+    entry = rules.entry
     entries = list(rules.unknown_entries)
     index = rules.entry_index
     for tok, cid in know.known.items():
-        e = entries[index[cid]]
-        entries[index[cid]] = JournalEntry(cid, e.name, e.kind, *words(where[tok]))
-    out = [*_locations(rules, state, player, shared["public"]), _files(rules, state, player), shared["table"],
+        entries[index[cid]] = entry(cid, where[tok])
+    out = [*_locations(rules, state, player, shared["public"], shared["key"]), _files(rules, state, player), shared["table"],
            shared["score"]]
     if assist != Assist.NOTES:
         out += [_unseen(rules, state, player), _sideways(rules, state, player)]
@@ -70,8 +71,8 @@ def _public_locations(rules: "BonnieClydeRules", state: "BonnieClydeState") -> l
     return out
 
 
-def _locations(rules: "BonnieClydeRules", state: "BonnieClydeState", player: str, public: list[tuple]
-               ) -> list[Deduction]:
+def _locations(rules: "BonnieClydeRules", state: "BonnieClydeState", player: str, public: list[tuple],
+               public_key: tuple = ()) -> list[Deduction]:
     """What lies under each location as far as ``player`` knows.
 
     Built from the card still lying there (and what this player knows of it), what this player
@@ -80,6 +81,28 @@ def _locations(rules: "BonnieClydeRules", state: "BonnieClydeState", player: str
     """
     if not state.hand_no:
         return []
+    know = state.knowledge[player]
+    mine = []
+    for n, tok, gone, captured, reason, head in public:
+        sighting = state.sightings.get((player, n))
+        card = captured or (know.card_at(tok) if tok is not None else (sighting[1] if sighting else None))
+        now = know.where.get(card) if card is not None and tok is None else None
+        mine.append((card, sighting, None if now is None else id(state.table.where[now]),
+                     tok is not None and tok in state.not_outlaw))
+    key = ("locations", public_key, tuple(mine))
+    cache = rules.journal_cache
+    hit = cache.get(key)
+    if hit is not None:
+        return hit
+    out = _location_lines(rules, state, player, public)
+    if len(cache) > 8192:
+        cache.clear()
+    cache[key] = out
+    return out
+
+
+def _location_lines(rules: "BonnieClydeRules", state: "BonnieClydeState", player: str, public: list[tuple]
+                    ) -> list[Deduction]:
     know = state.knowledge[player]
     name_of = rules.deck.name_of
     out = []
@@ -194,29 +217,40 @@ def _unseen(rules: "BonnieClydeRules", state: "BonnieClydeState", player: str) -
     seen = set(know.where)
     for _, cards in state.groups.get(player, ()):
         seen |= cards
-    counts = {n: 6 for n in rules.board.numbers}
+    counts = [6] * 11
+    location_of = rules.location_of
     for c in seen:
-        n = rules.location_of.get(c)
+        n = location_of.get(c)
         if n is not None:
             counts[n] -= 1
-    text = "Evidence you have not seen this hand: " + ", ".join(
-        f"{rules.board.name(n)} {k}" for n, k in counts.items()) + "."
-    return Deduction("unseen_evidence", text, "Six Evidence cards show each location; these are the ones you have "
-                     "not seen on the table, in the FBI Files, under a location or in your noted hand.",
-                     {"counts": {str(n): k for n, k in counts.items()}})
+    key = ("unseen", tuple(counts))
+    hit = rules.journal_cache.get(key)
+    if hit is None:
+        text = "Evidence you have not seen this hand: " + ", ".join(
+            f"{rules.board.name(n)} {counts[n]}" for n in rules.board.numbers) + "."
+        hit = rules.journal_cache[key] = Deduction(
+            "unseen_evidence", text, "Six Evidence cards show each location; these are the ones you have "
+            "not seen on the table, in the FBI Files, under a location or in your noted hand.",
+            {"counts": {str(n): counts[n] for n in rules.board.numbers}})
+    return hit
 
 
 def _sideways(rules: "BonnieClydeRules", state: "BonnieClydeState", player: str) -> Deduction | None:
     if state.phase in ("deal", "over"):
         return None
     from .rules import hand_place
-    know = state.knowledge[player]
+    known = state.knowledge[player].known
     car = state.car
-    hand = state.table.at(hand_place(player))
-    mine = [c for t in hand if (c := know.card_at(t)) and rules.location_of.get(c) == car]
+    hand = state.table.stacks.get(hand_place(player), ())
+    location_of = rules.location_of
+    mine = [c for t in hand if (c := known.get(t)) and location_of.get(c) == car]
     meld_on_table = car in state.melded
     can_meld = len(mine) >= 3 and len(hand) > 3
     can_layoff = meld_on_table and bool(mine) and len(hand) > 1
+    key = ("sideways", car, meld_on_table, len(mine), can_meld, can_layoff)
+    hit = rules.journal_cache.get(key)
+    if hit is not None:
+        return hit
     text = (f"The car is on {rules.loc_words(car)}: Evidence of {rules.board.name(car)} played now lies sideways "
             f"(4 points a card), and a look under it captures Bonnie or Clyde.")
     if can_meld:
@@ -225,21 +259,26 @@ def _sideways(rules: "BonnieClydeRules", state: "BonnieClydeState", player: str)
         text += f" You can lay off on the {rules.board.name(car)} meld now."
     if not meld_on_table:
         text += f" Nobody has a {rules.board.name(car)} meld yet, so only a meld can go there."
-    return Deduction("sideways", text, "A meld or layoff of the location the car is on lies sideways.",
-                     {"location": car, "meld_on_table": meld_on_table, "in_your_hand": len(mine),
-                      "meld_now": can_meld, "layoff_now": can_layoff})
+    hit = rules.journal_cache[key] = Deduction(
+        "sideways", text, "A meld or layoff of the location the car is on lies sideways.",
+        {"location": car, "meld_on_table": meld_on_table, "in_your_hand": len(mine),
+         "meld_now": can_meld, "layoff_now": can_layoff})
+    return hit
 
 
 def _odds(rules: "BonnieClydeRules", state: "BonnieClydeState", player: str) -> Deduction:
     know = state.knowledge[player]
     where = state.table.where
-    tokens, cands, cards = rules.outlaw_problem(state, know)
+    known_tokens = know.known
+    stacks = state.table.stacks
+    not_outlaw = state.not_outlaw
+    unseen = tuple((n, t in not_outlaw) for n, place in enumerate(rules.board_places, 1)
+                   for t in stacks.get(place, ()) if t not in known_tokens)
     known = []
     for outlaw in rules.outlaws:
         tok = know.where.get(outlaw)
         known.append(None if tok is None else str(where[tok]))
-    outlaws = set(rules.outlaws)
-    key = (tuple(where[t].slot for t in tokens), tuple(bool(cands[t] & outlaws) for t in tokens), tuple(known))
+    key = (unseen, tuple(known))
     hit = rules.odds_cache.get(key)
     if hit is not None:
         return hit

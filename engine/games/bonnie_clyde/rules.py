@@ -20,6 +20,7 @@ read privately; draws are counted, never read. So the app knows every hand's siz
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
@@ -64,22 +65,28 @@ UP, DOWN = "up", "down"
 HINTON_USES = ("draw", "files", "look")
 
 
+# Places are made once and shared (the journal looks them up on every action).
+@lru_cache(maxsize=None)
 def board_place(number: int) -> Place:
     return Place("board", slot=str(number))
 
 
+@lru_cache(maxsize=None)
 def hand_place(player: str) -> Place:
     return Place("hand", owner=player)
 
 
+@lru_cache(maxsize=None)
 def played_place(player: str, number: int, sideways: bool) -> Place:
     return Place("sideways" if sideways else "played", owner=player, slot=str(number))
 
 
+@lru_cache(maxsize=None)
 def captured_place(player: str) -> Place:
     return Place("captured", owner=player)
 
 
+@lru_cache(maxsize=None)
 def hinton_place(player: str) -> Place:
     return Place("hinton", owner=player)
 
@@ -152,13 +159,16 @@ class BonnieClydeRules(Rules):
         self.odds_cache: dict[tuple, Deduction] = {}
         self.files_cache: dict[tuple, str] = {}
         self.board_places = tuple(board_place(n) for n in self.board.numbers)
-        self._words: dict[Place, tuple[str, str]] = {}
+        self._entries: dict[tuple[str, int], JournalEntry] = {}
+        self.journal_cache: dict[tuple, Any] = {}
 
-    def words(self, place: Place) -> tuple[str, str]:
-        """(journal label, machine text) of a place, remembered."""
-        hit = self._words.get(place)
-        if hit is None:
-            hit = self._words[place] = (self.label(place), str(place))
+    def entry(self, card: str, place: Place) -> JournalEntry:
+        """The journal line "``card`` lies at ``place``", made once per card and place."""
+        key = (card, id(place))
+        hit = self._entries.get(key)
+        if hit is None or hit.place != str(place):
+            info = self.deck.cards[card]
+            hit = self._entries[key] = JournalEntry(card, info.name, info.kind, self.label(place), str(place))
         return hit
 
     @staticmethod
