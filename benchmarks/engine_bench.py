@@ -296,8 +296,24 @@ def bench_sudds(games: int, quick: bool) -> None:
 
     os.environ.setdefault("GUMSHOE_HOME", _tempfile.mkdtemp())     # the shipped box, no family answers
     print("\n6. Sudds & Malone: session.apply + session.journal(p, 'full') for every player, per action")
+    from engine.game import Assist
+    from engine.games.sudds_malone import view as _view
+    from engine.games.sudds_malone.state import conspiracy_place
+
+    def baseline_journals(rules, st) -> None:
+        """The same journals with the make-up found by listing every deal (the baseline)."""
+        con = tuple(st.table.top(conspiracy_place(i)) for i in (1, 2, 3, 4))
+        others = tuple(t for t, info in st.table.tokens.items() if info.kind == "suspect" and t not in con)
+        for p in st.players:
+            known = {t: c for t, c in st.knowledge[p].known.items() if st.table.kind(t) == "suspect"}
+            brute_force_makeup(known, con, others, rules.role)
+            rules.journal(st, p, Assist.HINTS)
+
     all_times: list[float] = []
     cpu: list[float] = []
+    ours: list[float] = []
+    base: list[float] = []
+    kept: list = []
     for n in (2, 3, 4):
         times = []
         for seed in range(games):
@@ -311,6 +327,8 @@ def bench_sudds(games: int, quick: bool) -> None:
                     s.journal(p, "full")
                 times.append(time.perf_counter() - t0)
                 cpu.append(time.thread_time() - c0)
+                if len(times) % 10 == 0:
+                    kept.append((s.rules, s.state))           # for the baseline, afterwards
         all_times += times
         p99 = pct(times, 0.99)
         row(f"{n} players ({len(times)} actions, {games} games)",
@@ -321,6 +339,21 @@ def bench_sudds(games: int, quick: bool) -> None:
     p99c = pct(cpu, 0.99)
     row("  thread CPU time (no preemption)", f"median {ms(statistics.median(cpu))}, p99 {ms(p99c)}",
         "p99 < 1 ms", verdict(p99c < 0.001))
+    for rules, st in kept:                              # the same states: ours (nothing remembered) vs baseline
+        _odds._makeup.cache_clear()
+        _view._odds.cache_clear()
+        _view._hunch_line.cache_clear()
+        t1 = time.perf_counter()
+        for p in st.players:
+            rules.journal(st, p, Assist.FULL)
+        t2 = time.perf_counter()
+        baseline_journals(rules, st)
+        ours.append(t2 - t1)
+        base.append(time.perf_counter() - t2)
+    row(f"  journals, uncached, {len(ours)} states", f"median {ms(statistics.median(ours))}, "
+        f"p99 {ms(pct(ours, 0.99))}")
+    row("  baseline: make-up by brute force", f"median {ms(statistics.median(base))}, p99 {ms(pct(base, 0.99))}",
+        "ratio", f"{statistics.median(base) / statistics.median(ours):.0f}x (medians)")
 
     print("\n   Conspiracy make-up: odds.makeup (counting) vs odds.brute_force_makeup (every deal), same inputs")
     roles = {f"{t}-{i}": t for t in ("mole", "rat", "frog") for i in (1, 2, 3)}
