@@ -264,3 +264,19 @@ def test_tag_cards_and_new_game_options_follow_the_familys_library(tmp_path, mon
     opts = lib.game_options(["Ann", "Bob"])
     assert [c["id"] for c in opts["decks"]["Bob"]] == [f"n{n}-c2" for n in range(1, 9)]
     Session.new("39-clues", ["Ann", "Bob"], opts)
+
+
+def test_a_broken_library_file_does_not_stop_a_saved_game_from_reopening(tmp_path, monkeypatch):
+    monkeypatch.setenv("GUMSHOE_HOME", str(tmp_path))
+    path = tmp_path / "game.gumshoe"
+    s = Session.new("39-clues", ["Ann", "Bob"], lib.game_options(["Ann", "Bob"]), path=path)
+    s.apply({"type": "reveal", "player": "Ann", "place": "Ann/table/1", "card": "39-clues.card.n2"})
+    view = s.view(None)
+    s.close()
+    lib.user_library_path().parent.mkdir(parents=True, exist_ok=True)
+    lib.user_library_path().write_text("[library]\nname = 'x'\n[[cards]]\nnumber = 1\n", encoding="utf-8")
+    with pytest.raises(lib.LibraryError, match="line 3 .number 1.: the card needs a 'name'"):
+        lib.game_options(["Ann", "Bob"])                 # a new game says what is wrong
+    again = Session.resume(path)                          # a saved game still opens
+    assert again.view(None) == view
+    again.close()

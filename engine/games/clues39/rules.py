@@ -349,7 +349,12 @@ class CluesRules(Rules):
 
         The deck a game really uses comes from its setup options (see :meth:`setup`).
         """
-        library = lib.user_library() or lib.sample_library()
+        try:
+            library = lib.user_library() or lib.sample_library()
+        except LibraryError:
+            # A broken library file must not stop a saved game from reopening (its decks are in
+            # its options); the library's own screen and game_options() report the fault.
+            library = lib.sample_library()
         physical = {p: [] for p in ("library",)}
         for key, e, _ in library.physical():
             physical["library"].append(dataclasses.replace(e, id=key, copies=1, owners=()))
