@@ -260,6 +260,9 @@ class CarmenUsaRules(Rules):
         self._entry_cache: dict[tuple, JournalEntry] = {}
         self._journal_cache: dict[tuple, Journal] = {}
         self._box_text = {lm: str(box_place(lm)) for lm in self.board.ids}
+        self._ids = self.board.ids
+        self._sets_of = tuple((colour, self.card_of[(WARRANT, colour)], self.card_of[(LOOT, colour)],
+                               self.card_of[(CROOK, colour)]) for colour in self.colours)
         self._box_cache: dict[tuple, Deduction] = {}
         self._line_cache: dict[tuple, tuple[tuple, Deduction]] = {}
         self._odds_cache: dict[tuple, tuple[dict[str, Fraction], str, dict[str, str]]] = {}
@@ -804,6 +807,11 @@ class CarmenUsaRules(Rules):
             return f"{'your' if place.owner == viewer else str(place.owner) + chr(39) + 's'} Capital Token {place.slot}"
         return str(place)
 
+    def _box_tokens(self, state: CarmenUsaState) -> list[tuple[str, int]]:
+        """(landmark, the token of its Clue Card) in board order (each card has its own box)."""
+        boxes = state.boxes
+        return [(lm, boxes[lm]) for lm in self._ids]
+
     def _box_token(self, state: CarmenUsaState, landmark: str) -> int | None:
         """The token in a landmark's box (None: empty). A Clue Card only ever goes back to its own box."""
         tok = state.boxes[landmark]
@@ -881,7 +889,26 @@ class CarmenUsaRules(Rules):
     def _boxes(self, state: CarmenUsaState, player: str) -> list[Deduction]:
         """One line for the 24 Landmark Boxes: the text names the boxes known in any way; the data
         lists every box (landmark, place, how it is known, the card when known)."""
-        key = tuple((lm, *self.box_knowledge(state, player, lm)) for lm in self.board.ids)
+        # box_knowledge for every box, inlined: this runs for every agent after every look.
+        known_cards = state.knowledge[player].known
+        public = state.knowledge[EVERYONE].known
+        where, up, looked = state.table.where, state.table.up, state.looked
+        down_how = "crook-or-loot" if state.variant == BIGGER else "crook"
+        rows = []
+        for lm, tok in self._box_tokens(state):
+            area = where[tok].area
+            card = known_cards.get(tok)
+            if area == "hand":
+                rows.append((lm, "held", card))
+            elif area != BOXES:
+                rows.append((lm, "empty", None))
+            elif tok in up:
+                rows.append((lm, "public", card))
+            elif card is not None:
+                rows.append((lm, "shown" if public.get(tok) == card else "seen", card))
+            else:
+                rows.append((lm, down_how if tok in looked else "unknown", None))
+        key = tuple(rows)
         line = self._box_cache.get(key)
         if line is None:
             known = []
@@ -904,18 +931,24 @@ class CarmenUsaRules(Rules):
     def _hints(self, state: CarmenUsaState, player: str) -> list[Deduction]:
         out = []
         if state.warrants_out:
-            names = ", ".join(f"{c} ({self.deck.card(self.card_of[(WARRANT, c)]).attrs.get('crook', c)})"
-                              for c in state.warrants_out)
-            out.append(Deduction("colours_out", f"Warrants out of play: {names}.",
-                                 "A false accusation removes its Warrant; no accusation can use it again.",
-                                 {"colours": list(state.warrants_out)}))
+            key = ("out", *state.warrants_out)
+            line = self._box_cache.get(key)
+            if line is None:
+                names = ", ".join(f"{c} ({self.deck.card(self.card_of[(WARRANT, c)]).attrs.get('crook', c)})"
+                                  for c in state.warrants_out)
+                line = self._box_cache[key] = Deduction(
+                    "colours_out", f"Warrants out of play: {names}.",
+                    "A false accusation removes its Warrant; no accusation can use it again.",
+                    {"colours": list(state.warrants_out)})
+            out.append(line)
         where = state.knowledge[player].where
         table = state.table
-        for colour in self.colours:
-            crook_tok = where.get(self.card_of[(CROOK, colour)])
-            loot_tok = where.get(self.card_of[(LOOT, colour)])
-            warrant_tok = where.get(self.card_of[(WARRANT, colour)])
-            if crook_tok is None or loot_tok is None or warrant_tok is None or colour in state.warrants_out:
+        for colour, warrant_id, loot_id, crook_id in self._sets_of:
+            crook_tok = where.get(crook_id)
+            if crook_tok is None:
+                continue
+            loot_tok, warrant_tok = where.get(loot_id), where.get(warrant_id)
+            if loot_tok is None or warrant_tok is None or colour in state.warrants_out:
                 continue
             w, l, c = table.where[warrant_tok], table.where[loot_tok], table.where[crook_tok]
             if w.area != BOXES or warrant_tok not in table.up or l.area != BOXES or c.area != BOXES:
@@ -934,12 +967,9 @@ class CarmenUsaRules(Rules):
         (each with the card types it may hold) and how many cards of each type are unknown."""
         know = state.knowledge[player].known
         looked_kinds = (CROOK, LOOT) if state.variant == BIGGER else (CROOK,)
-        boxes = []
-        for lm in self.board.ids:
-            tok = self._box_token(state, lm)
-            if tok is None or tok in know:
-                continue
-            boxes.append((lm, tok in state.looked))
+        where, looked = state.table.where, state.looked
+        boxes = [(lm, tok in looked) for lm, tok in self._box_tokens(state)
+                 if tok not in know and where[tok].area == BOXES]
         remaining = dict.fromkeys(CLUE_KINDS, 0)
         where = state.knowledge[player].where
         for c in self.clues:
