@@ -995,7 +995,7 @@ class BonnieClydeRules(Rules):
             return Prompt(p, f"{p}, deal: a card face down under each location, {per} cards to each player, then "
                              f"turn up the first card of the FBI Files.",
                           (Option("deal", "Deal and turn up the first card", targets, {"card": "pile"}),))
-        note = Option("note_hand", "Note cards of my hand in my journal (privately)")
+        note = Option("note_hand", "Note cards of my hand in my journal (privately)", private=True)
         if state.phase == DRAW:
             opts = [Option("draw", "Draw from the Case File")] if state.table.count(CASEFILE) else []
             top = state.table.top(FILES_PILE)
@@ -1033,7 +1033,8 @@ class BonnieClydeRules(Rules):
             number = state.pending["location"]
             place = str(board_place(number))
             return Prompt(p, f"{p}, look at the card under {self.loc_words(number)} without showing anyone.",
-                          (Option("look", "Look at the card", {"location": (place,)}, {"card": "location"}),))
+                          (Option("look", "Look at the card", {"location": (place,)}, {"card": "location"},
+                                  private=True),))
         if state.phase == DECIDE:
             assert state.pending is not None
             number = state.pending["location"]
@@ -1043,7 +1044,7 @@ class BonnieClydeRules(Rules):
             return Prompt(p, f"{p}, move the Crime Spree car one location up or down.",
                           (Option("move_car", "Move the car", {"direction": (UP, DOWN)}),))
         return Prompt(p, f"{p}, take any one card from the FBI Files without showing anyone.",
-                      (Option("take_file", "Take this card", {"pile": ("files",)}, {"card": "pile"}),))
+                      (Option("take_file", "Take this card", {"pile": ("files",)}, {"card": "pile"}, private=True),))
 
     def layout(self, state: GameState) -> Mapping[str, tuple[str, ...]]:
         """The board's locations (number and name) and its places, for a screen."""
