@@ -812,11 +812,6 @@ class CarmenUsaRules(Rules):
         boxes = state.boxes
         return [(lm, boxes[lm]) for lm in self._ids]
 
-    def _box_token(self, state: CarmenUsaState, landmark: str) -> int | None:
-        """The token in a landmark's box (None: empty). A Clue Card only ever goes back to its own box."""
-        tok = state.boxes[landmark]
-        return tok if state.table.where[tok].area == BOXES else None
-
     def journal(self, state: GameState, player: str, assist: Assist) -> Journal:
         """This agent's journal: where each Clue Card is (as far as they know), every box, and
         (with more assist) the colours out, accusations ready and the exact Crook odds.
@@ -860,26 +855,6 @@ class CarmenUsaRules(Rules):
             deductions += self._crook_odds(state, player)
         return Journal(player, assist, tuple(entries), tuple(deductions))
 
-    def box_knowledge(self, state: CarmenUsaState, player: str, landmark: str) -> tuple[str, str | None]:
-        """What ``player`` knows of a box: (how, card). ``how`` is one of: empty, held (picked up in
-        an accusation under way), public (face up),
-        shown (shown to everyone, face down), seen (looked at by this agent), crook / crook-or-loot
-        (someone looked and put it back face down), unknown."""
-        tok = state.boxes[landmark]
-        area = state.table.where[tok].area
-        if area == "hand":
-            return "held", state.knowledge[player].known.get(tok)
-        if area != BOXES:
-            return "empty", None
-        card = state.knowledge[player].known.get(tok)
-        if tok in state.table.up:
-            return "public", card
-        if card is not None:
-            return ("shown" if state.knowledge[EVERYONE].known.get(tok) == card else "seen"), card
-        if tok in state.looked:
-            return ("crook-or-loot" if state.variant == BIGGER else "crook"), None
-        return "unknown", None
-
     _HOW = {"public": "face up", "shown": "shown to everyone at an accusation", "seen": "seen by you",
             "crook": "a Crook (someone looked and put it back face down)",
             "crook-or-loot": "a Crook or a Loot (someone looked and put it back face down)",
@@ -888,8 +863,11 @@ class CarmenUsaRules(Rules):
 
     def _boxes(self, state: CarmenUsaState, player: str) -> list[Deduction]:
         """One line for the 24 Landmark Boxes: the text names the boxes known in any way; the data
-        lists every box (landmark, place, how it is known, the card when known)."""
-        # box_knowledge for every box, inlined: this runs for every agent after every look.
+        lists every box: landmark, place, the card when known, and how it is known, one of
+        ``empty`` (its card left play), ``held`` (picked up in the accusation under way),
+        ``public`` (face up), ``shown`` (shown to everyone, face down), ``seen`` (looked at by this
+        agent), ``crook`` / ``crook-or-loot`` (someone looked and put it back face down), ``unknown``.
+        """
         known_cards = state.knowledge[player].known
         public = state.knowledge[EVERYONE].known
         where, up, looked = state.table.where, state.table.up, state.looked
