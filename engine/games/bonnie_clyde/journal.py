@@ -178,8 +178,8 @@ def _table(rules: "BonnieClydeRules", state: "BonnieClydeState") -> Deduction:
         mine = []
         for n in sorted(played.get(p, {})):
             row = played[p][n]
-            side = f", {row['sideways']} sideways" if row["sideways"] else ""
-            mine.append(f"{rules.board.name(n)} {row['normal'] + row['sideways']}{side}")
+            side = f" ({row['sideways']} sideways)" if row["sideways"] else ""
+            mine.append(f"{rules.board.name(n)}: {row['normal'] + row['sideways']} cards{side}")
         mine += [rules.deck.name_of(c) for c in captured.get(p, [])]
         parts.append(f"{p}: {'; '.join(mine) if mine else 'nothing yet'}")
     melds = ", ".join(rules.board.name(n) for n in sorted(state.melded)) or "none"
