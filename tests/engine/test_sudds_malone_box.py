@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.errors import BadInput
+from engine.errors import BadInput, RuleViolation
 from engine.games.sudds_malone.box import BoxError, load_box, save_answer
 from engine.session import Session
 
@@ -191,3 +191,26 @@ def test_needed_asks_about_the_calendar_days_ahead_and_the_map_around_the_badge(
     board(s, "Ann").calendar = (1, 4)
     keys = [q.key for q in s.rules.needed(s.state)]
     assert "calendar.1.wednesday" not in keys and "calendar.1.friday" not in keys   # behind her now or verified
+
+
+def test_a_card_read_by_the_camera_is_learnt_once_then_its_content_is_used(tmp_path, monkeypatch):
+    """Learn your box, a card's content: the camera reads Case 9 as it is played; the app asks for what is
+    printed on it (once), stores it, and the case is closed by those values."""
+    home = tmp_path / "fam"
+    monkeypatch.setenv("GUMSHOE_HOME", str(home))
+    from .test_sudds_malone_table import CITY, DISPLAY, FF
+    s = Session.new("sudds-malone", ["Ann", "Bob"])
+    s.apply({"type": "deal", "player": "Ann", "city": CITY, "conspiracy": FF(1), "display": DISPLAY})
+    s.apply({"type": "roll", "player": "Ann", "dice": dice_for(("Ann", "Bob"), 4)})
+    act(s, "take_die", die="white-1", news=True)
+    act(s, "pick_evidence", evidence="notebook")
+    card = "sudds.case.case-09"
+    q = s.rules.card_question(card)
+    assert q is not None and q.key == "case.case-09"
+    s.rules.learn(q.key, {"cost": ["notebook", "notebook"], "points": 3, "cash": 0, "tabs": "B",
+                          "bottom": "matchbook:savoy"})
+    assert s.rules.card_question(card) is None                  # asked once
+    with pytest.raises(RuleViolation, match="needs notebook, notebook"):
+        act(s, "close_case", card=card, pay=["glass", "telephone"])
+    act(s, "close_case", card=card, pay=["notebook", "notebook"])
+    assert board(s, "Ann").score == 1 + 3
