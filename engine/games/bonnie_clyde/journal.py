@@ -12,7 +12,6 @@ Clyde lie under each location.
 from __future__ import annotations
 
 import weakref
-from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from ...game import Assist, Deduction, Journal

@@ -91,10 +91,6 @@ def hinton_place(player: str) -> Place:
     return Place("hinton", owner=player)
 
 
-def frac(p: Fraction) -> str:
-    return f"{p.numerator}/{p.denominator}"
-
-
 class BonnieClydeState(GameState):
     """The table plus where in the hand and the turn we are, and the scores across hands."""
 
@@ -126,6 +122,7 @@ class BonnieClydeState(GameState):
         self.scores = Scoreboard(players)
         self.results: tuple[dict, ...] = ()   # each scored hand, line by line
         self.ended: dict | None = None        # how the last hand ended (until the next deal)
+        self.moves = 0                        # actions accepted so far (the simulated table keys its truth by it)
 
 
 class BonnieClydeRules(Rules):
@@ -471,9 +468,6 @@ class BonnieClydeRules(Rules):
     def _log_board(self, state: BonnieClydeState, number: int, text: str) -> None:
         state.board_log[number] = state.board_log.get(number, ()) + ((state.turn, text),)
 
-    def _actor(self, state: BonnieClydeState) -> str | None:
-        return None if state.phase == OVER else state.current
-
     def _keeps_one(self, state: BonnieClydeState, player: str, playing: int) -> None:
         if len(self.hand(state, player)) - playing < 1:
             raise RuleViolation("Keep at least one card in your hand: your turn ends with a discard, and "
@@ -492,6 +486,7 @@ class BonnieClydeRules(Rules):
         first_deal = state.phase == DEAL and state.hand_no == 0
         if action.player != state.current and not (first_deal and action.type == "deal"):
             raise RuleViolation(f"It is {state.current}'s turn, not {action.player}'s.", TURN)
+        state.moves += 1
         handler(state, action)
 
     def _do_deal(self, state: BonnieClydeState, a: Deal) -> None:
@@ -725,7 +720,7 @@ class BonnieClydeRules(Rules):
         pending = state.pending
         assert pending is not None
         if pending["kind"] == "meld":
-            self._move_car(state, UP, state.current, meld=True)
+            self._move_car(state, UP, state.current)
         elif pending["kind"] == "layoff":
             if state.car in (1, len(self.board.locations)):
                 self._move_car(state, UP if state.car == 1 else DOWN, state.current)
@@ -737,7 +732,7 @@ class BonnieClydeRules(Rules):
         state.pending = None
         state.phase = PLAY_PHASE
 
-    def _move_car(self, state: BonnieClydeState, direction: str, player: str, meld: bool = False) -> None:
+    def _move_car(self, state: BonnieClydeState, direction: str, player: str) -> None:
         top = len(self.board.locations)
         new = state.car + (1 if direction == UP else -1)
         if not 1 <= new <= top:

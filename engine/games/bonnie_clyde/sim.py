@@ -36,6 +36,7 @@ class BonnieClydeSimulator(Simulator):
     def __init__(self, rules: BonnieClydeRules, initial: GameState, seed: int) -> None:
         self.seed = seed
         self.hands: dict[int, dict[int, str]] = {}
+        self.by_move: dict[int, dict[int, str]] = {}     # the truth after each number of actions
         super().__init__(rules, initial, seed)
 
     # --- the truth ----------------------------------------------------------------------
@@ -63,8 +64,12 @@ class BonnieClydeSimulator(Simulator):
         """The truth of the cards on the table now (the hand being played or just scored), with the
         cards of each place labelled as the referee's notes name them (see :meth:`prepare`)."""
         assert isinstance(state, BonnieClydeState)
-        truth = self.hand_truth(state, max(state.hand_no, 1))
-        self._follow(truth, state.table.stacks, state.knowledge[REFEREE])
+        truth = self.by_move.get(state.moves)
+        if truth is None:
+            # An action this table did not prepare (a replayed log): start from the hand's deal.
+            truth = dict(self.hand_truth(state, max(state.hand_no, 1)))
+            self._follow(truth, state.table.stacks, state.knowledge[REFEREE])
+            self.by_move[state.moves] = truth
         return truth
 
     @staticmethod
@@ -97,16 +102,18 @@ class BonnieClydeSimulator(Simulator):
         the action applied; returns the action unchanged.
         """
         assert isinstance(state, BonnieClydeState)
-        if action["type"] not in ("meld", "layoff", "hinton", "discard", "note_hand", "take_file", "take_discard"):
-            return action
         after = state.clone()
         try:
             self.rules.apply(after, self.rules.actions[action["type"]](
                 **{k: v for k, v in action.items() if k != "type"}))
         except (RuleViolation, TypeError, KeyError):
             return action
-        truth = self.truth_of(state)
-        self._follow(truth, state.table.stacks, after.knowledge[REFEREE])
+        if after.hand_no != state.hand_no:
+            truth = dict(self.hand_truth(after, after.hand_no))          # a new deal: a new shuffle
+        else:
+            truth = dict(self.truth_of(state))
+            self._follow(truth, state.table.stacks, after.knowledge[REFEREE])
+        self.by_move[after.moves] = truth       # what undo and redo come back to
         self.truth = Truth(truth)
         return action
 
@@ -121,7 +128,7 @@ class BonnieClydeSimulator(Simulator):
             nxt = self.hand_truth(state, state.hand_no + 1)
             plan = rules.deal_plan(state)
             dealer = rng.choice(state.players) if state.hand_no == 0 else p
-            return {"type": "deal", "player": dealer, "card": nxt[plan["turned"]]}
+            return self.prepare(state, {"type": "deal", "player": dealer, "card": nxt[plan["turned"]]})
         truth = self.truth_of(state)
         hand = state.table.at(hand_place(p))
         cards = [truth[t] for t in hand]
@@ -142,15 +149,15 @@ class BonnieClydeSimulator(Simulator):
         if state.phase == LOOK:
             assert state.pending is not None
             place = str(board_place(state.pending["location"]))
-            return {"type": "look", "player": p, "location": place, "card": self.card_at(state, place)}
+            return self.prepare(state, {"type": "look", "player": p, "location": place,
+                                        "card": self.card_at(state, place)})
         if state.phase == DECIDE:
             assert state.looked is not None
-            if truth[state.looked] in rules.outlaws or rng.random() < 0.5:
-                return {"type": "leave", "player": p}
-            return {"type": "take", "player": p}
+            choice = "leave" if truth[state.looked] in rules.outlaws or rng.random() < 0.5 else "take"
+            return self.prepare(state, {"type": choice, "player": p})
         if state.phase == MOVE:
             dirs = [d for d, step in (("up", 1), ("down", -1)) if 1 <= state.car + step <= 10]
-            return {"type": "move_car", "player": p, "direction": rng.choice(dirs)}
+            return self.prepare(state, {"type": "move_car", "player": p, "direction": rng.choice(dirs)})
         if state.phase == FILES:
             pile = state.table.at(FILES_PILE)
             return self.prepare(state, {"type": "take_file", "player": p, "card": truth[rng.choice(pile)]})
