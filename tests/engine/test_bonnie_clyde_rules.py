@@ -597,6 +597,9 @@ def test_public_words_never_name_a_private_card():
     assert not any("Ted Hinton" in t for t in s.public_log()[2:])
     assert s.rules.place_words(s.state, "board/2", "Ann") == "the card under Sherman, Texas (2)"
     assert s.rules.place_words(s.state, "Ann/hand", "Ann") == "your hand"
+    assert s.rules.place_words(s.state, "up", "Ann") == "up (toward Gibson, Louisiana)"
+    assert s.rules.place_words(s.state, "Bob", "Ann") == "Bob" and s.rules.place_words(s.state, "files") == \
+        "the FBI Files"
 
 
 def test_exact_placements_count():

@@ -218,8 +218,19 @@ class BonnieClydeRules(Rules):
         return "Case File"
 
     def place_words(self, state: GameState, place: str, viewer: str | None = None) -> str:
-        """'your hand', "Bob's hand", 'the card under Sherman, Texas (2)', 'the FBI Files'."""
-        where = Place.parse(place, state.players)
+        """'your hand', "Bob's hand", 'the card under Sherman, Texas (2)', 'the FBI Files'; the other
+        values a prompt offers read as words too ('up (toward Gibson, Louisiana)', 'draw 2 cards')."""
+        values = {UP: f"up (toward {self.board.name(len(self.board.locations))})",
+                  DOWN: f"down (toward {self.board.name(1)})", "draw": "draw 2 cards from the Case File",
+                  "files": "take a card from the FBI Files", "look": "look under a location"}
+        if place in values:
+            return values[place]
+        if place in state.players:
+            return "you" if place == viewer else place
+        try:
+            where = Place.parse(place, state.players)
+        except ValueError:
+            return str(place)
         if where.area == "hand":
             return "your hand" if where.owner == viewer else f"{where.owner}'s hand"
         if where.area == "board":
