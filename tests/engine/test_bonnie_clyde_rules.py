@@ -393,7 +393,7 @@ def test_ted_hinton_take_from_the_files_is_private_and_others_keep_one_of_these(
     a(s, "draw", "Ann")
     a(s, "discard", "Ann", card=E(6, "a"))
     a(s, "draw", "Bob")
-    a(s, "hinton", "Bob", card=H(2), use="files")
+    a(s, "hinton", "Bob", card=H(2), use="take")
     refused(s, {"type": "take_file", "player": "Bob", "card": E(7, "a")}, match="not in the FBI Files")
     events = a(s, "take_file", "Bob", card=E(4, "a"))
     assert all("Joplin" not in e.text or e.visibility.scope == "private" for e in events)

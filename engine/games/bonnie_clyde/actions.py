@@ -76,7 +76,7 @@ class Layoff(Action):
 
 @dataclass(frozen=True)
 class Hinton(Action):
-    """Play Ted Hinton (``card``, read face up) to ``use`` it: "draw" 2, take from the "files",
+    """Play Ted Hinton (``card``, read face up) to ``use`` it: "draw" 2, "take" a card from the FBI Files,
     or "look" under the location ``location`` (written ``board/<number>``)."""
     type = "hinton"
     card: str

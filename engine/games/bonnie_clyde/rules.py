@@ -62,7 +62,7 @@ DEAL, DRAW, PLAY_PHASE, LOOK, DECIDE, MOVE, FILES, OVER = (
 CASEFILE = Place("casefile")
 FILES_PILE = Place("files")
 UP, DOWN = "up", "down"
-HINTON_USES = ("draw", "files", "look")
+HINTON_USES = ("draw", "take", "look")
 
 
 # Places are made once and shared (the journal looks them up on every action).
@@ -222,7 +222,7 @@ class BonnieClydeRules(Rules):
         values a prompt offers read as words too ('up (toward Gibson, Louisiana)', 'draw 2 cards')."""
         values = {UP: f"up (toward {self.board.name(len(self.board.locations))})",
                   DOWN: f"down (toward {self.board.name(1)})", "draw": "draw 2 cards from the Case File",
-                  "files": "take a card from the FBI Files", "look": "look under a location"}
+                  "take": "take a card from the FBI Files", "look": "look under a location"}
         if place in values:
             return values[place]
         if place in state.players:
@@ -774,11 +774,11 @@ class BonnieClydeRules(Rules):
         if state.hinton_used:
             raise RuleViolation("You may play only one Ted Hinton card per turn.", HINTON_RULE)
         if a.use not in HINTON_USES:
-            raise BadInput("Ted Hinton is used to 'draw' 2, take from the 'files', or 'look' under a location.")
+            raise BadInput("Ted Hinton is used to 'draw' 2, 'take' a card from the FBI Files, or 'look' under a location.")
         number = 0
         if a.use == "draw" and state.table.count(CASEFILE) == 0:
             raise RuleViolation("The Case File is empty: there is nothing to draw.", f"{HINTON_RULE} (our reading)")
-        if a.use == "files" and state.table.count(FILES_PILE) == 0:
+        if a.use == "take" and state.table.count(FILES_PILE) == 0:
             raise RuleViolation("The FBI Files are empty.", HINTON_RULE)
         if a.use == "look":
             try:
@@ -810,9 +810,9 @@ class BonnieClydeRules(Rules):
             self._casefile_check(state, a.player)
             self._to_files(state, tok)
             return
-        if a.use == "files":
+        if a.use == "take":
             state.emit("hinton", f"{a.player} played Ted Hinton to take a card from the FBI Files without showing it.",
-                       player=a.player, card=card, use="files")
+                       player=a.player, card=card, use="take")
             state.pending = {"kind": "hinton", "location": 0, "sideways": False, "hinton": tok}
             state.phase = FILES
             return
@@ -1027,7 +1027,7 @@ class BonnieClydeRules(Rules):
             opts.insert(0, Option("meld", "Meld three or more Evidence of one location"))
             if not state.hinton_used:
                 uses = [u for u in HINTON_USES if (u != "draw" or state.table.count(CASEFILE))
-                        and (u != "files" or state.table.count(FILES_PILE))]
+                        and (u != "take" or state.table.count(FILES_PILE))]
                 looks = tuple(str(board_place(n)) for n in self.board.numbers if state.table.count(board_place(n)))
                 if not looks and "look" in uses:
                     uses.remove("look")

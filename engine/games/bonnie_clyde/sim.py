@@ -198,7 +198,7 @@ class BonnieClydeSimulator(Simulator):
             if state.table.count(CASEFILE):
                 uses.append(("draw", ""))
             if state.table.count(FILES_PILE):
-                uses.append(("files", ""))
+                uses.append(("take", ""))
             looks = [str(board_place(n)) for n in rules.board.numbers if state.table.count(board_place(n))]
             if looks and len(cards) > 1:
                 uses.append(("look", rng.choice(looks)))
