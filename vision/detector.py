@@ -90,6 +90,8 @@ class DetectorConfig:
     lib_bands / band_overlap: on video (roi_tracking) the full-frame pass covers one of this many
         horizontal bands per frame, overlapping by this share of the height, plus the whole frame
         at 3x the decimation (tags taller than the overlap); 1 = the whole frame every frame.
+    lib_every: on video, the full-frame library pass runs on one frame in this many (tags it
+        found are followed in between through the regions of recently seen tags).
     crop_decimate: decimation inside the regions of step 3 (1 = full resolution).
     crop_budget: share of the frame's pixels step 3 may search per frame (busy frames take turns).
     search_candidates: include step 1's unread candidates in step 3.
@@ -104,6 +106,7 @@ class DetectorConfig:
     use_library: bool = True
     lib_decimate: float = 4.0
     lib_bands: int = 1
+    lib_every: int = 2
     band_overlap: float = 0.15
     crop_decimate: float = 1.0
     crop_budget: float = 0.25
@@ -281,6 +284,7 @@ class AprilTagReader:
                 log.warning("AprilTag library unavailable, reading with OpenCV only: %s", exc)
         self._turn = 0
         self._band = 0
+        self._frames = 0
         self.last_crop_share = 0.0  # share of the frame searched again at full resolution (diagnostics)
 
     @property
@@ -304,7 +308,9 @@ class AprilTagReader:
         if self._lib_crop is None:
             return found
         doubtful: list[np.ndarray] = []  # decimated library reads our sampler did not confirm: look again
-        if self._lib_full is not None:
+        self._frames += 1
+        skip_full = video and self.config.lib_every > 1 and self._frames % self.config.lib_every != 1
+        if self._lib_full is not None and not skip_full:
             if video and self.config.lib_bands > 1:
                 doubtful = self._library_band(found, gray)
             else:
