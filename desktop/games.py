@@ -9,20 +9,20 @@ engine commits before ``apply`` returns).
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any, Mapping
 
 from PySide6.QtCore import QObject, Signal
 
-from engine.errors import BadInput, RuleViolation
+from engine.errors import RuleViolation
 from engine.events import Event
 from engine.game import Assist
 from engine.games import GameInfo, game_info
 from engine.paths import user_dir
 from engine.session import PlayerView, Session
-from engine.store import EventStore, StoreError
+from engine import saves as engine_saves
+from engine.saves import SavedGame
 
 SUFFIX = ".gumshoe"
 
@@ -43,89 +43,23 @@ def new_game_path() -> Path:
     return path
 
 
-@dataclass(frozen=True)
-class SavedGame:
-    path: Path
-    title: str                  # "Julie, Amberley, Mark"
-    when: str                   # "Sat 21 Nov, 18:40"
-    moves: int | None
-    problem: str | None = None  # a file that cannot be opened says why, instead of vanishing
-    state: str = ""             # "Julie's turn" or "finished: " and the game's verdict
-    finished: bool = False
-    game: str = ""              # the game's title on the shelf
-
-    def line(self) -> str:
-        """One line of the resume list."""
-        if self.problem:
-            return f"{self.path.name}: cannot be opened ({self.problem})"
-        moves = f" \u2014 {self.moves} moves" if self.moves is not None else ""
-        return f"{self.game}: {self.title} \u2014 {self.when}{moves} \u2014 {self.state}"
-
-
-def _game_title(game: object) -> str:
-    try:
-        return game_info(str(game)).title
-    except (BadInput, ValueError):
-        return str(game)
-
-
 def saved_games() -> list[SavedGame]:
-    """Saved games, newest first, read without writing to any file."""
-    found = []
-    for path in sorted(games_dir().glob(f"*{SUFFIX}"), key=lambda p: p.stat().st_mtime, reverse=True):
-        try:
-            info = EventStore.summary(path)
-        except (StoreError, OSError) as exc:
-            found.append(SavedGame(path, path.stem, "", None, str(exc)))
-            continue
-        header = info.get("header") or {}
-        players = header.get("players") or []
-        game = _game_title(header.get("game"))
-        stamp = info.get("updated_at") or info.get("created_at")
-        when = stamp.astimezone().strftime("%a %d %b, %H:%M") if stamp else ""
-        try:
-            # Replaying is cheap (about 0.1 s for 1,000 moves) and says where the game stands.
-            seen = Session.preview(path)
-        except (StoreError, RuleViolation, ValueError, KeyError) as exc:
-            found.append(SavedGame(path, ", ".join(players), when, None, f"cannot be replayed ({exc})", game=game))
-            continue
-        finished = seen.outcome is not None
-        state = f"finished: {seen.outcome.reason}" if seen.outcome else f"{seen.current}'s turn"
-        found.append(SavedGame(path, ", ".join(seen.players), when, len(seen.undo_history()), None, state, finished,
-                               game))
-    return found
+    """Saved games in the family's folder, newest first, each with where it stands or its
+    problem (read without writing to any file; never raises)."""
+    return engine_saves.saved_games(games_dir())
 
 
-def bin_dir() -> Path:
-    return games_dir() / "bin"
+def clean_temp_files() -> None:
+    """Leftovers of a game creation that was killed (started again, they are not needed)."""
+    engine_saves.clean_temp_files(games_dir())
 
 
 def move_to_bin(path: Path) -> Path:
-    """Move a saved game (and SQLite's side files) to the bin folder; returns where it went."""
-    folder = bin_dir()
-    folder.mkdir(parents=True, exist_ok=True)
-    target = folder / path.name
-    n = 2
-    while target.exists():
-        target = folder / f"{path.stem}_{n}{path.suffix}"
-        n += 1
-    path.rename(target)
-    for side in ("-wal", "-shm"):
-        extra = path.with_name(path.name + side)
-        if extra.exists():
-            extra.rename(target.with_name(target.name + side))
-    return target
+    return engine_saves.move_to_bin(path)
 
 
-def restore_from_bin(binned: Path, original: Path) -> None:
-    """Put a game back where it was (refuses to overwrite a file there)."""
-    if original.exists():
-        raise FileExistsError(f"{original.name} exists again; the binned copy stays in {binned.parent}")
-    binned.rename(original)
-    for side in ("-wal", "-shm"):
-        extra = binned.with_name(binned.name + side)
-        if extra.exists():
-            extra.rename(original.with_name(original.name + side))
+def restore_from_bin(binned: Path) -> Path:
+    return engine_saves.restore_from_bin(binned)
 
 
 class GameController(QObject):
@@ -163,8 +97,10 @@ class GameController(QObject):
         return cls(Session.new(game_id, players, chosen, path=path), path)
 
     @classmethod
-    def resume(cls, path: Path) -> "GameController":
-        return cls(Session.resume(path), path)
+    def resume(cls, path: Path, *, read_only: bool = False) -> "GameController":
+        """Open a saved game to play on (an older file is updated, after a backup), or with
+        ``read_only`` to look at it and replay it (a read-only file, folder or disk)."""
+        return cls(engine_saves.open_game(path, read_only=read_only), path)
 
     def close(self) -> None:
         self.session.close()
@@ -239,4 +175,5 @@ def public_texts(events: list[Event]) -> list[str]:
     return [e.text for e in events if e.visibility.scope == "public"]
 
 
-__all__ = ["GameController", "SavedGame", "saved_games", "public_texts", "RuleViolation"]
+__all__ = ["GameController", "SavedGame", "saved_games", "clean_temp_files", "move_to_bin", "restore_from_bin",
+           "public_texts", "RuleViolation"]

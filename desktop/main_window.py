@@ -17,7 +17,7 @@ from engine.store import StoreError
 from .camera import CameraPanel
 from .card_entry import CardEntry
 from .end_screen import EndScreen
-from .games import GameController
+from .games import GameController, clean_temp_files
 from .new_game_screen import NewGameScreen
 from .private import JournalView, PrivacyGate
 from .setup_screen import SetupScreen
@@ -92,6 +92,7 @@ class MainWindow(QMainWindow):
         self.camera_panel.card_seen.connect(self._card_seen)
         self.table.camera_slot.addWidget(self.camera_panel)
         self.camera_panel.problem.connect(self.table.notice)
+        clean_temp_files()
         if demo and not self.start.unfinished_last_game():
             self.show_new_game(game or self.start.first_game(), demo=True)
         else:
@@ -151,13 +152,16 @@ class MainWindow(QMainWindow):
         if self.setup.show_game(controller, self.table.table.setup_widget() if self.table.table else None):
             self.stack.setCurrentWidget(self.setup)
 
-    def resume_game(self, path: Path) -> None:
+    def resume_game(self, path: Path, read_only: bool = False) -> None:
         try:
-            controller = GameController.resume(path)
+            controller = GameController.resume(path, read_only=read_only)
         except (StoreError, RuleViolation, DeckError, OSError, ValueError) as exc:
-            self.start.show_problem(f"That game could not be opened: {exc}")
+            self.start.show_problem(f"That game could not be opened: {getattr(exc, 'message', None) or exc}")
             return
         self._open(controller)
+        if controller.session.read_only:
+            self.table.notice(controller.session.read_only)
+            return
         words = controller.session.undo_history()
         self.table.say([f"Welcome back. The last thing that happened: {words[-1]}."] if words else
                        ["Welcome back."])
@@ -176,6 +180,9 @@ class MainWindow(QMainWindow):
         elif self.camera_setting == "auto":
             self.camera_panel.start_webcam(self.camera_index)
         self.show_table()
+        if controller.session.warnings:
+            # A broken corrections file: the game goes on with the shipped names, and says why.
+            self.table.notice(" ".join(controller.session.warnings))
 
     def _close_game(self) -> None:
         if self.controller is not None:

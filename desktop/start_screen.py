@@ -7,10 +7,11 @@ from pathlib import Path
 from PySide6.QtCore import QObject, QSettings, Qt, QThread, QUrl, Signal
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import (QCheckBox, QGroupBox, QHBoxLayout, QListWidget, QListWidgetItem, QProgressBar,
-                               QScrollArea, QVBoxLayout, QWidget)
+                               QVBoxLayout, QWidget)
 
 from engine.games import game_info
 from engine.paths import user_dir
+from engine.store import StoreError
 
 from .games import move_to_bin, restore_from_bin, saved_games
 from .tables import installed_games
@@ -40,7 +41,8 @@ class TagPrinter(QObject):
 class StartScreen(QWidget):
     """The game shelf (from the engine's registry), the saved games, tag sheets and settings."""
 
-    resume_requested = Signal(Path)
+    #: a saved game, and whether it can only be looked at (read-only)
+    resume_requested = Signal(Path, bool)
     #: a game id
     new_game_requested = Signal(str)
     demo_requested = Signal(str)
@@ -243,16 +245,17 @@ class StartScreen(QWidget):
             head.setFont(font)
             self.saved.addItem(head)
             for game in group:
-                item = QListWidgetItem(game.line())
+                item = QListWidgetItem(f"{game.game_title}: {game.summary}" if game.game_title else game.summary)
                 item.setData(Qt.UserRole, str(game.path))
                 item.setData(Qt.UserRole + 1, bool(game.problem))
+                item.setData(Qt.UserRole + 2, bool(game.read_only))
                 self.saved.addItem(item)
         if not games:
             item = QListWidgetItem("No saved games yet.")
             item.setFlags(Qt.NoItemFlags)
             self.saved.addItem(item)
         newest = games[0] if games else None
-        if newest is not None and not newest.problem and not newest.finished:
+        if newest is not None and newest.resumable and not newest.finished:
             self.last_game.setText(f"Your last game ({newest.title}) was not finished: {newest.state}. "
                                    f"Resume it where it stopped?")
             self.last_game.show()
@@ -276,14 +279,16 @@ class StartScreen(QWidget):
         self.resume_button.setEnabled(openable)
         self.delete_button.setEnabled(path is not None)
         newest_unfinished = self.last_game.isVisible() and self.saved.currentRow() == 1
-        self.resume_button.setText("Resume the last game" if newest_unfinished else "Resume")
+        viewing = openable and bool(item.data(Qt.UserRole + 2))
+        self.resume_button.setText("Resume the last game" if newest_unfinished else
+                                   "Look at it (read-only)" if viewing else "Resume")
         self.resume_button.setProperty("role", "primary" if newest_unfinished else "")
         self.resume_button.style().unpolish(self.resume_button)
         self.resume_button.style().polish(self.resume_button)
 
     def _resume_item(self, item: QListWidgetItem | None) -> None:
         if item is not None and item.data(Qt.UserRole) and not item.data(Qt.UserRole + 1):
-            self.resume_requested.emit(Path(item.data(Qt.UserRole)))
+            self.resume_requested.emit(Path(item.data(Qt.UserRole)), bool(item.data(Qt.UserRole + 2)))
 
     def delete_selected(self) -> None:
         """Move the selected saved game to the bin folder (Undo brings it back)."""
@@ -292,7 +297,7 @@ class StartScreen(QWidget):
             return
         try:
             self._binned.append((path, move_to_bin(path)))
-        except OSError as exc:
+        except (StoreError, OSError) as exc:
             self.show_problem(f"That game could not be moved to the bin: {exc}")
             return
         self.problem.hide()
@@ -302,10 +307,10 @@ class StartScreen(QWidget):
     def undelete(self) -> None:
         if not self._binned:
             return
-        original, binned = self._binned.pop()
+        _original, binned = self._binned.pop()
         try:
-            restore_from_bin(binned, original)
-        except OSError as exc:
+            restore_from_bin(binned)
+        except (StoreError, OSError) as exc:
             self.show_problem(f"That game could not be taken out of the bin: {exc}")
         self.undelete_button.setVisible(bool(self._binned))
         self.refresh()

@@ -21,6 +21,7 @@ TABLES: dict[str, str] = {
     "carmen-cards": "desktop.tables.carmen:CarmenTable",
     "39-clues": "desktop.tables.clues39:CluesTable",
     "carmen-usa": "desktop.tables.carmen_usa:CarmenUsaTable",
+    "bonnie-clyde": "desktop.tables.bonnie_clyde:BonnieClydeTable",
 }
 
 

@@ -1,0 +1,239 @@
+"""The Bonnie and Clyde Mystery Rummy table: the board's ten locations, the car, the piles, the players.
+
+Everything is drawn from the engine's shared view and the public state (what lies face up,
+how many cards each hand holds, the car, the scores). The card under a location is a face-down
+tile until someone captures it; the look is asked behind the privacy gate by the shell (the
+engine's ``look`` option is private). Playing cards from a hand (melds, layoffs, Ted Hinton, a
+discard) is this table's own small panel: the player picks the cards they lay face up.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QGridLayout, QHBoxLayout, QListWidget, QListWidgetItem,
+                               QVBoxLayout, QWidget)
+
+from engine.game import Journal, Option
+from engine.session import PlayerView
+
+from .. import style
+from ..private import journal_table
+from ..table_base import GameTable, TableShell
+from ..widgets import SlotButton, button, label
+
+HAND_PLAYS = ("meld", "layoff", "hinton", "discard", "note_hand")
+
+
+class BonnieClydeTable(GameTable):
+    """The board (ten location tiles, the car on one), the Case File and FBI Files, one line per player."""
+
+    def __init__(self, shell: TableShell) -> None:
+        super().__init__(shell)
+        rules = self.controller.session.rules
+        self.board = rules.board
+        self.slots: dict[str, SlotButton] = {}
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.setSpacing(4)
+        row = QGridLayout()
+        row.setSpacing(4)
+        for n in self.board.numbers:
+            row.addWidget(self._slot(f"board/{n}"), 0, n - 1)
+            row.setColumnStretch(n - 1, 1)
+        outer.addLayout(row)
+        piles = QHBoxLayout()
+        piles.addWidget(self._slot("casefile"), 1)
+        piles.addWidget(self._slot("files"), 1)
+        self.car = label("", "heading")
+        self.car.setObjectName("bc:car")
+        piles.addWidget(self.car, 3)
+        outer.addLayout(piles)
+        self.players: dict[str, object] = {}
+        for player in self.controller.session.players:
+            line = label("")
+            line.setObjectName(f"bc:player:{player}")
+            self.players[player] = line
+            outer.addWidget(line)
+        self.panel = self._panel()
+        outer.addWidget(self.panel)
+        self.panel.hide()
+        outer.addStretch(1)
+        self.pending: tuple[Option, str] | None = None
+
+    def _slot(self, place: str) -> SlotButton:
+        slot = SlotButton(place)
+        slot.setMinimumSize(72, 44)
+        slot.picked.connect(self.place_clicked)
+        self.slots[place] = slot
+        return slot
+
+    def _panel(self) -> QWidget:
+        """Cards laid face up from a hand: pick them (the camera reads a single card in the shell's entry)."""
+        panel = QWidget()
+        layout = QVBoxLayout(panel)
+        layout.setContentsMargins(0, 0, 0, 0)
+        self.panel_title = label("", "heading")
+        self.panel_title.setObjectName("bc:panel-title")
+        layout.addWidget(self.panel_title)
+        self.cards = QListWidget()
+        self.cards.setObjectName("bc:cards")
+        self.cards.setSelectionMode(QAbstractItemView.MultiSelection)
+        self.cards.setMinimumHeight(90)
+        deck = self.controller.deck
+        for card in deck.cards.values():
+            if card.kind == "evidence":
+                item = QListWidgetItem(f"{card.name} ({card.key.rsplit('-', 1)[-1]})")
+                item.setData(Qt.UserRole, card.id)
+                self.cards.addItem(item)
+        layout.addWidget(self.cards, 1)
+        self.uses = QWidget()
+        uses = QHBoxLayout(self.uses)
+        uses.setContentsMargins(0, 0, 0, 0)
+        for use, words in (("draw", "Draw 2 cards"), ("take", "Take a card from the FBI Files")):
+            b = button(words, name=f"bc:use:{use}")
+            b.clicked.connect(lambda _=False, u=use: self._hinton(u))
+            uses.addWidget(b)
+        self.where = QComboBox()
+        self.where.setObjectName("bc:where")
+        uses.addWidget(self.where)
+        look = button("Look under it", name="bc:use:look")
+        look.clicked.connect(lambda: self._hinton("look"))
+        uses.addWidget(look)
+        layout.addWidget(self.uses)
+        buttons = QHBoxLayout()
+        self.send_button = button("Lay them face up", "primary", name="bc:send")
+        self.send_button.clicked.connect(self._send)
+        cancel = button("Cancel", name="bc:cancel")
+        cancel.clicked.connect(self._close)
+        buttons.addStretch(1)
+        buttons.addWidget(cancel)
+        buttons.addWidget(self.send_button)
+        layout.addLayout(buttons)
+        return panel
+
+    # --- the contract ------------------------------------------------------------------
+    def shows(self, place: str) -> bool:
+        return place in self.slots
+
+    def handles(self, option: Option) -> bool:
+        return option.action in HAND_PLAYS
+
+    def start(self, option: Option, player: str) -> None:
+        """Melds and layoffs: pick the cards here. One card from a hand: the shell's card entry."""
+        if option.action == "discard":
+            self.shell.read_cards({"type": "discard", "player": player}, [("card", f"{player}/hand")],
+                                  private=False, heading=f"{player}, show the card you discard.")
+            return
+        if option.action == "note_hand":
+            self.shell.read_cards({"type": "note_hand", "player": player, "cards": []},
+                                  [("card", f"{player}/hand")], private=True,
+                                  heading=f"{player}, show a card of your hand to note it in your journal.")
+            return
+        self.pending = (option, player)
+        is_hinton = option.action == "hinton"
+        self.cards.setVisible(not is_hinton)
+        self.send_button.setVisible(not is_hinton)
+        self.uses.setVisible(is_hinton)
+        if is_hinton:
+            self.where.clear()
+            for place in option.targets.get("location", ()):
+                self.where.addItem(self.controller.words(place, player), place)
+            self.panel_title.setText(f"{player}, what does Ted Hinton do?")
+        else:
+            self.cards.clearSelection()
+            what = "three or more Evidence cards of one location" if option.action == "meld" else \
+                "one or two Evidence cards of a location with a meld"
+            self.panel_title.setText(f"{player}, pick the {what} you lay face up.")
+        self.panel.show()
+
+    def _close(self) -> None:
+        self.pending = None
+        self.panel.hide()
+
+    def _send(self) -> None:
+        if self.pending is None:
+            return
+        option, player = self.pending
+        cards = [item.data(Qt.UserRole) for item in self.cards.selectedItems()]
+        if self.shell.send({"type": option.action, "player": player, "cards": cards}):
+            self._close()
+
+    def _hinton(self, use: str) -> None:
+        if self.pending is None:
+            return
+        _, player = self.pending
+        action = {"type": "hinton", "player": player, "use": use}
+        if use == "look":
+            if self.where.currentData() is None:
+                return
+            action["location"] = self.where.currentData()
+        self._close()
+        self.shell.read_cards(action, [("card", f"{player}/hand")], private=False,
+                              heading=f"{player}, show the Ted Hinton card you play.")
+
+    def field_words(self, option: Option, field: str) -> str:
+        words = {"location": "the location", "direction": "where the car goes", "pile": "the FBI Files",
+                 "player": "who deals"}
+        return words.get(field, super().field_words(option, field))
+
+    def refresh(self, view: PlayerView, legal: set[str], chosen: set[str]) -> None:
+        session = self.controller.session
+        state = session.state
+        rules = session.rules
+        by_place: dict[str, list] = {}
+        for card in view.cards:
+            by_place.setdefault(card.place, []).append(card)
+        for n in self.board.numbers:
+            place = f"board/{n}"
+            cards = by_place.get(place, [])
+            slot = self.slots[place]
+            car = " \u25C6 car" if state.car == n and state.hand_no else ""
+            slot.show_card("Location", f"{n} {self.board.name(n)}", style.kind_colour(n % 3), style.kind_symbol(0),
+                           name=None, present=bool(cards), legal=place in legal, chosen=place in chosen,
+                           face_up=False)
+            slot.set_lines([f"{n}{car}", self.board.name(n), "card under it" if cards else "(empty)"])
+        casefile = by_place.get("casefile", [])
+        self.slots["casefile"].show_card("Case File", "Case File", style.kind_colour(1), style.kind_symbol(1),
+                                         name=None, present=bool(casefile), legal="casefile" in legal,
+                                         chosen="casefile" in chosen, face_up=False)
+        self.slots["casefile"].set_lines(["Case File", f"{len(casefile)} cards"])
+        files = by_place.get("files", [])
+        top = files[-1] if files else None
+        slot = self.slots["files"]
+        slot.show_card("FBI Files", "FBI Files", style.kind_colour(2), style.kind_symbol(2),
+                       name=top.name if top else None, present=bool(files), legal="files" in legal,
+                       chosen="files" in chosen, face_up=bool(top and top.face_up))
+        slot.set_lines(["FBI Files", top.name if top and top.name else "(top not read)" if top else "(empty)",
+                        f"{len(files)} cards"])
+        self.car.setText(f"The Crime Spree car is on {rules.loc_words(state.car)}. Hand {max(state.hand_no, 1)}, "
+                         f"playing to {state.target}.")
+        totals = state.scores.totals()
+        for player, line in self.players.items():
+            points = rules.table_points(state, player)
+            melds = []
+            for place, cards in sorted(by_place.items()):
+                parts = place.split("/")
+                if parts[0] == player and parts[1] in ("played", "sideways"):
+                    side = " sideways" if parts[1] == "sideways" else ""
+                    melds.append(f"{self.board.name(int(parts[2]))} x{len(cards)}{side}")
+            captured = [c.name for c in by_place.get(f"{player}/captured", []) if c.name]
+            hand = len(by_place.get(f"{player}/hand", []))
+            now = "\u25B6 " if player == view.current and view.outcome is None else ""
+            line.setText(f"{now}{player}: {hand} cards in hand; on the table: "
+                         f"{', '.join(melds + captured) or 'nothing'}; this hand {points['points']}, "
+                         f"total {totals[player]}")
+
+    def setup_widget(self) -> QWidget:
+        body = QWidget()
+        layout = QVBoxLayout(body)
+        layout.addWidget(label("Put the board between the players and the Crime Spree car on Kaufman, Texas (1). "
+                               "Eight cards from the deck with Bonnie and Clyde, shuffled, go face down under the "
+                               "ten locations. The dealer deals the hands and turns up the first card of the FBI "
+                               "Files: show it to the camera, or pick it. Nobody scans a hand.", "heading"))
+        return body
+
+    def journal_widget(self, journal: Journal) -> QWidget:
+        rows = [[e.name, e.card.rsplit(".", 1)[-1], e.where] for e in journal.entries if e.where != "Unknown"]
+        table = journal_table(["Card", "Tag", "Where"], rows or [["(nothing seen yet)", "", ""]])
+        table.setObjectName("journal:cards")
+        return table
