@@ -95,3 +95,29 @@ def test_every_screen_of_a_game_fits_and_cuts_no_text(table, size, players):
     t.click("journal:hide")
     t.click("action:warrant")
     fits(t, size, "warrant: pick slots")
+
+
+def _installed():
+    from desktop.tables import installed_games
+    return installed_games()
+
+
+@pytest.mark.parametrize("size", SCREENS)
+@pytest.mark.parametrize("game", _installed())
+def test_every_installed_games_table_fits_with_the_fewest_and_the_most_players(window, qtbot, game, size):
+    """The same walk over each game's table as it opens, with its fewest and its most players."""
+    from desktop.games import GameController
+    from engine.game import Assist
+    from engine.games import game_info
+
+    info = game_info(game)
+    names = ["Ann", "Bob", "Cyd", "Dee", "Eve", "Fay"]
+    for count in sorted(set(info.players)):
+        options = {o.id: o.default for o in info.options}
+        controller = GameController.new(game, names[:count], {n: 8 + i for i, n in enumerate(names[:count])},
+                                        Assist.FULL, options=options, demo=True)
+        window._open(controller)
+        window.show_table()
+        t = Driver(window, qtbot)
+        fits(t, size, f"{game} with {count} players")
+        window.leave_game()
