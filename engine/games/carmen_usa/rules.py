@@ -216,8 +216,6 @@ class CarmenUsaState(GameState):
         self.to_draw: list[str] = []
         self.placer: str | None = None
         self.flipped: int | None = None          # a token flipped onto a wrong state, to place again
-        self.wrong_placements = 0
-        self.turn = 1
         # A new number whenever cards, places or knowledge may have changed: equal numbers mean
         # equal journals (given the same whose-turn facts). Unique across games and undo.
         self.cards_version = next(_VERSIONS)
@@ -364,10 +362,6 @@ class CarmenUsaRules(Rules):
             return state.placer
         return state.current
 
-    def box_card(self, state: CarmenUsaState, landmark: str, viewer: str) -> str | None:
-        tok = state.table.top(box_place(landmark))
-        return None if tok is None else state.knowledge[viewer].card_at(tok)
-
     def public_card(self, state: CarmenUsaState, token: int) -> str | None:
         return state.knowledge[EVERYONE].card_at(token)
 
@@ -434,7 +428,6 @@ class CarmenUsaRules(Rules):
         state.emit("turn", f"{answerer}'s turn: {reader} reads a question.", player=answerer, reader=reader)
 
     def _end_turn(self, state: CarmenUsaState, player: str) -> None:
-        state.turn += 1
         self._start_turn(state, state.left_of(player), player)
 
     def _do_ask(self, state: CarmenUsaState, a: Ask) -> None:
@@ -689,7 +682,6 @@ class CarmenUsaRules(Rules):
         capital = self.card_name(a.card)
         if self.state_of[a.card] != a.state:
             state.flipped = token
-            state.wrong_placements += 1
             state.emit("wrong_state", f"{capital} is not in {self.state_names[a.state]}: try again!",
                        card=a.card, state=a.state, correct=False)
             return
