@@ -49,11 +49,15 @@ class BonnieClydeTable(GameTable):
         piles.addWidget(self.car, 3)
         outer.addLayout(piles)
         self.players: dict[str, object] = {}
-        for player in self.controller.session.players:
+        self.lines = QWidget()
+        grid = QGridLayout(self.lines)
+        grid.setContentsMargins(0, 0, 0, 0)
+        for i, player in enumerate(self.controller.session.players):
             line = label("")
             line.setObjectName(f"bc:player:{player}")
             self.players[player] = line
-            outer.addWidget(line)
+            grid.addWidget(line, i // 2, i % 2)
+        outer.addWidget(self.lines)
         self.panel = self._panel()
         outer.addWidget(self.panel)
         self.panel.hide()
@@ -78,7 +82,7 @@ class BonnieClydeTable(GameTable):
         self.cards = QListWidget()
         self.cards.setObjectName("bc:cards")
         self.cards.setSelectionMode(QAbstractItemView.MultiSelection)
-        self.cards.setMinimumHeight(90)
+        self.cards.setMinimumHeight(60)
         deck = self.controller.deck
         for card in deck.cards.values():
             if card.kind == "evidence":
@@ -144,11 +148,13 @@ class BonnieClydeTable(GameTable):
             what = "three or more Evidence cards of one location" if option.action == "meld" else \
                 "one or two Evidence cards of a location with a meld"
             self.panel_title.setText(f"{player}, pick the {what} you lay face up.")
+        self.lines.hide()               # the players' lines come back when the cards are laid
         self.panel.show()
 
     def _close(self) -> None:
         self.pending = None
         self.panel.hide()
+        self.lines.show()
 
     def _send(self) -> None:
         if self.pending is None:

@@ -124,9 +124,11 @@ class TakeFile(Action):
 
 @dataclass(frozen=True)
 class NoteHand(Action):
-    """Show cards of your own hand to the app privately, so your journal counts them."""
+    """Show cards of your own hand to the app privately, so your journal counts them (``cards``,
+    or one ``card`` as the shell's card entry reads it)."""
     type = "note_hand"
-    cards: tuple[str, ...]
+    cards: tuple[str, ...] = ()
+    card: str = ""
     confirm: bool = False
 
     def __post_init__(self) -> None:

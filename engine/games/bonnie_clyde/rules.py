@@ -865,26 +865,27 @@ class BonnieClydeRules(Rules):
     def _do_note_hand(self, state: BonnieClydeState, a: NoteHand) -> None:
         if state.phase not in (DRAW, PLAY_PHASE):
             raise RuleViolation("Finish the play you started first.", PLAY)
-        if not a.cards:
+        cards = a.cards + ((a.card,) if a.card else ())
+        if not cards:
             raise BadInput("Show at least one card of your hand.")
-        for c in a.cards:
+        for c in cards:
             self._check_card(c)
-        if len(set(a.cards)) != len(a.cards):
+        if len(set(cards)) != len(cards):
             raise BadInput("The same card is listed twice: each physical card has its own tag.")
         own = state.knowledge[a.player]
         used: set[int] = set()
         fresh = []
-        for c in a.cards:
+        for c in cards:
             tok = self.note_token(state, a.player, c, used)
             used.add(tok)
             if own.card_at(tok) != c:
                 fresh.append((tok, c))
         for tok, c in fresh:
             self._see(state, tok, c, a.player, a.confirm)
-        state.emit("note_hand", f"{a.player} noted {len(a.cards)} card{'s' if len(a.cards) > 1 else ''} of their own "
-                                f"hand in their journal.", player=a.player, count=len(a.cards))
-        state.emit("noted", f"Noted in your hand: {', '.join(self.deck.name_of(c) for c in a.cards)}.",
-                   private(a.player), player=a.player, cards=list(a.cards))
+        state.emit("note_hand", f"{a.player} noted {len(cards)} card{'s' if len(cards) > 1 else ''} of their own "
+                                f"hand in their journal.", player=a.player, count=len(cards))
+        state.emit("noted", f"Noted in your hand: {', '.join(self.deck.name_of(c) for c in cards)}.",
+                   private(a.player), player=a.player, cards=list(cards))
 
     def _do_discard(self, state: BonnieClydeState, a: Discard) -> None:
         self._need_play(state, "discard")

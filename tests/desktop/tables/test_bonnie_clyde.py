@@ -1,0 +1,151 @@
+"""The Bonnie and Clyde table, driven by clicks as a family would play it (cards picked on screen)."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import Qt
+
+from desktop.tables.bonnie_clyde import BonnieClydeTable
+from tests.desktop.test_fit import fits
+
+PLAYERS = [("Ann", 11), ("Bob", 9)]
+B, C = "bonnie-clyde.outlaw.bonnie-parker", "bonnie-clyde.outlaw.clyde-barrow"
+
+
+def E(n: int, letter: str) -> str:
+    return f"bonnie-clyde.evidence.location-{n}-{letter}"
+
+
+def choose_game(t, game: str = "bonnie-clyde") -> None:
+    shelf = t.find("start:shelf")
+    for row in range(shelf.count()):
+        if shelf.item(row).data(Qt.UserRole) == game:
+            shelf.setCurrentRow(row)
+            return
+    raise AssertionError(f"{game} is not on the shelf")
+
+
+@pytest.fixture
+def game(table):
+    choose_game(table)
+    table.new_game(PLAYERS)
+    assert isinstance(table.window.table.table, BonnieClydeTable)
+    return table
+
+
+def pick_cards(t, cards: list[str]) -> None:
+    """The table's own panel: select the Evidence cards laid face up, then send."""
+    lst = t.find("bc:cards")
+    lst.clearSelection()
+    for row in range(lst.count()):
+        if lst.item(row).data(Qt.UserRole) in cards:
+            lst.item(row).setSelected(True)
+    t.click("bc:send")
+
+
+def look(t, place: str, card: str) -> None:
+    """The look under a location: the highlighted tile, then the privacy gate."""
+    t.click(f"slot:{place}")
+    assert t.window.stack.currentWidget() is t.window.gate
+    t.click("gate:reveal")
+    t.choose("card", card)
+    t.click("entry:submit")
+
+
+def test_a_hand_by_clicks_ending_in_a_shut_out(game):
+    """Setup and the Deal, a sideways meld capturing Bonnie, then Clyde, a meld left alone, going out:
+    the hand is scored line by line and Bob is shut out (Scoring)."""
+    t = game
+    t.click("action:deal")
+    t.click("choose:Bob")                       # the first dealer was chosen at the table
+    t.choose("card", "bonnie-clyde.hinton.ted-hinton-15")
+    t.click("entry:submit")
+    assert t.text("turn") == "Ann's turn"
+    assert "FBI Files" in " ".join(t.find("slot:files").text().split())
+    t.click("action:draw")
+    t.click("action:meld")
+    pick_cards(t, [E(1, "a"), E(1, "b"), E(1, "c")])
+    assert t.legal_slots() == {"board/1"}
+    look(t, "board/1", B)
+    assert any("captured her" in line for line in t.log())
+    assert "car is on Sherman, Texas (2)" in t.text("bc:car")
+    t.click("action:meld")
+    pick_cards(t, [E(2, "a"), E(2, "b"), E(2, "c")])
+    look(t, "board/2", C)
+    t.click("action:meld")
+    pick_cards(t, [E(3, "a"), E(3, "b"), E(3, "c"), E(3, "d")])
+    look(t, "board/3", E(7, "f"))
+    t.click("action:leave")
+    # A meld that is not three cards of one location is refused in words and changes nothing.
+    t.click("action:discard")
+    t.choose("card", E(9, "a"))
+    t.click("entry:submit")
+    log = " ".join(t.log())
+    assert "Ann: 10 sideways Evidence x 4 = 40" in log and "Bob: shut out" in log
+    assert "Eastham" not in log                  # Ann's private look stays hers
+    assert t.session.state.scores.totals() == {"Ann": 64, "Bob": 0}
+    assert "total 64" in t.text("bc:player:Ann")
+
+
+def test_a_refused_meld_is_explained_and_changes_nothing(game):
+    """Play, Evidence Cards: a meld is three or more cards of the same location."""
+    t = game
+    t.click("action:deal")
+    t.click("choose:Bob")
+    t.choose("card", "bonnie-clyde.hinton.ted-hinton-15")
+    t.click("entry:submit")
+    t.click("action:draw")
+    before = t.session.view(None)
+    t.click("action:meld")
+    pick_cards(t, [E(1, "a"), E(2, "b"), E(3, "c")])
+    assert t.session.view(None) == before
+    assert t.visible("bc:cards")                 # the panel stays open to pick again
+    t.click("bc:cancel")
+    assert not t.visible("bc:cards")
+
+
+def test_every_screen_fits_a_laptop(table):
+    """docs/desktop.md: the table fits 1280x680 and cuts no text, with four players."""
+    t = table
+    size = (1280, 680)
+    t.window.resize(*size)
+    choose_game(t)
+    t.click("start:new")
+    t.find("new:count").setValue(4)
+    for i, name in enumerate(("Ann", "Bob", "Cyd", "Dee")):
+        t.find(f"new:name{i}").setText(name)
+        t.find(f"new:age{i}").setValue(9 + i)
+    t.click("new:start")
+    fits(t, size, "setup")
+    t.click("setup:done")
+    fits(t, size, "table before the deal")
+    t.click("action:deal")
+    t.click("choose:Dee")
+    t.choose("card", E(4, "a"))
+    t.click("entry:submit")
+    t.click("action:draw")
+    t.click("action:meld")
+    fits(t, size, "the meld panel")
+
+
+def test_ted_hinton_look_by_clicks(game):
+    """Play, Ted Hinton: look under any location (behind the privacy gate) and leave the card."""
+    t = game
+    t.click("action:deal")
+    t.click("choose:Bob")
+    t.choose("card", E(4, "a"))
+    t.click("entry:submit")
+    t.click("action:draw")
+    t.click("action:hinton")
+    where = t.find("bc:where")
+    where.setCurrentIndex(where.findData("board/10"))
+    t.click("bc:use:look")
+    t.choose("card", "bonnie-clyde.hinton.ted-hinton-03")
+    t.click("entry:submit")
+    look(t, "board/10", C)
+    t.click("action:leave")
+    log = " ".join(t.log())
+    assert "Ann played Ted Hinton to look at the card under Gibson, Louisiana (10)." in log
+    assert "Clyde Barrow" not in log
+    assert t.session.journal("Ann", "full").where(C) == "Under Gibson, Louisiana (10)"
+    assert t.session.journal("Bob", "full").where(C) == "Unknown"
