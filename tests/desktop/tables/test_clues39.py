@@ -211,3 +211,53 @@ def test_registering_a_small_collection(qtbot, tmp_path):
     again = LibraryEditor(path)                                        # the file is the library
     qtbot.addWidget(again)
     assert again.list.count() == 2
+
+
+def _tags_registered() -> bool:
+    """Tag numbers for the example collection's cards (the vision registry: assets/tags/registry.toml)."""
+    from engine.games.clues39 import library as lib
+    from vision.registry import TagRegistry
+
+    registry = TagRegistry.load()
+    try:
+        for card_id, _ in lib.card_ids(lib.sample_library()):
+            registry.tag_for_card(card_id)
+    except (KeyError, ValueError):
+        return False
+    return True
+
+
+@pytest.mark.skipif(not _tags_registered(), reason="the 39 Clues cards have no tag numbers in the vision registry "
+                                                   "yet (python -m vision registry --update, with tag_cards())")
+def test_a_demo_game_read_by_the_simulated_camera(table, qtbot):
+    """Demo mode: every face-up card and every card played from a hand read through the real vision pipeline."""
+    t = table
+    choose_game(t)
+    t.click("start:demo")
+    t.click("new:start")
+    t.click("setup:done")
+    controller = t.window.controller
+    assert controller.demo
+    panel = t.window.camera_panel
+    qtbot.waitUntil(lambda: panel.image.pixmap() is not None and not panel.image.pixmap().isNull(), timeout=10_000)
+    seen: list[str] = []
+    panel.card_seen.connect(seen.append)
+
+    def read_by_camera() -> None:
+        before = len(seen)
+        t.click("entry:camera")
+        qtbot.waitUntil(lambda: t.window.stack.currentWidget() is t.window.table, timeout=15_000)
+        assert len(seen) > before, "recorded without a camera reading"
+        qtbot.wait(1000)                       # the next card is a new presentation to the tracker
+
+    while t.session.state.phase == "read_setup":
+        t.click(f"slot:{sorted(t.legal_slots())[0]}")
+        read_by_camera()
+    player = t.session.current
+    t.click("action:deal")
+    while t.legal_slots():
+        t.click(f"slot:{sorted(t.legal_slots())[0]}")
+        read_by_camera()
+    t.click("action:end_turn")
+    assert t.session.current != player
+    assert all(e.where != "Unknown" for e in t.session.journal(player).entries)
