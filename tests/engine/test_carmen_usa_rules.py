@@ -668,3 +668,25 @@ def test_a_family_renames_a_landmark_without_touching_the_shipped_file(tmp_path,
     s = Session.new("carmen-usa", ["Ann", "Bob"])
     assert s.rules.place_words(s.state, "box/new-orleans-jazz") == "the card at New Orleans Jazz Park"
     assert "'narnia' is not a landmark" in s.rules.board.warnings[0]
+
+
+def test_a_family_board_graph_checks_the_allowance(tmp_path, monkeypatch):
+    """Correct Answers/Movement: with the family's own board graph, a landmark beyond the allowance
+    is refused (from a landmark; between landmarks the app cannot count)."""
+    monkeypatch.setenv("GUMSHOE_HOME", str(tmp_path))
+    (tmp_path / "boards").mkdir()
+    # A line of spaces: Big Bend - 1 - 2 - Denali - 3 - 4 - 5 - Everglades
+    (tmp_path / "boards" / "carmen-usa-graph.toml").write_text(
+        '[landmarks]\n"big-bend" = "bb"\ndenali = "de"\neverglades = "ev"\n'
+        '[neighbours]\nbb = ["s1"]\ns1 = ["s2"]\ns2 = ["de"]\nde = ["s3"]\ns3 = ["s4"]\ns4 = ["s5"]\ns5 = ["ev"]\n')
+    t = UsaTable(("Ann", "Bob"), pieces=("big-bend", "arches"))
+    t.ask()
+    t.answer(True, choices=True)                     # 3 spaces: Denali yes, Everglades (7) no
+    targets = t.p.option("move").targets["landmark"]
+    assert "denali" in targets and "everglades" not in targets and "liberty-bell" in targets   # not on the graph
+    err = unchanged(t, {"type": "move", "player": "Ann", "landmark": "everglades"})
+    assert err.section == "Correct Answers/Movement" and "7 spaces" in err.message
+    t.move("denali")
+    (tmp_path / "boards" / "carmen-usa-graph.toml").write_text('[landmarks]\nnarnia = "x"\n[neighbours]\nx = []\n')
+    s = Session.new("carmen-usa", ["Ann", "Bob"])
+    assert s.rules.graph is None and "landmark of this board" in s.rules.warnings[0]

@@ -67,6 +67,70 @@ class Board:
 
 
 @dataclass(frozen=True)
+class BoardGraph:
+    """A family's own encoding of the board's spaces (the real board's are not public).
+
+    ``spaces``: landmark -> the space it stands on; ``neighbours``: space -> spaces one move away
+    (a "Fly to" space and its "Arrive from" space are simply neighbours).
+
+    >>> g = BoardGraph({"a": "s1", "b": "s3"}, {"s1": ("s2",), "s2": ("s1", "s3"), "s3": ("s2",)})
+    >>> g.distance("a", "b"), g.distance("a", "a")
+    (2, 0)
+    """
+
+    spaces: Mapping[str, str]
+    neighbours: Mapping[str, tuple[str, ...]]
+
+    def distance(self, a: str, b: str) -> int | None:
+        """Fewest moves from landmark ``a`` to landmark ``b`` (None: not connected or not on the graph)."""
+        start, goal = self.spaces.get(a), self.spaces.get(b)
+        if start is None or goal is None:
+            return None
+        seen, frontier, steps = {start}, [start], 0
+        while frontier:
+            if goal in frontier:
+                return steps
+            steps += 1
+            frontier = [n for s in frontier for n in self.neighbours.get(s, ()) if n not in seen]
+            seen.update(frontier)
+        return None
+
+
+def load_graph(board: Board, overrides_dir: Path | None = None) -> tuple[BoardGraph | None, str | None]:
+    """The family's board graph from ``<user dir>/boards/carmen-usa-graph.toml``, if there is one::
+
+        [landmarks]
+        denali = "t1"
+        [neighbours]
+        t1 = ["t2"]
+
+    Returns (graph or None, a warning when the file could not be used: then no distance is checked).
+    Neighbours count both ways.
+    """
+    path = (overrides_dir or user_dir() / "boards") / "carmen-usa-graph.toml"
+    if not path.exists():
+        return None, None
+    try:
+        raw = read_toml(path, BoardDataError)
+        spaces, links = raw.get("landmarks"), raw.get("neighbours")
+        if not isinstance(spaces, dict) or not isinstance(links, dict):
+            raise _fail(path, "needs a [landmarks] table (landmark = space) and a [neighbours] table")
+        for lm, space in spaces.items():
+            if lm not in board.ids or not isinstance(space, str):
+                raise _fail(path, f"[landmarks] {lm!r} must be a landmark of this board, given a space name")
+        both: dict[str, set[str]] = {}
+        for space, near in links.items():
+            if not isinstance(near, list) or not all(isinstance(n, str) for n in near):
+                raise _fail(path, f"[neighbours] {space!r} must list space names")
+            for n in near:
+                both.setdefault(space, set()).add(n)
+                both.setdefault(n, set()).add(space)
+        return BoardGraph(dict(spaces), {k: tuple(sorted(v)) for k, v in both.items()}), None
+    except BoardDataError as exc:
+        return None, f"{exc.message}. Moves are not checked against the board."
+
+
+@dataclass(frozen=True)
 class Question:
     id: str
     set: str                   # "red", "blue" or "black"
@@ -188,7 +252,7 @@ def load_board(folder: Path | None = None, overrides_dir: Path | None = None) ->
         names = _names(path, board)
     except BoardDataError as exc:
         # Like a deck's corrections: a broken file never stops a game; the shipped names stay.
-        return dataclasses.replace(board, warnings=(f"{exc.message} The shipped landmark names are used.",))
+        return dataclasses.replace(board, warnings=(f"{exc.message}. The shipped landmark names are used.",))
     return dataclasses.replace(board, landmarks=tuple(
         dataclasses.replace(lm, name=names[lm.id].strip()) if lm.id in names else lm for lm in board.landmarks))
 

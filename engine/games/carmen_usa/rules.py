@@ -35,7 +35,7 @@ from ...game import Action, Assist, Deduction, GameState, Journal, JournalEntry,
 from ...knowledge import EVERYONE, PUBLIC, private
 from ...sim import Simulator
 from ...table import Place
-from .data import COLOURS_SETS, Bank, Board, load_bank, load_board
+from .data import COLOURS_SETS, Bank, Board, BoardGraph, load_bank, load_board, load_graph
 from .odds import type_chances
 
 WARRANT, LOOT, CROOK, CAPITAL = "warrant", "loot", "crook", "capital"
@@ -240,6 +240,9 @@ class CarmenUsaRules(Rules):
                 raise RuleViolation(f"The deck {deck.source} has no {kind!r} cards.", SETUP)
         self.board = board or load_board()
         self.bank = bank or load_bank()
+        self.graph: BoardGraph | None
+        self.graph, warning = load_graph(self.board)
+        self.warnings = tuple(self.board.warnings) + ((warning,) if warning else ())
         self.clues = tuple(c for k in CLUE_KINDS for c in deck.of_kind(k))
         if len(self.clues) != len(self.board.landmarks):
             raise RuleViolation("There must be one Clue Card for each Landmark Box.", SETUP)
@@ -501,6 +504,9 @@ class CarmenUsaRules(Rules):
         if lm == here:
             raise RuleViolation(f"Move off {self.landmark_name[lm]} this turn: you may not stay on a landmark.",
                                 ACCUSING)
+        if not self._reachable(state, here, lm):
+            raise RuleViolation(f"{self.landmark_name[lm]} is {self.graph.distance(here, lm)} spaces from "
+                                f"{self.landmark_name[here or '']}: too far for {state.allowance}.", MOVEMENT)
         state.pieces[a.player] = lm
         name = self.landmark_name[lm]
         state.emit("move", f"{a.player} reached {name}.", landmark=lm)
@@ -517,6 +523,14 @@ class CarmenUsaRules(Rules):
             state.phase = DECIDING
             return
         self._end_turn(state, a.player)
+
+    def _reachable(self, state: CarmenUsaState, here: str | None, lm: str) -> bool:
+        """With a family's board graph, whether ``lm`` is within the allowance of the landmark the
+        piece stands on (between landmarks, or without a graph, the app cannot tell: True)."""
+        if self.graph is None or here is None:
+            return True
+        d = self.graph.distance(here, lm)
+        return d is None or d <= state.allowance
 
     def _do_look(self, state: CarmenUsaState, a: Look) -> None:
         self._need(state, LOOKING, why="Look at a card only when you reach its landmark.", section=LANDMARKS)
@@ -751,7 +765,7 @@ class CarmenUsaRules(Rules):
             return Prompt(p, f"{p}, answer{' (choose one)' if heard else ''}: {q.text}", tuple(opts))
         if phase == MOVING:
             here = state.pieces.get(p)
-            targets = tuple(lm for lm in self.board.ids if lm != here) + (NONE,)
+            targets = tuple(lm for lm in self.board.ids if lm != here and self._reachable(state, here, lm)) + (NONE,)
             opts = [Option("move", f"Moved up to {state.allowance} spaces", {"landmark": targets})]
             if self.can_accuse(state, p) is None:
                 opts.append(Option("accuse", "Accuse from here"))
