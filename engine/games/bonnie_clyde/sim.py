@@ -36,7 +36,7 @@ class BonnieClydeSimulator(Simulator):
     def __init__(self, rules: BonnieClydeRules, initial: GameState, seed: int) -> None:
         self.seed = seed
         self.hands: dict[int, dict[int, str]] = {}
-        self.by_move: dict[int, dict[int, str]] = {}     # the truth after each number of actions
+        self.by_move: dict[int, tuple[int, dict[int, str]]] = {}   # actions done -> (hand, the truth then)
         super().__init__(rules, initial, seed)
 
     # --- the truth ----------------------------------------------------------------------
@@ -64,12 +64,23 @@ class BonnieClydeSimulator(Simulator):
         """The truth of the cards on the table now (the hand being played or just scored), with the
         cards of each place labelled as the referee's notes name them (see :meth:`prepare`)."""
         assert isinstance(state, BonnieClydeState)
-        truth = self.by_move.get(state.moves)
-        if truth is None:
-            # An action this table did not prepare (a replayed log): start from the hand's deal.
-            truth = dict(self.hand_truth(state, max(state.hand_no, 1)))
-            self._follow(truth, state.table.stacks, state.knowledge[REFEREE])
-            self.by_move[state.moves] = truth
+        hand = max(state.hand_no, 1)
+        kept = self.by_move.get(state.moves)
+        if kept is not None and kept[0] == hand:
+            return kept[1]
+        # An action this table did not prepare (a family's clicks in the demo, a replayed log):
+        # start from the latest truth of this hand and follow the referee's notes.
+        earlier = [m for m, (h, _) in self.by_move.items() if m < state.moves and h == hand]
+        truth = dict(self.by_move[max(earlier)][1]) if earlier else dict(self.hand_truth(state, hand))
+        ref = state.knowledge[REFEREE]
+        self._follow(truth, state.table.stacks, ref)
+        inverse = {c: t for t, c in truth.items()}
+        for t, c in list(ref.known.items()):
+            x = inverse.get(c)
+            if truth[t] != c and x is not None and x not in ref.known:
+                truth[t], truth[x] = truth[x], truth[t]        # alike cards: the referee's naming wins
+                inverse[truth[t]], inverse[truth[x]] = t, x
+        self.by_move[state.moves] = (hand, truth)
         return truth
 
     @staticmethod
@@ -90,6 +101,11 @@ class BonnieClydeSimulator(Simulator):
                 truth[t] = named[t] if t in named else keep[t] if t in keep else loose.pop()
 
     def card_at(self, state: GameState, place: str) -> str | None:
+        """What lies at ``place`` (the top card); before a deal, the FBI Files' place holds the card
+        that the deal will turn up."""
+        assert isinstance(state, BonnieClydeState)
+        if state.phase == DEAL and place == str(FILES_PILE):
+            return self.hand_truth(state, state.hand_no + 1)[self.rules.deal_plan(state)["turned"]]
         token = state.table.top(Place.parse(place, state.players))
         return None if token is None else self.truth_of(state).get(token)
 
@@ -113,7 +129,7 @@ class BonnieClydeSimulator(Simulator):
         else:
             truth = dict(self.truth_of(state))
             self._follow(truth, state.table.stacks, after.knowledge[REFEREE])
-        self.by_move[after.moves] = truth       # what undo and redo come back to
+        self.by_move[after.moves] = (max(after.hand_no, 1), truth)       # what undo and redo come back to
         self.truth = Truth(truth)
         return action
 

@@ -149,3 +149,42 @@ def test_ted_hinton_look_by_clicks(game):
     assert "Clyde Barrow" not in log
     assert t.session.journal("Ann", "full").where(C) == "Under Gibson, Louisiana (10)"
     assert t.session.journal("Bob", "full").where(C) == "Unknown"
+
+
+def test_face_up_cards_read_by_the_simulated_camera(table, qtbot):
+    """A demo game on the simulated table: the first card of the FBI Files and every discard are read
+    through the real vision pipeline (synthetic frames, detector, tracker), and each journal follows."""
+    t = table
+    choose_game(t)
+    t.click("start:demo")
+    t.click("new:start")                          # the demo fills in the players
+    t.click("setup:done")
+    c = t.window.controller
+    assert c.demo
+    panel = t.window.camera_panel
+    qtbot.waitUntil(lambda: panel.image.pixmap() is not None and not panel.image.pixmap().isNull(), timeout=10_000)
+    seen: list[str] = []
+    panel.card_seen.connect(seen.append)
+
+    def by_camera() -> None:
+        before = len(seen)
+        t.click("entry:camera")
+        qtbot.waitUntil(lambda: t.window.stack.currentWidget() is t.window.table and len(seen) > before,
+                        timeout=15_000)
+
+    t.click("action:deal")
+    dealer = t.session.players[-1]
+    t.click(f"choose:{dealer}")
+    first = c.true_card_at("files")
+    by_camera()
+    assert seen[-1] == first and t.session.journal(t.session.players[0]).where(first) == "FBI Files"
+    for _ in range(4):                            # two turns each: draw, discard the card shown
+        player = t.session.current
+        t.click("action:draw")
+        t.click("action:discard")
+        card = c.true_card_at(f"{player}/hand")
+        by_camera()
+        assert seen[-1] == card
+        assert t.session.journal(t.session.current).where(card) == "FBI Files"
+        assert any(line == f"{player} discarded {c.deck.name_of(card)}." for line in t.log())
+    assert t.session.state.moves == 1 + 4 * 2
