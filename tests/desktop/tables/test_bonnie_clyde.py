@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QAbstractButton, QLabel
 
 from desktop.tables.bonnie_clyde import BonnieClydeTable
 from tests.desktop.test_fit import fits
@@ -147,6 +148,11 @@ def test_ted_hinton_look_by_clicks(game):
     log = " ".join(t.log())
     assert "Ann played Ted Hinton to look at the card under Gibson, Louisiana (10)." in log
     assert "Clyde Barrow" not in log
+    # A privacy walk of the shared screen: no visible word anywhere names what Ann saw.
+    assert t.window.stack.currentWidget() is t.window.table
+    shown = [w.text() for cls in (QLabel, QAbstractButton) for w in t.window.findChildren(cls) if w.isVisible()]
+    shown += t.log() + [t.find("slot:board/10").accessibleName()]
+    assert shown and not [text for text in shown if "Clyde Barrow" in text]
     assert t.session.journal("Ann", "full").where(C) == "Under Gibson, Louisiana (10)"
     assert t.session.journal("Bob", "full").where(C) == "Unknown"
 
