@@ -139,6 +139,11 @@ def _files(rules: "BonnieClydeRules", state: "BonnieClydeState", player: str) ->
     known = know.known
     cards = [known.get(t) for t in pile]
     key = tuple(cards)
+    groups = state.groups.get(player, ())
+    if not groups:
+        whole = rules.files_cache.get(("whole", key))
+        if whole is not None:
+            return whole
     text = rules.files_cache.get(key)
     if text is None:
         words = [rules.deck.name_of(c) if c else "?" for c in cards]
@@ -148,7 +153,7 @@ def _files(rules: "BonnieClydeRules", state: "BonnieClydeState", player: str) ->
         rules.files_cache[key] = text
     unseen = []
     reason = "Every card in the FBI Files was discarded face up in front of everyone."
-    for tokens, group_cards in state.groups.get(player, ()):
+    for tokens, group_cards in groups:
         in_files = sum(1 for t in tokens if state.table.where[t] == FILES_PILE)
         away = sorted({state.table.where[t] for t in tokens if state.table.where[t] != FILES_PILE}, key=str)
         names = sorted(rules.deck.name_of(c) for c in group_cards)
@@ -157,7 +162,10 @@ def _files(rules: "BonnieClydeRules", state: "BonnieClydeState", player: str) ->
         text += (f" The {len(tokens)} cards {', '.join(names)} lie in some order in the FBI Files ({in_files})"
                  f" and in {', '.join(rules.label(p) for p in away) or 'nowhere else'}.")
         reason = "Ted Hinton took a card from the FBI Files without showing it: you know only which cards it may be."
-    return Deduction("fbi_files", text, reason, {"pile": cards, "unseen": unseen})
+    d = Deduction("fbi_files", text, reason, {"pile": cards, "unseen": unseen})
+    if not groups:
+        rules.files_cache[("whole", key)] = d
+    return d
 
 
 def _table(rules: "BonnieClydeRules", state: "BonnieClydeState") -> Deduction:

@@ -156,17 +156,17 @@ class BonnieClydeRules(Rules):
         self.odds_cache: dict[tuple, Deduction] = {}
         self.files_cache: dict[tuple, str] = {}
         self.board_places = tuple(board_place(n) for n in self.board.numbers)
-        self._entries: dict[tuple[str, int], JournalEntry] = {}
+        self._entries: dict[tuple[str, int], tuple[Place, JournalEntry]] = {}
         self.journal_cache: dict[tuple, Any] = {}
 
     def entry(self, card: str, place: Place) -> JournalEntry:
         """The journal line "``card`` lies at ``place``", made once per card and place."""
         key = (card, id(place))
         hit = self._entries.get(key)
-        if hit is None or hit.place != str(place):
+        if hit is None or hit[0] is not place:
             info = self.deck.cards[card]
-            hit = self._entries[key] = JournalEntry(card, info.name, info.kind, self.label(place), str(place))
-        return hit
+            hit = self._entries[key] = (place, JournalEntry(card, info.name, info.kind, self.label(place), str(place)))
+        return hit[1]
 
     @staticmethod
     def _named(deck: Deck, board: Board) -> Deck:
