@@ -3,9 +3,11 @@
 For each game of ``engine.games.GAMES``: a random legal game is played by the game's own
 simulator, with 10% of card reads misread (a wrong card of the same type, as a camera misread
 or a wrong tap gives) and the occasional undo. Then, for every player P, the same game is
-replayed with every card that *other* players read privately changed to another card: P's
-journal, P's log and the cards P's screen names must be identical at every step. So each
-journal is a function of its player's own observations and the public events only
+replayed with every card that *other* players read privately changed to another card: as long
+as everything shown to all stays the same (a changed card may later be turned face up or scored
+in front of everyone, which ends the comparison), P's journal, P's log and the cards P's screen
+names must be identical at every step. So each journal is a function of its player's own
+observations and the public events only
 (issue 11, defect 6: a private misread by Bob used to erase Ann's correct note, telling Ann
 what Bob's look named).
 """
@@ -24,7 +26,9 @@ from .games import GAME_IDS, SEEDS, other_card, played, replace_card, try_apply,
 
 def seen_by(session: Session, player: str) -> tuple:
     view = session.view(player, Assist.FULL)
-    return (view.journal, tuple(session.log_for(player)), tuple(c for c in view.cards if c.card))
+    # The cards the screen names, per place (the order of cards inside a hand means nothing).
+    named = tuple(sorted((c for c in view.cards if c.card), key=lambda c: (c.place, c.card)))
+    return view.journal, tuple(session.log_for(player)), named
 
 
 def check_player(game: str, seed: int, player: str) -> tuple[int, int]:
@@ -51,6 +55,10 @@ def check_player(game: str, seed: int, player: str) -> tuple[int, int]:
             done = try_apply(b_session, *tried, action, with_confirm(b_session, action))
             if done is None:
                 break          # the other players' tables diverged: nothing more to compare
+            if a_session.public_log() != b_session.public_log():
+                # What everyone saw differs from here on (a changed card was later shown to all,
+                # or scored): the property holds for identical public events only.
+                break
             changed += done[0] is other and other is not action
         assert seen_by(a_session, player) == seen_by(b_session, player), (
             f"{game} seed {seed}: {player}'s journal, log or screen changed at step {step} "
