@@ -159,7 +159,8 @@ def test_ted_hinton_look_by_clicks(game):
 
 def test_face_up_cards_read_by_the_simulated_camera(table, qtbot):
     """A demo game on the simulated table: the first card of the FBI Files and every discard are read
-    through the real vision pipeline (synthetic frames, detector, tracker), and each journal follows."""
+    through the real vision pipeline (synthetic frames, detector, tracker), and each journal follows;
+    the look under the car's location after a meld is read by the camera behind the privacy gate."""
     t = table
     choose_game(t)
     t.click("start:demo")
@@ -194,3 +195,19 @@ def test_face_up_cards_read_by_the_simulated_camera(table, qtbot):
         assert t.session.journal(t.session.current).where(card) == "FBI Files"
         assert any(line == f"{player} discarded {c.deck.name_of(card)}." for line in t.log())
     assert t.session.state.moves == 1 + 4 * 2
+    # A meld where the car is, then the compulsory look under Kaufman: read privately by the camera.
+    player = t.session.current
+    everyone = t.session.state.knowledge["~everyone"]
+    kaufman = [f"bonnie-clyde.evidence.location-1-{x}" for x in "abcdef"]
+    under = c.true_card_at("board/1")
+    t.click("action:draw")
+    t.click("action:meld")
+    pick_cards(t, [k for k in kaufman if everyone.token_of(k) is None and k != under][:3])
+    t.click("slot:board/1")
+    t.click("gate:reveal")
+    by_camera()
+    assert seen[-1] == under
+    assert t.session.journal(player).where(under) in ("Under Kaufman, Texas (1)", f"{player}'s table (captured)")
+    other = next(p for p in t.session.players if p != player)
+    captured = under in (B, C)
+    assert (t.session.journal(other).where(under) != "Unknown") == captured
