@@ -22,6 +22,7 @@ from .new_game_screen import NewGameScreen
 from .private import JournalView, PrivacyGate
 from .setup_screen import SetupScreen
 from .sounds import Sounds
+from .speech import Speaker
 from .start_screen import StartScreen
 from .table_screen import TableScreen
 
@@ -80,6 +81,7 @@ class MainWindow(QMainWindow):
         self.table.game_over.connect(self.show_end)
         self.gate.closed.connect(self._private_closed)
         self.sounds = Sounds(enabled=self.start.sound.isChecked, fallback=QApplication.beep)
+        self.table.speaker = Speaker(enabled=self.start.read_aloud.isChecked)
         self.die_reader = None
         if die_reader:
             from .die.qt_adapter import DieReader

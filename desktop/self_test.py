@@ -245,7 +245,7 @@ def check_sqlite() -> str:
 
 
 def check_decks() -> str:
-    from engine.cards import deck_files, load_deck, load_game_deck
+    from engine.cards import deck_files, load_deck
     from engine.dice import load_die
     from engine.paths import assets_dir
 
@@ -256,11 +256,11 @@ def check_decks() -> str:
     for path in files:
         deck = load_deck(path)
         cards += len(getattr(deck, "cards", ()) or ())
-    from engine.games import game_info
+    from engine.games import game_info, rules_for
     from .tables import installed_games
     dice = []
     for game in installed_games():
-        load_game_deck(game)
+        rules_for(game)            # its deck(s), boards and other data load
         info = game_info(game)
         if info.die:
             dice.append(load_die(info.die))
@@ -286,6 +286,18 @@ def _tag_image():
     if gray is None:
         raise CheckFailed(f"cannot read the test image {path}")
     return gray
+
+
+def check_apriltag_library() -> str:
+    """The AprilTag C library (inside pupil-apriltags) loads: without it vision falls back to
+    OpenCV alone and reads fewer real cards, silently."""
+    from vision.apriltag_lib import AprilTagLibrary, AprilTagLibraryError, _library_path
+
+    try:
+        AprilTagLibrary.get()
+    except (AprilTagLibraryError, OSError) as exc:
+        raise CheckFailed(f"the AprilTag library did not load: {exc}") from None
+    return f"AprilTag library loaded from {_library_path()}"
 
 
 def check_apriltag() -> str:
@@ -428,6 +440,7 @@ CHECKS: list[tuple[str, Callable[[], str]]] = [
     ("sqlite", check_sqlite),
     ("decks", check_decks),
     ("tag-registry", check_tag_registry),
+    ("apriltag-library", check_apriltag_library),
     ("apriltag", check_apriltag),
     ("qr-zxing", check_qr_zxing),
     ("qr-pyzbar", check_qr_pyzbar),

@@ -53,6 +53,10 @@ class TableShell(Protocol):
     def complain(self, exc: RuleViolation) -> None:
         """Show a refusal."""
 
+    def speak(self, text: str) -> None:
+        """Read public words aloud, when the family switched reading aloud on (the prompt
+        is read by itself whenever it changes)."""
+
 
 class GameTable(QWidget):
     """Base of every game's table widget (``desktop/tables/<game>.py``)."""

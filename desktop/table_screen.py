@@ -65,6 +65,9 @@ class TableScreen(QWidget):
         self.rolled_buttons: dict[str, Any] = {}
         self._rng = random.SystemRandom()
         self._was_over = False
+        #: reads the prompt aloud when it changes (set by the main window; silent when off)
+        self.speaker = None
+        self._spoken = ""
         self._build()
 
     # --- layout --------------------------------------------------------------------
@@ -194,6 +197,7 @@ class TableScreen(QWidget):
         self.controller = controller
         controller.changed.connect(self.refresh)
         self.flow = None
+        self._spoken = ""
         self._was_over = controller.session.outcome is not None
         if self.table is not None:
             self.table.hide()
@@ -261,6 +265,7 @@ class TableScreen(QWidget):
         else:
             self.turn_label.setText(f"{view.current}'s turn")
         self.prompt_label.setText(self._prompt_text(prompt.text))
+        self._read_prompt_aloud()
         legal = self._legal_places(prompt)
         chosen = {str(v) for v in self.flow.chosen.values()} if self.flow else set()
         self.table.refresh(view, legal, chosen)
@@ -387,6 +392,22 @@ class TableScreen(QWidget):
             return False
         self.say(public_texts(events))
         return True
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        self._read_prompt_aloud()
+
+    def _read_prompt_aloud(self) -> None:
+        """A new prompt on the shared screen is read once (never a private screen's words)."""
+        text = self.prompt_label.text()
+        if self.speaker is not None and self.isVisible() and text != self._spoken:
+            self._spoken = text
+            self.speaker.say(text)
+
+    def speak(self, text: str) -> None:
+        """Read public words aloud (when the family switched reading aloud on)."""
+        if self.speaker is not None:
+            self.speaker.say(text)
 
     def read_cards(self, action: dict, reads: list[tuple[str, str]], *, private: bool, heading: str) -> None:
         self.read_requested.emit(dict(action), [tuple(r) for r in reads], private, heading)
