@@ -54,7 +54,54 @@ def main() -> int:
     apply_style(app)
     for tag, size in SIZES.items():
         take(tag, size)
+        take_carmen_usa(tag, size)
     return 0
+
+
+def take_carmen_usa(tag: str, size: tuple[int, int]) -> None:
+    """Where in the USA: a question, a journal, an accusation and the finale's map."""
+    from tests.desktop.tables import test_carmen_usa as usa
+    window = MainWindow()
+    window.size_tag = tag
+    window.resize(*size)
+    window.show()
+    t = Driver(window, Bot())
+    usa.choose_game(t)
+    t.new_game(usa.PLAYERS)
+    usa.deal_boxes(t)
+    for landmark in ("big-bend", "everglades", "mammoth-cave"):
+        t.click(f"slot:{landmark}")
+    usa.ask(t)
+    shot(window, "20-usa-question")
+    usa.press(t, "action:answer", "Right answer")
+    usa.move(t, "denali")
+    usa.look(t, "denali")
+    usa.ask(t)
+    usa.press(t, "action:answer", "Wrong answer")
+    usa.press(t, "action:pass")
+    usa.ask(t)
+    usa.press(t, "action:choices")
+    q = t.session.rules.bank.question(t.session.state.question)
+    usa.press(t, f"usa:choice{q.options.index(q.answer)}")
+    usa.move(t, "liberty-bell")
+    usa.look(t, "liberty-bell")
+    t.click("journal:Ann")
+    t.click("gate:reveal")
+    shot(window, "21-usa-journal")
+    t.click("journal:hide")
+    usa.ask(t)
+    usa.press(t, "action:answer", "Right answer")
+    usa.press(t, "action:accuse")
+    usa.flip(t, "liberty-bell", "box/liberty-bell")
+    shot(window, "22-usa-accusation")
+    usa.flip(t, "arches", "box/arches")
+    for _ in range(3):
+        usa.press(t, "action:draw_capitals")
+    usa.press(t, "action:start_clock")
+    shot(window, "23-usa-finale-map")
+    window.close()
+    window.deleteLater()
+    settle()
 
 
 def take(tag: str, size: tuple[int, int]) -> None:
