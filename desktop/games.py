@@ -23,17 +23,23 @@ from engine.paths import user_dir
 from engine.session import PlayerView, Session
 from engine import saves as engine_saves
 from engine.saves import SavedGame
+from engine.store import StoreError
 
 SUFFIX = ".gumshoe"
 
 
 def games_dir() -> Path:
-    folder = user_dir() / "games"
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
+    """The family's saved games (it may not exist yet, or be read-only: listing copes)."""
+    return user_dir() / "games"
 
 
 def new_game_path() -> Path:
+    """A fresh file name for a new game; ``StoreError`` in plain words when the folder cannot be made."""
+    try:
+        games_dir().mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise StoreError(f"Games cannot be saved in {games_dir()}: {exc.strerror or exc}. "
+                         f"Check that the folder can be written to.") from None
     stamp = datetime.now().strftime("%Y-%m-%d_%H-%M-%S")
     path = games_dir() / f"{stamp}{SUFFIX}"
     n = 2

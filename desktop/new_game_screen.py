@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QComboBox, QFormLayout, QGridLayout, QGroupBox, QH
 
 from engine.game import Assist
 from engine.games import GameInfo, game_info
+from engine.names import MAX_PLAYER_NAME, name_problem
 
 from .widgets import button, label
 
@@ -21,7 +22,7 @@ ASSIST_CHOICES = (
     (Assist.FULL, "Full \u2014 also the odds, worked out exactly"),
 )
 MAX_PLAYERS = 6
-NAME_LENGTH = 24            # the engine refuses longer names; the field stops there
+NAME_LENGTH = MAX_PLAYER_NAME      # the engine refuses longer names; the field stops there
 
 
 class NewGameScreen(QWidget):
@@ -169,6 +170,11 @@ class NewGameScreen(QWidget):
             self.error.setText("Every player needs a name.")
             self.error.show()
             return
+        for i, name in enumerate(names, 1):
+            problem = name_problem(name)
+            if problem:
+                self.show_error(f"Player {i}'s name cannot be used: {problem}.")
+                return
         self.error.hide()
         options = {key: box.currentData() for key, box in self.option_boxes}
         assert self.info is not None

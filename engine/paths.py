@@ -37,5 +37,9 @@ def read_toml(path: Path, error: type[Exception]) -> dict:
         raise error(f"{path}: file not found") from None
     except tomllib.TOMLDecodeError as exc:
         raise error(f"{path}: not valid TOML ({exc})") from None
+    except UnicodeDecodeError as exc:
+        raise error(f"{path}: not UTF-8 text (byte {exc.start}); save it as UTF-8") from None
+    except RecursionError:
+        raise error(f"{path}: nested too deeply to be a data file") from None
     except OSError as exc:
         raise error(f"{path}: cannot be read ({exc.strerror})") from None

@@ -77,3 +77,18 @@ def test_table_keys_do_nothing_on_a_private_screen_or_twice_after_a_second_game(
     qtbot.keyClick(t.find("roll"), Qt.Key_1)
     assert t.session.undo_history() == ["Julie rolled Loot"]  # exactly one roll
     assert not t.visible("error")
+
+
+def test_a_name_the_engine_refuses_is_explained_on_the_form_and_nothing_is_created(table, gumshoe_home):
+    """Issue 11, defect 12: a name with a control character is refused with a plain reason."""
+    from PySide6.QtWidgets import QLineEdit
+
+    t = table
+    t.click("start:new")
+    t.find("new:count").setValue(2)
+    t.find("new:name0", QLineEdit).setText("Ann\u202eB")              # a bidi override
+    t.find("new:name1", QLineEdit).setText("Bob")
+    t.click("new:start")
+    assert t.window.stack.currentWidget() is t.window.new_game
+    assert t.text("new:error").startswith("Player 1's name cannot be used:")
+    assert not list((gumshoe_home / "games").glob("*.gumshoe")) if (gumshoe_home / "games").exists() else True
