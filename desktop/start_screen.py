@@ -6,8 +6,8 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, QSettings, Qt, QThread, QUrl, Signal
 from PySide6.QtGui import QDesktopServices
-from PySide6.QtWidgets import (QCheckBox, QGroupBox, QHBoxLayout, QListWidget, QListWidgetItem, QProgressBar,
-                               QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QCheckBox, QFrame, QGroupBox, QHBoxLayout, QListWidget, QListWidgetItem,
+                               QProgressBar, QScrollArea, QVBoxLayout, QWidget)
 
 from engine.games import game_info
 from engine.paths import user_dir
@@ -111,7 +111,14 @@ class StartScreen(QWidget):
         self.rules.setObjectName("start:rules")
         self.rules.setStyleSheet("font-size: 13pt;")
         self.rules.setAlignment(Qt.AlignTop | Qt.AlignLeft)
-        about_layout.addWidget(self.rules, 1)
+        # The only scroll area on this screen: a game's rules in short may be longer than a
+        # small laptop's column (never a scroll bar inside another).
+        rules_scroll = QScrollArea()
+        rules_scroll.setWidgetResizable(True)
+        rules_scroll.setFrameShape(QFrame.NoFrame)
+        rules_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
+        rules_scroll.setWidget(self.rules)
+        about_layout.addWidget(rules_scroll, 1)
         body.addWidget(about, 5)
 
         # --- saved games, tags, settings ---

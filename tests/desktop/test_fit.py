@@ -66,7 +66,10 @@ def fits(t: Driver, size: tuple[int, int], where: str) -> None:
 def test_every_screen_of_a_game_fits_and_cuts_no_text(table, size, players):
     t = table
     t.window.resize(*size)
-    fits(t, size, "start")
+    for game in t.window.start.games:              # every game's shelf card and rules in short
+        t.window.start.select_game(game)
+        fits(t, size, f"start ({game})")
+    t.window.start.select_game("carmen-cards")
     t.click("start:new")
     fits(t, size, "new game")
     chosen = (PLAYERS + [("Dee", 13)])[:players]
