@@ -260,7 +260,7 @@ def print_comparison(results: dict, readers: list[Reader]) -> None:
             print(f"{'':24s} {r.name:28s} {t.cards:5d} {100 * t.rate:5.1f}% {t.missed:5d} {t.wrong:5d} {t.phantom:5d} "
                   f"{t.ms(50):7.1f} {t.ms(95):7.1f}   {_ratio_cells(t, best_rate, best_ms)}")
         print()
-    ours_a, ours_q = totals.get("ours-apriltag"), totals.get("ours-qr zxing-cpp")
+    ours_q = totals.get("ours-qr zxing-cpp")
     print("QR ratios (median time: baseline / ours; read rate: ours / baseline):")
     for base in ("pyzbar", "opencv QRCodeDetector"):
         b = totals.get(base)

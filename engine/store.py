@@ -21,7 +21,6 @@ Pure standard library (sqlite3, json): the engine must not depend on Qt.
 
 from __future__ import annotations
 
-import errno
 import json
 import os
 import pathlib

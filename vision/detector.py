@@ -22,7 +22,7 @@ Safety policy (a misread is worse than a missed read, see docs/vision.md):
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Collection, Sequence
 

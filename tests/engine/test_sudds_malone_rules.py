@@ -641,6 +641,7 @@ def test_final_scoring_and_tie_to_the_badge_holder():
     assert s.state.final["Ann"] == {"tokens": tokens_a, "matchbooks": 5,
                                     "hunches": 2 * h["mole"] + h["rat"] + h["frog"]}
     assert a.score == a_before + sum(s.state.final["Ann"].values())
+    assert b.score == b_before + sum(s.state.final["Bob"].values())
     assert s.outcome is not None
     for p in ("Ann", "Bob"):
         assert board(s, p).score == sum(board(s, p).sources.values())
