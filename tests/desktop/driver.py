@@ -53,6 +53,15 @@ class Driver:
         return {b.place for b in self.window.findChildren(SlotButton) if b.isVisible() and b.legal}
 
     # --- starting --------------------------------------------------------------------
+    def choose_game(self, game: str) -> None:
+        """Pick a game on the start screen's shelf, as a click on it would."""
+        shelf = self.find("start:shelf", QListWidget)
+        for row in range(shelf.count()):
+            if shelf.item(row).data(Qt.UserRole) == game:
+                shelf.setCurrentRow(row)
+                return
+        raise AssertionError(f"{game} is not on the shelf")
+
     def new_game(self, players: list[tuple[str, int]], assist_index: int = 2) -> None:
         self.click("start:new")
         self.find("new:count").setValue(len(players))

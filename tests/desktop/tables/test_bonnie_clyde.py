@@ -18,12 +18,7 @@ def E(n: int, letter: str) -> str:
 
 
 def choose_game(t, game: str = "bonnie-clyde") -> None:
-    shelf = t.find("start:shelf")
-    for row in range(shelf.count()):
-        if shelf.item(row).data(Qt.UserRole) == game:
-            shelf.setCurrentRow(row)
-            return
-    raise AssertionError(f"{game} is not on the shelf")
+    t.choose_game(game)
 
 
 @pytest.fixture

@@ -22,12 +22,7 @@ DEAL = {"denali": "warrant.orange-warrant", "liberty-bell": "loot.orange-loot", 
 
 
 def choose_game(t, game: str = "carmen-usa") -> None:
-    shelf = t.find("start:shelf")
-    for row in range(shelf.count()):
-        if shelf.item(row).data(Qt.UserRole) == game:
-            shelf.setCurrentRow(row)
-            return
-    raise AssertionError(f"{game} is not on the shelf")
+    t.choose_game(game)
 
 
 def deal_boxes(t) -> None:

@@ -22,12 +22,7 @@ def card(player: str, number: int) -> str:
 
 
 def choose_game(t, game: str = "39-clues") -> None:
-    shelf = t.find("start:shelf")
-    for row in range(shelf.count()):
-        if shelf.item(row).data(Qt.UserRole) == game:
-            shelf.setCurrentRow(row)
-            return
-    raise AssertionError(f"{game} is not on the shelf")
+    t.choose_game(game)
 
 
 @pytest.fixture
