@@ -88,15 +88,20 @@ class WrappingButton(QPushButton):
         self._fit_text()
 
     def _fit_text(self) -> None:
-        """Wrap the lines to the inner width, shrinking the font for a word too long."""
+        """Wrap the lines to the inner width, shrinking the font for a word too long or for
+        more lines than the button is high."""
         width = max(self.width() - 12, 40)
+        height = self.height() - 10
         size = self.POINT_SIZE
         while True:
             font = QFont(self.font())
             font.setPointSize(size)
             metrics = QFontMetrics(font)
             text = "\n".join(wrapped for line in self._lines for wrapped in wrap_to_width(line, metrics, width))
-            if size <= 8 or all(metrics.horizontalAdvance(t) <= width for t in text.split("\n")):
+            rows = text.split("\n")
+            fits_across = all(metrics.horizontalAdvance(t) <= width for t in rows)
+            fits_down = height <= 0 or len(rows) * metrics.lineSpacing() <= height
+            if size <= 8 or (fits_across and fits_down):
                 break
             size -= 1
         if self._base_sheet:

@@ -197,7 +197,8 @@ class BonnieClydeTable(GameTable):
             slot.show_card("Location", f"{n} {self.board.name(n)}", style.kind_colour(n % 3), style.kind_symbol(0),
                            name=None, present=bool(cards), legal=place in legal, chosen=place in chosen,
                            face_up=False)
-            slot.set_lines([f"{n}{car}", self.board.name(n), "card under it" if cards else "(empty)"])
+            # A card under it is told by the tile's colour (grey when empty) and the word "empty".
+            slot.set_lines([f"{n}{car}", self.board.name(n)] + ([] if cards else ["(empty)"]))
         casefile = by_place.get("casefile", [])
         self.slots["casefile"].show_card("Case File", "Case File", style.kind_colour(1), style.kind_symbol(1),
                                          name=None, present=bool(casefile), legal="casefile" in legal,

@@ -153,8 +153,9 @@ class CluesTable(GameTable):
                 notes.append("retrievable" if mission.touched != session.state.turn else "new this turn")
             return [where, head, ", ".join([f"{len(cards)} cards, {points} points", *notes])]
         if top.name is None:
-            return [where, f"{len(cards)} card{'s' if len(cards) != 1 else ''}", "(not read yet)"
-                    if "/table/" in place else "(top card shown when played)"]
+            count = f"{len(cards)} card{'s' if len(cards) != 1 else ''}"
+            # A deck's top card is read when it is played: the tile only counts the deck.
+            return [where, count, "(not read yet)"] if "/table/" in place else [where, count]
         extra = f"+{len(cards) - 1} under it" if len(cards) > 1 else ""
         return [top.name, f"{where} {extra}".strip()]
 

@@ -17,8 +17,9 @@ from .test_game_flow import DEAL, PLAYERS
 SCREENS = [(1280, 680), (1366, 728)]      # a 720p and a 768p laptop, less a taskbar
 
 
-def clipped(root: QWidget) -> list[str]:
-    """Every visible text wider than the widget that shows it."""
+def clipped(root: QWidget, vertical: bool = True) -> list[str]:
+    """Every visible text wider (or, with ``vertical``, a button's lines taller) than the widget
+    that shows it."""
     problems = []
     for w in root.findChildren(QWidget):
         if not w.isVisible() or w.width() <= 1:
@@ -33,9 +34,13 @@ def clipped(root: QWidget) -> list[str]:
             if need > w.height() + 2:
                 problems.append(f"label {w.objectName() or w.text()[:30]!r}: needs {need}px high, has {w.height()}")
         elif isinstance(w, QAbstractButton) and w.text():
-            need = max(fm.horizontalAdvance(line) for line in w.text().split("\n"))
+            lines = w.text().split("\n")
+            need = max(fm.horizontalAdvance(line) for line in lines)
             if need > w.width() - 8:
                 problems.append(f"button {w.objectName() or w.text()!r}: needs {need}px, has {w.width()}")
+            high = len(lines) * fm.lineSpacing()
+            if vertical and len(lines) > 1 and high > w.height() - 4:
+                problems.append(f"button {w.objectName() or w.text()!r}: needs {high}px high, has {w.height()}")
         elif isinstance(w, QGroupBox) and w.title():
             if fm.horizontalAdvance(w.title()) > w.width() - 24:
                 problems.append(f"group box title {w.title()!r} cut off")
@@ -51,14 +56,14 @@ def clipped(root: QWidget) -> list[str]:
     return problems
 
 
-def fits(t: Driver, size: tuple[int, int], where: str) -> None:
+def fits(t: Driver, size: tuple[int, int], where: str, *, vertical: bool = True) -> None:
     win = t.window
     win.resize(*size)
     t.qtbot.wait(30)
     assert win.minimumSizeHint().width() <= size[0] and win.minimumSizeHint().height() <= size[1], \
         f"{where}: the window needs {win.minimumSizeHint()} on a {size} screen"
     assert win.width() <= size[0] and win.height() <= size[1], f"{where}: window {win.size()} on {size}"
-    assert clipped(win) == [], where
+    assert clipped(win, vertical) == [], where
 
 
 @pytest.mark.parametrize("size", SCREENS)

@@ -100,7 +100,9 @@ def test_a_refused_meld_is_explained_and_changes_nothing(game):
     assert not t.visible("bc:cards")
 
 
-def test_every_screen_fits_a_laptop(table):
+@pytest.mark.parametrize("vertical", [False, pytest.param(True, marks=pytest.mark.xfail(
+    strict=True, reason="open (issue 13): the meld panel's board tiles hold more lines than they are high"))])
+def test_every_screen_fits_a_laptop(table, vertical):
     """docs/desktop.md: the table fits 1280x680 and cuts no text, with four players."""
     t = table
     size = (1280, 680)
@@ -112,16 +114,16 @@ def test_every_screen_fits_a_laptop(table):
         t.find(f"new:name{i}").setText(name)
         t.find(f"new:age{i}").setValue(9 + i)
     t.click("new:start")
-    fits(t, size, "setup")
+    fits(t, size, "setup", vertical=vertical)
     t.click("setup:done")
-    fits(t, size, "table before the deal")
+    fits(t, size, "table before the deal", vertical=vertical)
     t.click("action:deal")
     t.click("choose:Dee")
     t.choose("card", E(4, "a"))
     t.click("entry:submit")
     t.click("action:draw")
     t.click("action:meld")
-    fits(t, size, "the meld panel")
+    fits(t, size, "the meld panel", vertical=vertical)
 
 
 def test_ted_hinton_look_by_clicks(game):

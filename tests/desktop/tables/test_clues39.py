@@ -124,8 +124,10 @@ def test_a_game_by_clicks_setup_mission_retrieve_and_a_blocked_steal(game):
     assert t.prompt == "Ann, play another card or end your turn."
 
 
+@pytest.mark.parametrize("vertical", [False, pytest.param(True, marks=pytest.mark.xfail(
+    strict=True, reason="open (issue 15): a mission tile lists more lines than it is high with four players"))])
 @pytest.mark.parametrize("players, size", [(4, (1280, 680))])
-def test_every_screen_fits_a_laptop_with_missions_on_the_table(table, players, size):
+def test_every_screen_fits_a_laptop_with_missions_on_the_table(table, players, size, vertical):
     """docs/desktop.md: the table fits 1280x680 and cuts no text, with open missions and long names."""
     t = table
     t.window.resize(*size)
@@ -136,9 +138,9 @@ def test_every_screen_fits_a_laptop_with_missions_on_the_table(table, players, s
         t.find(f"new:name{i}").setText(name)
         t.find(f"new:age{i}").setValue(9 + i)
     t.click("new:start")
-    fits(t, size, "setup")
+    fits(t, size, "setup", vertical=vertical)
     t.click("setup:done")
-    fits(t, size, "table before the reads")
+    fits(t, size, "table before the reads", vertical=vertical)
     for player in NAMES[:players]:
         for spot, number in zip("1234", (9, 2, 18, 22) if player == "Ann" else (4, 11, 13, 20)):
             read(t, f"{player}/table/{spot}", number, player)
@@ -146,7 +148,7 @@ def test_every_screen_fits_a_laptop_with_missions_on_the_table(table, players, s
     t.click("action:mission")
     t.click("choose:Ann/hand")
     t.click("slot:Ann/table/1")
-    fits(t, size, "reading an Agent and a Location")
+    fits(t, size, "reading an Agent and a Location", vertical=vertical)
     t.choose("agent", card("Ann", 1))
     t.choose("location", card("Ann", 9))
     t.click("entry:submit")
@@ -158,10 +160,10 @@ def test_every_screen_fits_a_laptop_with_missions_on_the_table(table, players, s
         t.choose("location", card("Ann", location))
         t.click("entry:submit")
     assert t.visible("slot:Ann/mission/3")
-    fits(t, size, "three missions on the table")
+    fits(t, size, "three missions on the table", vertical=vertical)
     t.click("journal:Ann")
     t.click("gate:reveal")
-    fits(t, size, "Ann's journal")
+    fits(t, size, "Ann's journal", vertical=vertical)
     t.click("journal:hide")
 
 
