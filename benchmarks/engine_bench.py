@@ -29,6 +29,19 @@ GAME = "carmen-cards"
 PLAYERS = ("Ann", "Bob", "Cyd", "Dee")
 
 
+def apply_with_journals(session, action) -> tuple[float, float]:
+    """One timed step at the table: apply the action and rebuild every player's full journal.
+
+    Returns (wall seconds, this thread's CPU seconds): on a shared machine the CPU time is the
+    engine's own work, the wall time includes being preempted.
+    """
+    c0, t0 = time.thread_time(), time.perf_counter()
+    session.apply(action)
+    for p in session.players:
+        session.journal(p, "full")
+    return time.perf_counter() - t0, time.thread_time() - c0
+
+
 def pct(values: list[float], q: float) -> float:
     s = sorted(values)
     return s[min(len(s) - 1, int(round(q * (len(s) - 1))))]
@@ -216,12 +229,9 @@ def bench_carmen_usa(games: int, quick: bool) -> None:
             sim = s.rules.simulator(s.initial, seed)
             while s.outcome is None:
                 action = sim.random_action(s)          # not timed: the camera and the family
-                c0, t0 = time.thread_time(), time.perf_counter()
-                s.apply(action)
-                for p in s.players:
-                    s.journal(p, "full")
-                wall.append(time.perf_counter() - t0)
-                cpu.append(time.thread_time() - c0)
+                spent_wall, spent_cpu = apply_with_journals(s, action)
+                wall.append(spent_wall)
+                cpu.append(spent_cpu)
                 if len(snapshots) < 40 and not s.state.phase.startswith("finale"):
                     for p in s.players:
                         know = s.state.knowledge[p]
@@ -321,12 +331,9 @@ def bench_sudds(games: int, quick: bool) -> None:
             sim = s.rules.simulator(s.initial, seed)
             while s.outcome is None:
                 action = sim.random_action(s)                  # not timed: the camera and the family
-                c0, t0 = time.thread_time(), time.perf_counter()
-                s.apply(action)
-                for p in s.players:
-                    s.journal(p, "full")
-                times.append(time.perf_counter() - t0)
-                cpu.append(time.thread_time() - c0)
+                spent_wall, spent_cpu = apply_with_journals(s, action)
+                times.append(spent_wall)
+                cpu.append(spent_cpu)
                 if len(times) % 10 == 0:
                     kept.append((s.rules, s.state))           # for the baseline, afterwards
         all_times += times
@@ -403,12 +410,9 @@ def bench_bonnie_clyde(games: int, quick: bool) -> None:
             sim = s.rules.simulator(s.initial, seed)
             while s.outcome is None:
                 action = sim.random_action(s)                  # not timed: the camera and the family
-                c0, t0 = time.thread_time(), time.perf_counter()
-                s.apply(action)
-                for p in s.players:
-                    s.journal(p, "full")
-                times.append(time.perf_counter() - t0)
-                cpu.append(time.thread_time() - c0)
+                spent_wall, spent_cpu = apply_with_journals(s, action)
+                times.append(spent_wall)
+                cpu.append(spent_cpu)
                 st = s.state
                 if st.hand_no and len(problems) < 400:
                     for p in s.players:
