@@ -91,7 +91,7 @@ class WrappingButton(QPushButton):
         """Wrap the lines to the inner width, shrinking the font for a word too long or for
         more lines than the button is high."""
         width = max(self.width() - 12, 40)
-        height = self.height() - 10
+        height = self.height() - 6           # borders and padding
         size = self.POINT_SIZE
         while True:
             font = QFont(self.font())
@@ -100,7 +100,7 @@ class WrappingButton(QPushButton):
             text = "\n".join(wrapped for line in self._lines for wrapped in wrap_to_width(line, metrics, width))
             rows = text.split("\n")
             fits_across = all(metrics.horizontalAdvance(t) <= width for t in rows)
-            fits_down = height <= 0 or len(rows) * metrics.lineSpacing() <= height
+            fits_down = height <= 0 or len(rows) * metrics.height() <= height
             if size <= 8 or (fits_across and fits_down):
                 break
             size -= 1

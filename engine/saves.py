@@ -84,7 +84,8 @@ class SavedGame:
         if self.when:
             parts.append(self.when)
         if self.turns is not None:
-            parts.append(f"turn {self.turns}" if not self.finished else f"{self.turns} turns")
+            parts.append(f"turn {self.turns}" if not self.finished else
+                         f"{self.turns} turn{'' if self.turns == 1 else 's'}")
         if self.state:
             parts.append(self.state)
         if self.read_only:

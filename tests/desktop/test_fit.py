@@ -38,7 +38,7 @@ def clipped(root: QWidget, vertical: bool = True) -> list[str]:
             need = max(fm.horizontalAdvance(line) for line in lines)
             if need > w.width() - 8:
                 problems.append(f"button {w.objectName() or w.text()!r}: needs {need}px, has {w.width()}")
-            high = len(lines) * fm.lineSpacing()
+            high = len(lines) * fm.height()
             if vertical and len(lines) > 1 and high > w.height() - 4:
                 problems.append(f"button {w.objectName() or w.text()!r}: needs {high}px high, has {w.height()}")
         elif isinstance(w, QGroupBox) and w.title():
