@@ -14,6 +14,8 @@ from engine.game import Assist
 from engine.games import GameInfo, game_info
 from engine.names import MAX_PLAYER_NAME, name_problem
 
+from .table_base import NewGameChoices
+from .tables import table_class
 from .widgets import button, label
 
 ASSIST_CHOICES = (
@@ -35,6 +37,7 @@ class NewGameScreen(QWidget):
         self.demo = False
         self.info: GameInfo | None = None
         self.option_boxes: list[tuple[str, QComboBox]] = []
+        self.choices: NewGameChoices | None = None      # the game's own part of the form
         # A narrow centered column: short fields read better than ones stretched across a wide screen.
         page = QHBoxLayout(self)
         column = QWidget()
@@ -95,6 +98,13 @@ class NewGameScreen(QWidget):
         self.assist.setCurrentIndex(1)
         form2.addRow("Journal help:", self.assist)
         outer.addLayout(form2)
+        self.choices_place = QVBoxLayout()
+        self.choices_place.setContentsMargins(0, 0, 0, 0)
+        outer.addLayout(self.choices_place)
+        self.warning = label("", "banner")
+        self.warning.setObjectName("new:warning")
+        self.warning.hide()
+        outer.addWidget(self.warning)
         self.first = label("", "heading")
         self.first.setObjectName("new:first")
         outer.addWidget(self.first)
@@ -135,11 +145,20 @@ class NewGameScreen(QWidget):
             box.setCurrentIndex(option.choices.index(option.default))
             self.form2.addRow(f"{option.label}:", box)
             self.option_boxes.append((option.id, box))
+        if self.choices is not None:
+            self.choices.hide()
+            self.choices.deleteLater()
+        self.choices = table_class(game).new_game_choices()
+        if self.choices is not None:
+            self.choices.setObjectName("new:choices")
+            self.choices_place.addWidget(self.choices)
+            self.choices.changed.connect(self._show_warning)
         if demo and not any(n.text() for n in self.names):
             for edit, name, age in zip(self.names, ("Julie", "Amberley", "Mark"), (8, 10, 12)):
                 edit.setText(name)
             for spin, age in zip(self.ages, (8, 10, 12)):
                 spin.setValue(age)
+        self._update_choices()
         self.names[0].setFocus()
 
     def _show_rows(self) -> None:
@@ -156,6 +175,7 @@ class NewGameScreen(QWidget):
         return names, ages
 
     def _update_first(self) -> None:
+        self._update_choices()
         names, ages = self.players()
         named = [x for x in names if x]
         if not named:
@@ -163,6 +183,16 @@ class NewGameScreen(QWidget):
             return
         youngest = min(named, key=lambda p: (ages[p], names.index(p)))
         self.first.setText(f"{youngest} is the youngest and goes first.")
+
+    def _update_choices(self) -> None:
+        if self.choices is not None:
+            self.choices.set_players([n for n in self.players()[0]])
+        self._show_warning()
+
+    def _show_warning(self) -> None:
+        text = self.choices.warning() if self.choices is not None else None
+        self.warning.setText(text or "")
+        self.warning.setVisible(bool(text))
 
     def _start(self) -> None:
         names, ages = self.players()
@@ -175,8 +205,14 @@ class NewGameScreen(QWidget):
             if problem:
                 self.show_error(f"Player {i}'s name cannot be used: {problem}.")
                 return
+        problem = self.choices.problem() if self.choices is not None else None
+        if problem:
+            self.show_error(problem)
+            return
         self.error.hide()
         options = {key: box.currentData() for key, box in self.option_boxes}
+        if self.choices is not None:
+            options.update(self.choices.options())
         assert self.info is not None
         self.start_requested.emit(self.info.id, names, ages, self.assist.currentData(), options, self.demo)
 

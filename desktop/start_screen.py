@@ -6,7 +6,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, QSettings, Qt, QThread, QUrl, Signal
 from PySide6.QtGui import QDesktopServices
-from PySide6.QtWidgets import (QCheckBox, QFrame, QGroupBox, QHBoxLayout, QListWidget, QListWidgetItem,
+from PySide6.QtWidgets import (QCheckBox, QDialog, QFrame, QGroupBox, QHBoxLayout, QListWidget, QListWidgetItem,
                                QProgressBar, QScrollArea, QVBoxLayout, QWidget)
 
 from engine.games import game_info
@@ -14,8 +14,29 @@ from engine.paths import user_dir
 from engine.store import StoreError
 
 from .games import move_to_bin, restore_from_bin, saved_games
-from .tables import installed_games
+from .table_base import ShelfScreen
+from .tables import installed_games, table_class
 from .widgets import button, label
+
+
+class ShelfScreenWindow(QDialog):
+    """A game's own screen (``GameTable.shelf_screens``) in a window over the start screen."""
+
+    def __init__(self, screen: ShelfScreen, title: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName(f"screen:{screen.name}")
+        self.setWindowTitle(title)          # the game's and the screen's names: never a player's
+        layout = QVBoxLayout(self)
+        self.body = screen.make()
+        layout.addWidget(self.body, 1)
+        row = QHBoxLayout()
+        row.addStretch(1)
+        close = button("Close", name="screen:close")
+        close.clicked.connect(self.accept)
+        row.addWidget(close)
+        layout.addLayout(row)
+        if parent is not None:
+            self.resize(parent.window().size())
 
 class TagPrinter(QObject):
     """Draws the sticker sheets off the GUI thread (a few seconds of image work)."""
@@ -94,6 +115,11 @@ class StartScreen(QWidget):
         self.demo_button.setToolTip("No cards or camera needed: the app plays the cards for you")
         self.demo_button.clicked.connect(lambda: self.demo_requested.emit(self.game()))
         shelf_layout.addWidget(self.demo_button)
+        # The chosen game's own screens (a card library, the box's printed values): rebuilt per game.
+        self.own_screens = QVBoxLayout()
+        self.own_screens.setContentsMargins(0, 0, 0, 0)
+        shelf_layout.addLayout(self.own_screens)
+        self.screen_window: ShelfScreenWindow | None = None
         body.addWidget(shelf_box, 3)
 
         about = QGroupBox("How to play, in short")
@@ -241,6 +267,24 @@ class StartScreen(QWidget):
         self.test_die_button.setEnabled(self._has_die_reader and info.uses_die)
         self.print_status.setText("")
         self.open_pdf_button.hide()
+        while self.own_screens.count():
+            old = self.own_screens.takeAt(0).widget()
+            if old is not None:
+                old.hide()
+                old.deleteLater()
+        for screen in table_class(self.game()).shelf_screens():
+            b = button(screen.label, name=f"start:screen:{screen.name}")
+            b.clicked.connect(lambda _=False, s=screen: self.open_screen(s))
+            self.own_screens.addWidget(b)
+            b.show()
+
+    def open_screen(self, screen: ShelfScreen) -> ShelfScreenWindow:
+        """Open one of the chosen game's own screens (modal: the shelf waits until it is closed)."""
+        info = game_info(self.game())
+        self.screen_window = ShelfScreenWindow(screen, f"{info.title}: {screen.label.rstrip('.…')}", self)
+        self.screen_window.finished.connect(lambda _r: self._show_game())
+        self.screen_window.open()
+        return self.screen_window
 
     # --- saved games -----------------------------------------------------------------------
     def refresh(self) -> None:

@@ -23,7 +23,8 @@ its own; it then builds the action and calls ``shell.send`` (or ``shell.read_car
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Callable, Protocol
 
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QWidget
@@ -33,6 +34,42 @@ from engine.game import Journal, Option
 
 if TYPE_CHECKING:
     from .games import GameController
+
+
+@dataclass(frozen=True)
+class ShelfScreen:
+    """A game's own screen, opened from the start screen with the game chosen on the shelf
+    (a family's card library, the printed values of their box)."""
+
+    #: short id: the start screen's button is named ``start:screen:<name>``
+    name: str
+    #: the button's words ("Your card library...")
+    label: str
+    #: builds the screen's widget (shown in a window of its own with a Close button)
+    make: Callable[[], QWidget]
+
+
+class NewGameChoices(QWidget):
+    """A game's own part of the new-game form: choices the shelf card's options cannot say
+    (one per player, or from the family's own data). The shell places it under the options."""
+
+    #: something changed (the form shows :meth:`problem` again)
+    changed = Signal()
+
+    def set_players(self, names: list[str]) -> None:
+        """The players' names in seating order, whenever they change."""
+
+    def options(self) -> dict[str, Any]:
+        """Added to the shelf options and given to ``Rules.setup``."""
+        return {}
+
+    def problem(self) -> str | None:
+        """Why the game cannot start yet (None: it can); shown on the form."""
+        return None
+
+    def warning(self) -> str | None:
+        """Something to know that does not stop the game (shown on the form)."""
+        return None
 
 
 class TableShell(Protocol):
@@ -46,6 +83,14 @@ class TableShell(Protocol):
     def read_cards(self, action: dict, reads: list[tuple[str, str]], *, private: bool, heading: str) -> None:
         """Ask for the identity of the cards at places (card field, place), then send ``action``
         with them: behind the privacy gate for ``action["player"]`` when ``private``."""
+
+    def read_card_list(self, action: dict, field: str, place: str, *, private: bool, heading: str,
+                       least: int = 1, most: int | None = None, kinds: tuple[str, ...] | None = None,
+                       demo_cards: list[str] | None = None) -> None:
+        """Ask for several cards from one place (a meld laid from a hand, hunch cards drawn):
+        ``action[field]`` becomes the list of card ids, between ``least`` and ``most`` of them,
+        of the card types ``kinds`` (None: any). The camera adds each card it reads; a pick
+        adds or removes one. ``demo_cards``: what the simulated camera holds up in a demo."""
 
     def say(self, lines: list[str]) -> None:
         """Show public words of what just happened."""
@@ -105,3 +150,13 @@ class GameTable(QWidget):
     def field_words(self, option: Option, field: str) -> str:
         """What the player picks for ``field`` of ``option``, for the prompt line ("the Loot card")."""
         return field.replace("_", " ")
+
+    @classmethod
+    def shelf_screens(cls) -> list[ShelfScreen]:
+        """The game's own screens, opened from the start screen (none by default)."""
+        return []
+
+    @classmethod
+    def new_game_choices(cls) -> NewGameChoices | None:
+        """The game's own part of the new-game form (None: the shelf card's options are enough)."""
+        return None

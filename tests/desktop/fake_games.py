@@ -10,10 +10,10 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from PySide6.QtWidgets import QGridLayout
+from PySide6.QtWidgets import QComboBox, QGridLayout, QVBoxLayout
 
-from desktop.table_base import GameTable, TableShell
-from desktop.widgets import SlotButton
+from desktop.table_base import GameTable, NewGameChoices, ShelfScreen, TableShell
+from desktop.widgets import SlotButton, label
 from engine.cards import load_game_deck
 from engine.games.carmen import CarmenRules
 from engine.paths import assets_dir
@@ -64,6 +64,53 @@ class GridTable(GameTable):
                            face_up=bool(card and card.face_up))
 
 
+class HatChoices(NewGameChoices):
+    """Each player picks a hat; two players may not wear the same one (a per-player choice)."""
+
+    HATS = ("fedora", "beret", "cap")
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.layout_ = QVBoxLayout(self)
+        self.boxes: list[QComboBox] = []
+        self.names: list[str] = []
+
+    def set_players(self, names: list[str]) -> None:
+        self.names = names
+        while len(self.boxes) > len(names):
+            self.boxes.pop().deleteLater()
+        while len(self.boxes) < len(names):
+            box = QComboBox()
+            box.setObjectName(f"hat:{len(self.boxes)}")
+            box.addItems(self.HATS)
+            box.setCurrentIndex(len(self.boxes) % len(self.HATS))
+            box.currentIndexChanged.connect(self.changed)
+            self.layout_.addWidget(box)
+            self.boxes.append(box)
+
+    def options(self) -> dict:
+        return {"hats": {name: box.currentText() for name, box in zip(self.names, self.boxes)}}
+
+    def problem(self) -> str | None:
+        hats = [box.currentText() for box in self.boxes]
+        return "Two players wear the same hat." if len(set(hats)) < len(hats) else None
+
+    def warning(self) -> str | None:
+        return "Nobody wears a cap." if "cap" not in self.options()["hats"].values() else None
+
+
+class HatTable(GridTable):
+    """The grid, plus a screen of its own on the shelf and a part of the new-game form."""
+
+    @classmethod
+    def shelf_screens(cls) -> list[ShelfScreen]:
+        return [ShelfScreen("hats", "The hat rack\u2026", lambda: label("Three hats hang here.", "heading"))]
+
+    @classmethod
+    def new_game_choices(cls) -> NewGameChoices | None:
+        return HatChoices()
+
+
 def install(monkeypatch, tmp_path: Path) -> None:
     """Register the two fake games (and only them) in both registries, with their shelf data."""
     import engine.games as engine_games
@@ -82,4 +129,4 @@ def install(monkeypatch, tmp_path: Path) -> None:
     monkeypatch.setattr(engine_games, "GAMES", {
         "fake-with-die": f"{__name__}:FakeWithDie", "fake-no-die": f"{__name__}:FakeNoDie"})
     monkeypatch.setattr(tables, "TABLES", {
-        "fake-with-die": f"{__name__}:GridTable", "fake-no-die": f"{__name__}:GridTable"})
+        "fake-with-die": f"{__name__}:GridTable", "fake-no-die": f"{__name__}:HatTable"})

@@ -65,6 +65,33 @@ def test_a_game_without_a_die_shows_no_die_panel_and_asks_its_own_options(fake):
     assert not t.visible("journal:Ann")              # no hidden cards: no journals to open
 
 
+def test_a_game_brings_its_own_screen_to_the_shelf_and_its_own_part_of_the_new_game_form(fake):
+    t = fake
+    t.window.start.select_game("fake-with-die")
+    assert not t.visible("start:screen:hats")             # a game without screens of its own shows none
+    t.window.start.select_game("fake-no-die")
+    t.click("start:screen:hats")
+    window = t.window.start.screen_window
+    assert window.isVisible() and window.windowTitle() == "Fake Game Without A Die: The hat rack"
+    assert window.body.text() == "Three hats hang here."
+    window.accept()
+    t.click("start:new")
+    t.find("new:count").setValue(2)
+    for i, name in enumerate(["Ann", "Bob"]):
+        t.find(f"new:name{i}").setText(name)
+    assert t.text("new:warning") == "Nobody wears a cap."
+    t.find("hat:1").setCurrentIndex(0)                     # Bob takes Ann's fedora: refused, nothing starts
+    t.click("new:start")
+    assert t.text("new:error") == "Two players wear the same hat."
+    assert t.window.stack.currentWidget() is t.window.new_game
+    t.find("hat:1").setCurrentIndex(2)
+    assert not t.visible("new:warning")
+    t.click("new:start")
+    if t.window.stack.currentWidget() is t.window.setup:
+        t.click("setup:done")
+    assert t.session.options["hats"] == {"Ann": "fedora", "Bob": "cap"}
+
+
 def test_a_private_look_goes_through_the_gate_and_reaches_only_that_journal(fake):
     t = fake
     t.window.start.select_game("fake-with-die")
