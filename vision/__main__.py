@@ -4,6 +4,7 @@ Examples::
 
     python -m vision print-tags carmen -o carmen-tags.pdf
     python -m vision print-tags assets/decks/carmen-cards.toml --kind qr --size 25mm --paper letter -o qr.pdf
+    python -m vision print-tags 39-clues -o our-cards.pdf   # the cards registered in the app's library
     python -m vision registry --update     # give new cards their tag ids
     python -m vision registry --check      # exit 1 if a card has no tag id yet
     python -m vision watch 0 --game carmen-cards     # print the cards shown to webcam 0
@@ -57,7 +58,8 @@ def main(argv: list[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("print-tags", help="write printable sticker sheets for a deck as a PDF")
-    p.add_argument("deck", help='deck id (e.g. "carmen") or deck file path')
+    p.add_argument("deck", help='deck id (e.g. "carmen"), deck file path, or a game whose cards the family '
+                                 'registers in the app (e.g. "39-clues": the cards of their library)')
     p.add_argument("--kind", choices=[k.value for k in TagKind], default=TagKind.APRILTAG.value)
     p.add_argument("--size", default="20mm", help="side of the tag's square, e.g. 20mm (default), 2cm, 0.8in")
     p.add_argument("--paper", choices=sorted(PAPER_MM), default="a4")
@@ -90,9 +92,9 @@ def main(argv: list[str] | None = None) -> int:
             added = update_registry_file(args.path)
             for e in added:
                 print(f"added tag {e.tag_id:3d} -> {e.card_id}")
-            print(f"{len(TagRegistry.load(args.path))} cards in {args.path} ({len(added)} new)")
+            print(f"{len(TagRegistry.load(args.path, family=False))} cards in {args.path} ({len(added)} new)")
             return 0
-        registry = TagRegistry.load(args.path)
+        registry = TagRegistry.load(args.path, family=False)
         missing = missing_cards(registry)
         if args.check:
             for card in missing:

@@ -16,16 +16,27 @@ every one of them known to every game, so a card of another game is always "fore
 'card'
 
 Update after adding a deck: `python -m vision registry --update`.
+
+A family's own cards (a game whose cards differ in every home, like The 39 Clues) are not in
+a deck file: the shipped registry reserves a **block** of tag numbers for that game
+(`[[block]]`: game, first, last, file), which shipped decks never take, and the family's tag
+numbers live in a small append-only file in the family's folder (`<user folder>/<file>`),
+written by the app when a card is registered (:func:`sync_family_cards`). `TagRegistry.load()`
+merges those files in, so the detector, the synthetic table and the sticker sheets know the
+family's cards like any other; a broken family file is skipped (`TagRegistry.problems`) and
+never stops the camera of another game.
 """
 
 from __future__ import annotations
 
+import os
+import sys
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
 from typing import Collection, Iterable
 
-from vision.decks import ASSETS_DIR, Deck, load_all_decks, read_toml
+from vision.decks import ASSETS_DIR, Deck, DeckCard, load_all_decks, read_toml
 
 REGISTRY_PATH = ASSETS_DIR / "tags" / "registry.toml"
 TAG_FAMILY = "tag36h11"  # the first family (every Carmen sticker)
@@ -35,6 +46,18 @@ TAG_FAMILIES: dict[str, tuple[int, int]] = {"tag36h11": (0, 587), "tagStandard41
 LIB_FAMILIES = tuple(TAG_FAMILIES)
 TAG_CAPACITY = sum(size for _, size in TAG_FAMILIES.values())
 REGISTRY_FORMAT = 2
+FAMILY_FORMAT = 1       # a family's own tag file (a block's file in the user folder)
+
+
+def user_folder() -> Path:
+    """The family's own folder (the same as ``engine.paths.user_dir``; vision never imports engine)."""
+    if env := os.environ.get("GUMSHOE_HOME"):
+        return Path(env)
+    if sys.platform == "win32":
+        return Path(os.environ.get("APPDATA", Path.home())) / "Gumshoe"
+    if sys.platform == "darwin":
+        return Path.home() / "Library" / "Application Support" / "Gumshoe"
+    return Path(os.environ.get("XDG_DATA_HOME", Path.home() / ".local" / "share")) / "gumshoe"
 
 
 def tag_number(family: str, code: int) -> int:
@@ -91,6 +114,38 @@ class TagEntry:
 
 
 @dataclass(frozen=True)
+class Block:
+    """Tag numbers first..last reserved for one game's family-registered cards (never a shipped deck's)."""
+
+    game: str
+    first: int
+    last: int
+    file: str        # the family's tag file, relative to the user folder
+    name: str = ""   # heading of the sticker sheets
+
+    @property
+    def prefix(self) -> str:
+        """Every card id of the block starts with this (the game's deck id and a dot)."""
+        return f"{self.game}."
+
+    def __contains__(self, number: object) -> bool:
+        return isinstance(number, int) and self.first <= number <= self.last
+
+    def path(self, home: Path | None = None) -> Path:
+        return (home or user_folder()) / self.file
+
+
+@dataclass(frozen=True)
+class FamilyTag:
+    """One line of a family's tag file: a card's tag number, its name, and whether it is in their library now."""
+
+    tag_id: int
+    card_id: str
+    name: str
+    listed: bool = True
+
+
+@dataclass(frozen=True)
 class Identity:
     """What a tag means for the game being played."""
 
@@ -106,10 +161,20 @@ class Identity:
 class TagRegistry:
     """Card id <-> tag id, for all decks of all games."""
 
-    def __init__(self, entries: Iterable[TagEntry] = ()) -> None:
+    def __init__(self, entries: Iterable[TagEntry] = (), blocks: Iterable[Block] = ()) -> None:
         self._by_tag: dict[int, TagEntry] = {}
         self._by_card: dict[str, TagEntry] = {}
+        self.blocks: tuple[Block, ...] = tuple(blocks)
+        #: family tag files that could not be read (skipped, with the reason)
+        self.problems: list[str] = []
+        for a in self.blocks:
+            for b in self.blocks:
+                if a is not b and a.first <= b.last and b.first <= a.last:
+                    raise RegistryError(f"tag blocks of {a.game} and {b.game} overlap")
         for entry in entries:
+            if any(entry.tag_id in b for b in self.blocks):
+                raise RegistryError(f"tag id {entry.tag_id} of {entry.card_id} is in a block reserved for a "
+                                    f"family's own cards")
             self._add(entry)
 
     def _add(self, entry: TagEntry) -> None:
@@ -126,8 +191,22 @@ class TagRegistry:
 
     # --- reading ---------------------------------------------------------------------------
     @classmethod
-    def load(cls, path: Path | str = REGISTRY_PATH) -> "TagRegistry":
-        path = Path(path)
+    def load(cls, path: Path | str = REGISTRY_PATH, *, family: bool = True, home: Path | None = None) -> "TagRegistry":
+        """The registry file; with ``family``, plus each block's family file in the user folder (``home``)."""
+        registry = cls._load_file(Path(path))
+        if family:
+            for block in registry.blocks:
+                try:
+                    tags = read_family_tags(block, home)
+                except RegistryError as exc:
+                    registry.problems.append(str(exc))
+                    continue
+                for t in tags:
+                    registry._add(TagEntry(t.tag_id, t.card_id, block.game))
+        return registry
+
+    @classmethod
+    def _load_file(cls, path: Path) -> "TagRegistry":
         data = read_toml(path, RegistryError,
                          f"tag registry not found: {path} (run `python -m vision registry --update`)")
         # Format 1: family = "tag36h11", ids 0-586. Format 2: families = [...], tag numbers, and each
@@ -151,7 +230,20 @@ class TagRegistry:
             if isinstance(exc, RegistryError):
                 raise
             raise RegistryError(f"tag registry {path} has a malformed [[tag]] entry: {exc}") from None
-        return cls(entries)
+        blocks = []
+        try:
+            for b in data.get("block", []):
+                block = Block(str(b["game"]), int(b["first"]), int(b["last"]), str(b["file"]), str(b.get("name", "")))
+                if block.first > block.last or family_code(block.first)[0] != family_code(block.last)[0]:
+                    raise RegistryError(f"tag registry {path}: the block of {block.game} must lie in one tag family")
+                if Path(block.file).is_absolute() or ".." in Path(block.file).parts:
+                    raise RegistryError(f"tag registry {path}: the block file of {block.game} must be inside the user folder")
+                blocks.append(block)
+        except (KeyError, TypeError, ValueError) as exc:
+            if isinstance(exc, RegistryError):
+                raise
+            raise RegistryError(f"tag registry {path} has a malformed [[block]] entry: {exc}") from None
+        return cls(entries, blocks)
 
     @property
     def entries(self) -> list[TagEntry]:
@@ -177,6 +269,10 @@ class TagRegistry:
 
     def tag_ids(self) -> frozenset[int]:
         return frozenset(self._by_tag)
+
+    def block(self, game: str) -> Block | None:
+        """The tag numbers reserved for a game's family-registered cards (None: its cards are in deck files)."""
+        return next((b for b in self.blocks if b.game == game), None)
 
     def families(self) -> list[str]:
         """Tag families the registered cards use, in TAG_FAMILIES order."""
@@ -215,9 +311,9 @@ class TagRegistry:
         Returns the new registry and the entries that were added. Cards no longer in any deck
         keep their id (retired), so an old sticker can never be read as a different card.
         """
-        new = TagRegistry(self.entries)
+        new = TagRegistry([e for e in self.entries if not any(e.tag_id in b for b in self.blocks)], self.blocks)
         added: list[TagEntry] = []
-        free = _free_numbers(self._by_tag)
+        free = _free_numbers(new._by_tag, self.blocks)
         for deck in decks:
             for card in deck.cards:
                 existing = new._by_card.get(card.card_id)
@@ -249,6 +345,13 @@ class TagRegistry:
             if e.family != TAG_FAMILY:
                 lines.append(f'family = "{e.family}"')
             lines += [f'card = "{e.card_id}"', f'game = "{e.game}"']
+        for b in self.blocks:
+            lines += ["", "# Reserved for a family's own cards of this game: no deck file gets these numbers;",
+                      "# the family's numbers are in <user folder>/" + b.file + ".",
+                      "[[block]]", f'game = "{b.game}"', f"first = {b.first}", f"last = {b.last}",
+                      f'file = "{b.file}"']
+            if b.name:
+                lines.append(f"name = {_q(b.name)}")
         return "\n".join(lines) + "\n"
 
     def save(self, path: Path | str = REGISTRY_PATH) -> None:
@@ -259,25 +362,147 @@ class TagRegistry:
         tmp.replace(path)  # atomic: a crash never leaves half a registry
 
 
-def _free_numbers(taken: Collection[int]):
+def _free_numbers(taken: Collection[int], blocks: Iterable[Block] = ()):
     """Tag numbers a new card may get, in order: after the last one used in each family, family by family.
 
     Numbers below a family's highest used one are never handed out again (a retired card's
-    sticker must never name another card).
+    sticker must never name another card). Numbers in a block (a family's own cards) are skipped.
     """
+    blocks = tuple(blocks)
     for family, (first, size) in TAG_FAMILIES.items():
         used = [n for n in taken if first <= n < first + size]
         start = max(used) + 1 if used else first
         later = [n for n in taken if n >= first + size]
         if later and not used:
             continue  # a later family is already in use: never go back to an untouched earlier one
-        yield from range(start, first + size)
+        yield from (n for n in range(start, first + size) if not any(n in b for b in blocks))
+
+
+def _q(text: str) -> str:
+    """A TOML basic string (names typed by a family may hold quotes)."""
+    out = []
+    for ch in text:
+        if ch in '"\\':
+            out.append("\\" + ch)
+        elif ord(ch) < 0x20 or ord(ch) == 0x7F:
+            out.append(f"\\u{ord(ch):04x}")
+        else:
+            out.append(ch)
+    return '"' + "".join(out) + '"'
+
+
+# --- a family's own cards (a block's file in the user folder) ---------------------------------
+def read_family_tags(block: Block, home: Path | None = None) -> list[FamilyTag]:
+    """The family's tag file of a block (empty when there is none yet); RegistryError if it is broken."""
+    path = block.path(home)
+    if not path.exists():
+        return []
+    data = read_toml(path, RegistryError, f"not found: {path}")
+    if data.get("format", FAMILY_FORMAT) != FAMILY_FORMAT or data.get("game") != block.game:
+        raise RegistryError(f"{path} is not a tag file of {block.game} (format {FAMILY_FORMAT})")
+    out: list[FamilyTag] = []
+    seen_tags: set[int] = set()
+    seen_cards: set[str] = set()
+    try:
+        for t in data.get("tag", []):
+            tag = FamilyTag(t["id"], t["card"], t.get("name", t["card"]), t.get("listed", True))
+            if (type(tag.tag_id) is not int or not isinstance(tag.card_id, str) or not isinstance(tag.name, str)
+                    or not isinstance(tag.listed, bool)):
+                raise TypeError("id must be a number, card and name text, listed true or false")
+            if tag.tag_id not in block:
+                raise RegistryError(f"{path}: tag {tag.tag_id} of {tag.card_id} is outside the numbers of "
+                                    f"{block.game} ({block.first}-{block.last})")
+            if not tag.card_id.startswith(block.prefix):
+                raise RegistryError(f"{path}: {tag.card_id} is not a card of {block.game}")
+            if tag.tag_id in seen_tags or tag.card_id in seen_cards:
+                raise RegistryError(f"{path}: tag {tag.tag_id} or card {tag.card_id} is listed twice")
+            seen_tags.add(tag.tag_id)
+            seen_cards.add(tag.card_id)
+            out.append(tag)
+    except (KeyError, TypeError) as exc:
+        raise RegistryError(f"{path} has a malformed [[tag]] entry: {exc}") from None
+    return out
+
+
+def _write_family_tags(block: Block, tags: list[FamilyTag], home: Path | None) -> None:
+    path = block.path(home)
+    lines = [f"# Tag numbers of this family's own {block.game} cards (Gumshoe). Append-only: the",
+             "# printed stickers carry these numbers. Written by the app when a card is registered;",
+             "# listed = false: no longer in the library (the number is never given to another card).",
+             "", f"format = {FAMILY_FORMAT}", f'game = "{block.game}"']
+    for t in sorted(tags, key=lambda t: t.tag_id):
+        lines += ["", "[[tag]]", f"id = {t.tag_id}", f"card = {_q(t.card_id)}", f"name = {_q(t.name)}"]
+        if not t.listed:
+            lines.append("listed = false")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    tmp.replace(path)   # atomic: a crash never loses a printed sticker's number
+
+
+def sync_family_cards(game: str, cards: Iterable[tuple[str, str]], *, listed: bool = True,
+                      path: Path | str = REGISTRY_PATH, home: Path | None = None) -> list[FamilyTag]:
+    """Give a family's own cards of ``game`` their tag numbers; returns the cards that got a new one.
+
+    ``cards`` are (card id, name). With ``listed=True`` they are the family's whole library:
+    every other card of the file is marked as no longer listed (its number is kept forever).
+    With ``listed=False`` they are only added (the cards of one game), and the listing stays
+    (a card new to the file is then not listed: it is not in the library).
+    Numbers are taken after the highest one ever used in the block, so a number is never reused.
+    """
+    registry = TagRegistry._load_file(Path(path))
+    block = registry.block(game)
+    if block is None:
+        raise RegistryError(f"the tag registry reserves no numbers for {game}'s own cards")
+    tags = read_family_tags(block, home)        # a broken file raises: it is never overwritten
+    cards = list(cards)
+    by_card = {t.card_id: t for t in tags}
+    wanted = {cid for cid, _ in cards}
+    changed = False
+    out: list[FamilyTag] = []
+    for t in tags:
+        new_listed = (t.card_id in wanted) if listed else t.listed
+        if new_listed != t.listed:
+            changed = True
+        out.append(FamilyTag(t.tag_id, t.card_id, t.name, new_listed))
+    names = {cid: name for cid, name in cards}
+    out = [FamilyTag(t.tag_id, t.card_id, names.get(t.card_id, t.name), t.listed) for t in out]
+    changed = changed or any(names.get(t.card_id, t.name) != t.name for t in tags)
+    following = max((t.tag_id for t in tags), default=block.first - 1) + 1
+    added = []
+    for cid, name in cards:
+        if cid in by_card or cid in {a.card_id for a in added}:
+            continue
+        if not cid.startswith(block.prefix) or cid in registry:
+            raise RegistryError(f"{cid} cannot be one of the family's own {game} cards")
+        if following > block.last:
+            raise RegistryFullError(f"all {block.last - block.first + 1} tag numbers for {game} cards are used")
+        tag = FamilyTag(following, cid, name, listed)
+        following += 1
+        added.append(tag)
+    if added or changed or not block.path(home).exists():
+        _write_family_tags(block, out + added, home)
+    return added
+
+
+def family_deck(game: str, path: Path | str = REGISTRY_PATH, home: Path | None = None) -> Deck | None:
+    """The cards of the family's library that have tag numbers, as a deck (for the sticker sheets).
+
+    None when the registry reserves no numbers for ``game``.
+    """
+    registry = TagRegistry._load_file(Path(path))
+    block = registry.block(game)
+    if block is None:
+        return None
+    cards = tuple(DeckCard(t.card_id, game, game, "card", t.name)
+                  for t in read_family_tags(block, home) if t.listed)
+    return Deck(game, game, block.name or f"{game}: our own cards", block.path(home), cards)
 
 
 def update_registry_file(path: Path | str = REGISTRY_PATH, decks: Iterable[Deck] | None = None) -> list[TagEntry]:
     """Add every card of every deck to the registry file; returns what was added."""
     path = Path(path)
-    current = TagRegistry.load(path) if path.exists() else TagRegistry()
+    current = TagRegistry.load(path, family=False) if path.exists() else TagRegistry()
     new, added = current.updated(load_all_decks() if decks is None else decks)
     if added or not path.exists():
         new.save(path)

@@ -17,8 +17,8 @@ from typing import Callable
 
 from PIL import Image, ImageDraw
 
-from vision.decks import Deck, load_deck
-from vision.registry import TagRegistry
+from vision.decks import Deck, DeckError, load_deck
+from vision.registry import TagRegistry, family_deck
 from vision.tags import DEFAULT_DPI, MM_PER_INCH, TagKind, font, render_sticker
 
 PAPER_MM = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
@@ -69,8 +69,24 @@ def render_pages(deck: Deck | str | Path, kind: TagKind | str = TagKind.APRILTAG
     return _render(deck, kind, size_mm, paper, registry, progress, dpi)[0]
 
 
+def find_deck(deck: Deck | str | Path) -> Deck:
+    """A deck by id, game or file; or the cards a family registered for a game (its block's file)."""
+    if isinstance(deck, Deck):
+        return deck
+    try:
+        return load_deck(deck)
+    except DeckError:
+        own = family_deck(str(deck)) if not Path(deck).suffix else None
+        if own is None:
+            raise
+        if not own.cards:
+            raise SheetError(f"no {own.game} card has a tag number yet: register your cards in the app's "
+                             f"library first") from None
+        return own
+
+
 def _render(deck, kind, size_mm, paper, registry, progress, dpi) -> tuple[list[Image.Image], int, int]:
-    deck = deck if isinstance(deck, Deck) else load_deck(deck)
+    deck = find_deck(deck)
     registry = registry or TagRegistry.load()
     kind = TagKind(kind)
     size_mm = parse_size_mm(size_mm)
@@ -82,6 +98,7 @@ def _render(deck, kind, size_mm, paper, registry, progress, dpi) -> tuple[list[I
     cards = list(deck.cards)
     tag_ids = [registry.tag_for_card(c.card_id) for c in cards]  # fails early if the registry is stale
     total = len(cards)
+    april = "AprilTag " + " + ".join(sorted({"41h12" if t >= 1000 else "36h11" for t in tag_ids}) or ["36h11"])
     stickers: list[Image.Image] = []
     for i, (card, tag_id) in enumerate(zip(cards, tag_ids)):
         stickers.append(render_sticker(card.card_id, card.name, tag_id, kind, size_mm, dpi))
@@ -103,7 +120,7 @@ def _render(deck, kind, size_mm, paper, registry, progress, dpi) -> tuple[list[I
         page = Image.new("L", (page_w, page_h), 255)
         draw = ImageDraw.Draw(page)
         chunk = stickers[p * per_page:(p + 1) * per_page]
-        subtitle = f"{'AprilTag 36h11' if kind is TagKind.APRILTAG else 'QR code'} · tag {size_mm:g} mm · " \
+        subtitle = f"{april if kind is TagKind.APRILTAG else 'QR code'} · tag {size_mm:g} mm · " \
                    f"page {p + 1} of {page_count} · {total} stickers"
         _draw_header(draw, margin, margin, page_w - 2 * margin, deck.name, subtitle, dpi)
         # Centre the grid horizontally so cut guides are symmetric.

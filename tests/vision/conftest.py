@@ -30,3 +30,11 @@ def two_decks(tmp_path: Path) -> Path:
                                                ("suspect", "butler", "The Butler")])
     write_deck(decks, "beta", "beta-game", [("clue", "knife", "A Knife"), ("clue", "rope", "A Rope")])
     return decks
+
+
+@pytest.fixture(autouse=True)
+def family_folder(tmp_path, monkeypatch):
+    """The family's own tag files (vision.registry blocks) come from a fresh folder, never the developer's."""
+    home = tmp_path / "home"
+    monkeypatch.setenv("GUMSHOE_HOME", str(home))
+    return home
