@@ -11,7 +11,8 @@ from __future__ import annotations
 from typing import Callable
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QFrame, QHBoxLayout, QListWidget, QListWidgetItem, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (QAbstractItemView, QFrame, QHBoxLayout, QListWidget, QListWidgetItem, QVBoxLayout,
+                               QWidget)
 
 from engine.errors import Contradiction, RuleViolation
 
@@ -55,6 +56,32 @@ class CardChooser(QWidget):
         items = self.list.selectedItems()
         return items[0].data(Qt.UserRole) if items else None
 
+    # --- what the entry asks of every chooser ----------------------------------------------
+    def open(self) -> bool:
+        """Whether a camera sighting may still fill this chooser."""
+        return self.card() is None
+
+    def complete(self) -> bool:
+        return self.card() is not None
+
+    def value(self) -> str | None:
+        return self.card()
+
+    def missing(self) -> str | None:
+        """Why the entry cannot be sent yet (None: it can)."""
+        return None if self.complete() else f"Choose the {self.kind_words} first."
+
+    def demo_problem(self, controller: GameController) -> str | None:
+        """On the simulated table the truth is known: a wrong pick is a slip, not a card."""
+        if self.card() != controller.true_card_at(self.place):
+            return (f"That is not the card lying there on the simulated table ({controller.words(self.place)}). "
+                    f"Pick again, or show it to the simulated camera.")
+        return None
+
+    def clear(self) -> None:
+        self.list.clearSelection()
+        self.status.setText("")
+
     def select(self, card_id: str) -> None:
         for row in range(self.list.count()):
             if self.list.item(row).data(Qt.UserRole) == card_id:
@@ -70,6 +97,118 @@ class CardChooser(QWidget):
         return True
 
 
+def card_names(controller: GameController, card_ids: list[str]) -> dict[str, str]:
+    """card id -> the words to list it by: its name, with its tag's own letters when several
+    physical cards share the name (six identical Joplin cards are six stickers)."""
+    deck = controller.deck
+    names = {c: deck.card(c).name for c in card_ids}
+    counts: dict[str, int] = {}
+    for name in names.values():
+        counts[name] = counts.get(name, 0) + 1
+    return {c: name if counts[name] == 1 else f"{name} ({deck.card(c).key.rsplit('-', 1)[-1]})"
+            for c, name in names.items()}
+
+
+class CardListChooser(QWidget):
+    """Several cards from one place (a meld laid from a hand, hunch cards drawn): each camera
+    sighting adds a card, a click in the list adds or removes one."""
+
+    def __init__(self, controller: GameController, field: str, place: str, *, least: int = 1,
+                 most: int | None = None, kinds: tuple[str, ...] | None = None, hint: str | None = None,
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.field = field
+        self.place = place
+        self.least = least
+        self.most = most
+        deck = controller.deck
+        kinds = tuple(kinds) if kinds else tuple(deck.kinds)
+        self.kind_words = " or ".join(controller.kind_name(k) for k in kinds) + " cards"
+        ids = [c.id for k in kinds for c in deck.of_kind(k)]
+        self.names = dict(sorted(card_names(controller, ids).items(), key=lambda kv: kv[1]))
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        if hint:
+            layout.addWidget(label(hint, "banner"))
+        self.status = label("")
+        self.status.setObjectName(f"status:{field}")
+        layout.addWidget(self.status)
+        self.list = QListWidget()
+        self.list.setObjectName(f"choose:{field}")
+        self.list.setSelectionMode(QAbstractItemView.MultiSelection)
+        self.list.setStyleSheet("font-size: 15pt;")
+        for card_id, name in self.names.items():
+            item = QListWidgetItem(name)
+            item.setData(Qt.UserRole, card_id)
+            self.list.addItem(item)
+        self.list.itemSelectionChanged.connect(self._show_count)
+        layout.addWidget(self.list, 1)
+        self._show_count()
+
+    def cards(self) -> list[str]:
+        """The cards chosen, in the order the list shows them."""
+        return [self.list.item(r).data(Qt.UserRole) for r in range(self.list.count())
+                if self.list.item(r).isSelected()]
+
+    def _count_words(self) -> str:
+        if self.most == self.least:
+            return f"{self.least}"
+        if self.most is None:
+            return f"{self.least} or more"
+        return f"{self.least} to {self.most}"
+
+    def _show_count(self) -> None:
+        chosen = self.cards()
+        names = ", ".join(self.names[c] for c in chosen)
+        self.status.setText(f"{len(chosen)} of {self._count_words()} chosen" + (f": {names}" if names else ""))
+
+    def select(self, card_id: str, on: bool = True) -> None:
+        for row in range(self.list.count()):
+            item = self.list.item(row)
+            if item.data(Qt.UserRole) == card_id:
+                item.setSelected(on)
+                self.list.scrollToItem(item)
+                return
+
+    def accept_sighting(self, card_id: str) -> bool:
+        """A card the camera read joins the list (seeing it again changes nothing)."""
+        if card_id not in self.names:
+            return False
+        self.select(card_id)
+        self.status.setText(self.status.text() + f"\n\u2714 Read by the camera: {self.names[card_id]}")
+        return True
+
+    # --- what the entry asks of every chooser ----------------------------------------------
+    def open(self) -> bool:
+        return self.most is None or len(self.cards()) < self.most
+
+    def complete(self) -> bool:
+        n = len(self.cards())
+        return n >= self.least and (self.most is None or n <= self.most)
+
+    def value(self) -> list[str]:
+        return self.cards()
+
+    def missing(self) -> str | None:
+        if self.complete():
+            return None
+        return f"Choose {self._count_words()} {self.kind_words} (now {len(self.cards())})."
+
+    def demo_problem(self, controller: GameController) -> str | None:
+        there = list(controller.true_cards_in(self.place))
+        for card_id in self.cards():
+            if card_id not in there:
+                return (f"{self.names[card_id]}: that card is not in {controller.words(self.place)} on the simulated "
+                        f"table. "
+                        f"Pick again, or show the cards to the simulated camera.")
+            there.remove(card_id)
+        return None
+
+    def clear(self) -> None:
+        self.list.clearSelection()
+        self._show_count()
+
+
 class CardEntry(QWidget):
     """Choosers for every card an action needs, a submit button, and the question on a clash."""
 
@@ -81,8 +220,10 @@ class CardEntry(QWidget):
                  make_action: Callable[[dict[str, str]], dict], *, submit_text: str,
                  hints: dict[str, str] | None = None, camera_note: str | None = None,
                  show_to_camera: Callable[[], None] | None = None,
-                 send: Callable[[dict], list] | None = None, parent: QWidget | None = None) -> None:
-        """``send``: how the finished action is applied (default: the controller's ``apply``)."""
+                 send: Callable[[dict], list] | None = None, choosers: list[QWidget] | None = None,
+                 parent: QWidget | None = None) -> None:
+        """``send``: how the finished action is applied (default: the controller's ``apply``).
+        ``choosers``: ready-made choosers (a :class:`CardListChooser`) instead of one per read."""
         super().__init__(parent)
         self.controller = controller
         self.make_action = make_action
@@ -95,7 +236,8 @@ class CardEntry(QWidget):
             note.setObjectName("entry:camera-note")
             layout.addWidget(note)
         row = QHBoxLayout()
-        self.choosers = [CardChooser(controller, f, p, hint=(hints or {}).get(f)) for f, p in reads]
+        self.choosers = choosers if choosers is not None else \
+            [CardChooser(controller, f, p, hint=(hints or {}).get(f)) for f, p in reads]
         for chooser in self.choosers:
             row.addWidget(chooser)
         layout.addLayout(row, 1)
@@ -138,14 +280,14 @@ class CardEntry(QWidget):
         if self.choosers:
             self.choosers[0].list.setFocus()
 
-    def chooser(self, field: str) -> CardChooser:
+    def chooser(self, field: str):
         return next(c for c in self.choosers if c.field == field)
 
     def accept_sighting(self, card_id: str) -> None:
         """A card confirmed by the camera fills the first open chooser of its type;
         when every card has been read, the action is sent (no button press needed)."""
         for chooser in self.choosers:
-            if chooser.card() is None and chooser.accept_sighting(card_id):
+            if chooser.open() and chooser.accept_sighting(card_id):
                 break
         else:
             if not any(card_id in c.names for c in self.choosers) and card_id in self.controller.deck:
@@ -155,24 +297,23 @@ class CardEntry(QWidget):
                 self._show_error(f"The camera read a {self.controller.kind_name(card.kind)} card, "
                                  f"but this needs a {wanted}. Show the card from that place.")
             return
-        if all(c.card() for c in self.choosers):
+        # Sent by itself once nothing more can come: a list that could still grow waits for the button.
+        if all(c.complete() and not c.open() for c in self.choosers):
             self.submit()
 
     def submit(self) -> None:
-        cards = {c.field: c.card() for c in self.choosers}
-        missing = [c for c in self.choosers if cards[c.field] is None]
-        if missing:
-            self._show_error(f"Choose the {missing[0].kind_words} first.")
-            return
+        for c in self.choosers:
+            missing = c.missing()
+            if missing:
+                self._show_error(missing)
+                return
         if self.controller.demo:
-            # On the simulated table the truth is known: a wrong pick is a slip, not a card.
             for c in self.choosers:
-                if cards[c.field] != self.controller.true_card_at(c.place):
-                    self._show_error(f"That is not the card lying there on the simulated table "
-                                     f"({self.controller.words(c.place)}). Pick again, or show it to the "
-                                     f"simulated camera.")
+                problem = c.demo_problem(self.controller)
+                if problem:
+                    self._show_error(problem)
                     return
-        self._send(self.make_action(cards))
+        self._send(self.make_action({c.field: c.value() for c in self.choosers}))
 
     def _send(self, action: dict) -> None:
         try:
@@ -204,7 +345,6 @@ class CardEntry(QWidget):
         self.pending = None
         self.question.hide()
         for chooser in self.choosers:
-            chooser.list.clearSelection()
-            chooser.status.setText("")
+            chooser.clear()
         if self.choosers:
             self.choosers[0].list.setFocus()

@@ -150,6 +150,12 @@ class GameController(QObject):
             return None
         return self.simulator.card_at(self.session.state, place)
 
+    def true_cards_in(self, place: str) -> list[str]:
+        """Demo mode only: what every virtual card at a place (a hand) really is."""
+        if self.simulator is None:
+            return []
+        return self.simulator.cards_in(self.session.state, place)
+
     def words(self, value: Any, viewer: str | None = None) -> str:
         """A place or a value as a player would say it ("your Top Loot card" to ``viewer``)."""
         return self.session.rules.place_words(self.session.state, str(value), viewer)

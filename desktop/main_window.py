@@ -15,7 +15,7 @@ from engine.errors import RuleViolation
 from engine.store import StoreError
 
 from .camera import CameraPanel
-from .card_entry import CardEntry
+from .card_entry import CardEntry, CardListChooser
 from .end_screen import EndScreen
 from .games import GameController, clean_temp_files
 from .new_game_screen import NewGameScreen
@@ -77,6 +77,7 @@ class MainWindow(QMainWindow):
         self.new_game.start_requested.connect(self.start_game)
         self.table.leave_requested.connect(self.leave_game)
         self.table.read_requested.connect(self.read_cards)
+        self.table.list_read_requested.connect(self.read_card_list)
         self.table.journal_requested.connect(self.open_journal)
         self.table.game_over.connect(self.show_end)
         self.gate.closed.connect(self._private_closed)
@@ -237,6 +238,47 @@ class MainWindow(QMainWindow):
             self.flip_layout.addWidget(entry)
             self.stack.setCurrentWidget(self.flip_page)
 
+    def read_card_list(self, action: dict, read: dict) -> None:
+        """Several cards from one place: privately (cards drawn) or on the shared screen (a meld)."""
+        c = self.controller
+        assert c is not None
+        player = action.get("player", "")
+        place, private = read["place"], read["private"]
+        camera = self._camera_note("Hold each card up to the camera, face to the lens" if private else
+                                   "Lay the cards face up in front of the camera, one after another")
+        hint = None
+        if c.demo:
+            shown = read["demo_cards"] or (c.true_cards_in(place) if private else [])
+            if shown:
+                # Behind the gate only the player sees this; on the shared screen only cards being laid face up.
+                names = ", ".join(c.deck.name_of(card) for card in shown)
+                hint = (f"On the simulated table these cards are: {names}" if private else
+                        f"On the simulated table, {player} lays: {names}")
+
+        def make_entry() -> CardEntry:
+            chooser = CardListChooser(c, read["field"], place, least=read["least"], most=read["most"],
+                                      kinds=read["kinds"], hint=hint)
+            entry = CardEntry(c, read["heading"], [], lambda cards: {**action, **cards},
+                              submit_text="Note them in my journal" if private else "These are the cards",
+                              camera_note=camera, choosers=[chooser],
+                              show_to_camera=self._simulated_hold_up(
+                                  read["demo_cards"] or (c.true_cards_in(place) if private else [])))
+            entry.done.connect(self._entry_done)
+            self.entry = entry
+            return entry
+
+        if private:
+            self.gate.open_for(player, f"{player}, look at {c.words(place, player)}. Keep the cards hidden and "
+                                       f"show them only to the camera or to this screen.",
+                               lambda: self._gated(make_entry))
+            self.stack.setCurrentWidget(self.gate)
+        else:
+            entry = make_entry()
+            entry.cancelled.connect(self.show_table)
+            self._clear_flip_page()
+            self.flip_layout.addWidget(entry)
+            self.stack.setCurrentWidget(self.flip_page)
+
     def _gated(self, make_entry) -> CardEntry:
         entry = make_entry()
         entry.cancelled.connect(self.gate.close_private)
@@ -279,7 +321,12 @@ class MainWindow(QMainWindow):
         c = self.controller
         if c is None or not c.demo or self.camera_panel.simulated is None:
             return None
-        cards = [c.true_card_at(p) for p in places]
+        return self._simulated_hold_up([c.true_card_at(p) for p in places])
+
+    def _simulated_hold_up(self, cards: list):
+        c = self.controller
+        if c is None or not c.demo or self.camera_panel.simulated is None or not cards:
+            return None
         return lambda: self.camera_panel.simulated.hold_up([card for card in cards if card])
 
     def _card_seen(self, card_id: str) -> None:

@@ -51,6 +51,9 @@ class OptionFlow:
 class TableScreen(QWidget):
     #: a card entry is needed: (action so far, [(card field, place)], private, heading)
     read_requested = Signal(dict, list, bool, str)
+    #: several cards from one place: (action so far, the read: field, place, private, heading,
+    #: least, most, kinds, demo_cards)
+    list_read_requested = Signal(dict, dict)
     journal_requested = Signal(str)
     leave_requested = Signal()
     #: the game just ended (the shell shows the end of the game)
@@ -411,6 +414,13 @@ class TableScreen(QWidget):
 
     def read_cards(self, action: dict, reads: list[tuple[str, str]], *, private: bool, heading: str) -> None:
         self.read_requested.emit(dict(action), [tuple(r) for r in reads], private, heading)
+
+    def read_card_list(self, action: dict, field: str, place: str, *, private: bool, heading: str,
+                       least: int = 1, most: int | None = None, kinds: tuple[str, ...] | None = None,
+                       demo_cards: list[str] | None = None) -> None:
+        self.list_read_requested.emit(dict(action), {
+            "field": field, "place": place, "private": private, "heading": heading, "least": least,
+            "most": most, "kinds": tuple(kinds) if kinds else None, "demo_cards": list(demo_cards or [])})
 
     def current_actor(self) -> str | None:
         assert self.controller is not None

@@ -95,6 +95,11 @@ class Simulator:
         token = state.table.top(Place.parse(place, state.players))
         return None if token is None else self.truth.cards.get(token)
 
+    def cards_in(self, state: GameState, place: str) -> list[str]:
+        """What every card lying at ``place`` really is, bottom to top (a hand, a pile)."""
+        tokens = state.table.at(Place.parse(place, state.players))
+        return [self.truth.cards[t] for t in tokens if t in self.truth.cards]
+
     def random_action(self, session: Any) -> dict:
         """A random legal action (as JSON) for whoever must act, with true card identities."""
         return random_action(session, self.truth, self.rng, self.weights)

@@ -3,15 +3,15 @@
 Everything is drawn from the engine's shared view and the public state (what lies face up,
 how many cards each hand holds, the car, the scores). The card under a location is a face-down
 tile until someone captures it; the look is asked behind the privacy gate by the shell (the
-engine's ``look`` option is private). Playing cards from a hand (melds, layoffs, Ted Hinton, a
-discard) is this table's own small panel: the player picks the cards they lay face up.
+engine's ``look`` option is private). Cards laid face up from a hand (a meld, a layoff, Ted
+Hinton, a discard) are read by the camera or picked, on the shared screen: a meld or a layoff is
+the shell's list read (several cards from the hand). What Ted Hinton does is this table's own
+small panel.
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QGridLayout, QHBoxLayout, QListWidget, QListWidgetItem,
-                               QVBoxLayout, QWidget)
+from PySide6.QtWidgets import QComboBox, QGridLayout, QHBoxLayout, QVBoxLayout, QWidget
 
 from engine.game import Journal, Option
 from engine.session import PlayerView
@@ -72,47 +72,32 @@ class BonnieClydeTable(GameTable):
         return slot
 
     def _panel(self) -> QWidget:
-        """Cards laid face up from a hand: pick them (the camera reads a single card in the shell's entry)."""
+        """What Ted Hinton does: draw two, take from the FBI Files, or look under a location."""
         panel = QWidget()
         layout = QVBoxLayout(panel)
         layout.setContentsMargins(0, 0, 0, 0)
         self.panel_title = label("", "heading")
         self.panel_title.setObjectName("bc:panel-title")
         layout.addWidget(self.panel_title)
-        self.cards = QListWidget()
-        self.cards.setObjectName("bc:cards")
-        self.cards.setSelectionMode(QAbstractItemView.MultiSelection)
-        self.cards.setMinimumHeight(60)
-        deck = self.controller.deck
-        for card in deck.cards.values():
-            if card.kind == "evidence":
-                item = QListWidgetItem(f"{card.name} ({card.key.rsplit('-', 1)[-1]})")
-                item.setData(Qt.UserRole, card.id)
-                self.cards.addItem(item)
-        layout.addWidget(self.cards, 1)
-        self.uses = QWidget()
-        uses = QHBoxLayout(self.uses)
+        uses = QGridLayout()
         uses.setContentsMargins(0, 0, 0, 0)
-        for use, words in (("draw", "Draw 2 cards"), ("take", "Take a card from the FBI Files")):
+        for column, (use, words) in enumerate((("draw", "Draw 2 cards"), ("take", "Take a card from the FBI Files"))):
             b = button(words, name=f"bc:use:{use}")
             b.clicked.connect(lambda _=False, u=use: self._hinton(u))
-            uses.addWidget(b)
+            uses.addWidget(b, 0, column)
         self.where = QComboBox()
         self.where.setObjectName("bc:where")
-        uses.addWidget(self.where)
+        # The locations' names are long: the box is as wide as its column, not as its longest name.
+        self.where.setSizeAdjustPolicy(QComboBox.AdjustToMinimumContentsLengthWithIcon)
+        self.where.setMinimumContentsLength(18)
+        uses.addWidget(self.where, 1, 0)
         look = button("Look under it", name="bc:use:look")
         look.clicked.connect(lambda: self._hinton("look"))
-        uses.addWidget(look)
-        layout.addWidget(self.uses)
-        buttons = QHBoxLayout()
-        self.send_button = button("Lay them face up", "primary", name="bc:send")
-        self.send_button.clicked.connect(self._send)
+        uses.addWidget(look, 1, 1)
         cancel = button("Cancel", name="bc:cancel")
         cancel.clicked.connect(self._close)
-        buttons.addStretch(1)
-        buttons.addWidget(cancel)
-        buttons.addWidget(self.send_button)
-        layout.addLayout(buttons)
+        uses.addWidget(cancel, 1, 2)
+        layout.addLayout(uses)
         return panel
 
     # --- the contract ------------------------------------------------------------------
@@ -123,46 +108,56 @@ class BonnieClydeTable(GameTable):
         return option.action in HAND_PLAYS
 
     def start(self, option: Option, player: str) -> None:
-        """Melds and layoffs: pick the cards here. One card from a hand: the shell's card entry."""
+        """Cards from a hand: the shell's reads. Ted Hinton: this table's panel first."""
+        hand = f"{player}/hand"
         if option.action == "discard":
-            self.shell.read_cards({"type": "discard", "player": player}, [("card", f"{player}/hand")],
+            self.shell.read_cards({"type": "discard", "player": player}, [("card", hand)],
                                   private=False, heading=f"{player}, show the card you discard.")
             return
         if option.action == "note_hand":
-            self.shell.read_cards({"type": "note_hand", "player": player, "cards": []},
-                                  [("card", f"{player}/hand")], private=True,
-                                  heading=f"{player}, show a card of your hand to note it in your journal.")
+            self.shell.read_card_list({"type": "note_hand", "player": player}, "cards", hand, private=True,
+                                      heading=f"{player}, show the cards of your hand you want noted in your "
+                                              f"journal.", least=1)
+            return
+        if option.action in ("meld", "layoff"):
+            meld = option.action == "meld"
+            what = ("three or more Evidence cards of one location" if meld else
+                    "one Evidence card, or two of the same location, for a meld on the table")
+            self.shell.read_card_list({"type": option.action, "player": player}, "cards", hand, private=False,
+                                      heading=f"{player}, lay {what} face up.", least=3 if meld else 1,
+                                      most=None if meld else 2, kinds=("evidence",),
+                                      demo_cards=self._demo_play(player, meld))
             return
         self.pending = (option, player)
-        is_hinton = option.action == "hinton"
-        self.cards.setVisible(not is_hinton)
-        self.send_button.setVisible(not is_hinton)
-        self.uses.setVisible(is_hinton)
-        if is_hinton:
-            self.where.clear()
-            for place in option.targets.get("location", ()):
-                self.where.addItem(self.controller.words(place, player), place)
-            self.panel_title.setText(f"{player}, what does Ted Hinton do?")
-        else:
-            self.cards.clearSelection()
-            what = "three or more Evidence cards of one location" if option.action == "meld" else \
-                "one or two Evidence cards of a location with a meld"
-            self.panel_title.setText(f"{player}, pick the {what} you lay face up.")
-        self.lines.hide()               # the players' lines come back when the cards are laid
+        self.where.clear()
+        for place in option.targets.get("location", ()):
+            self.where.addItem(self.controller.words(place, player), place)
+        self.panel_title.setText(f"{player}, what does Ted Hinton do?")
+        self.lines.hide()               # the players' lines come back when Ted Hinton's use is chosen
         self.panel.show()
+
+    def _demo_play(self, player: str, meld: bool) -> list[str]:
+        """On the simulated table: the cards the simulated camera holds up for a meld or a layoff
+        (a legal one when the simulated hand has it)."""
+        if not self.controller.demo:
+            return []
+        state = self.controller.session.state
+        rules = self.controller.session.rules
+        groups: dict[int, list[str]] = {}
+        for card in self.controller.true_cards_in(f"{player}/hand"):
+            if rules.kind_of(card) == "evidence":
+                groups.setdefault(rules.location_of[card], []).append(card)
+        for number, cards in sorted(groups.items()):
+            if meld and len(cards) >= 3:
+                return cards[:3]
+            if not meld and number in state.melded:
+                return cards[:1]
+        return []
 
     def _close(self) -> None:
         self.pending = None
         self.panel.hide()
         self.lines.show()
-
-    def _send(self) -> None:
-        if self.pending is None:
-            return
-        option, player = self.pending
-        cards = [item.data(Qt.UserRole) for item in self.cards.selectedItems()]
-        if self.shell.send({"type": option.action, "player": player, "cards": cards}):
-            self._close()
 
     def _hinton(self, use: str) -> None:
         if self.pending is None:

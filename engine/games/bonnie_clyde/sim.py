@@ -109,6 +109,11 @@ class BonnieClydeSimulator(Simulator):
         token = state.table.top(Place.parse(place, state.players))
         return None if token is None else self.truth_of(state).get(token)
 
+    def cards_in(self, state: GameState, place: str) -> list[str]:
+        assert isinstance(state, BonnieClydeState)
+        truth = self.truth_of(state)
+        return [truth[t] for t in state.table.at(Place.parse(place, state.players))]
+
     def prepare(self, state: GameState, action: dict) -> dict:
         """Make the truth follow the engine's choice of token for each card read out of a place.
 
