@@ -314,3 +314,85 @@ def test_noting_a_hand_is_a_private_list_read_by_the_camera(table, qtbot):
     public_log = t.log()
     assert not [line for line in public_log if any(c.deck.name_of(card) in line for card in hand)
                 and "FBI Files" not in line and "turned up" not in line]
+
+
+def test_a_whole_hand_read_by_the_simulated_camera(table, qtbot):
+    """A demo hand from the deal to the scoring in which every face-up card (the first of the FBI
+    Files, melds, discards) and every private look is read by the simulated camera through the real
+    vision pipeline: nothing is picked from a list. The hand ends by going out or when the Case File
+    runs out (Ending a Hand), and its scoring is on the table."""
+    t = table
+    choose_game(t)
+    t.click("start:demo")
+    t.click("new:start")
+    t.click("setup:done")
+    c = t.window.controller
+    rules = t.session.rules
+    panel = t.window.camera_panel
+    qtbot.waitUntil(lambda: panel.image.pixmap() is not None and not panel.image.pixmap().isNull(), timeout=10_000)
+    seen: list[str] = []
+    panel.card_seen.connect(seen.append)
+
+    def by_camera(until) -> None:
+        before = len(seen)
+        t.click("entry:camera")
+        qtbot.waitUntil(lambda: len(seen) > before and until(), timeout=15_000)
+
+    def on_table() -> bool:
+        return t.window.stack.currentWidget() is t.window.table
+
+    t.click("action:deal")
+    t.click(f"choose:{t.session.players[-1]}")
+    by_camera(on_table)
+    reads = melds = 0
+    for _ in range(400):
+        state = t.session.state
+        if state.hand_no > 1 or state.phase == "deal" or t.session.outcome is not None:
+            break
+        names = {o.action for o in t.session.prompt().options}
+        player = t.session.current
+        if "look" in names:
+            t.click(f"slot:board/{state.pending['location']}")
+            t.click("gate:reveal")
+            by_camera(on_table)
+        elif {"take", "leave"} <= names:
+            before = t.session.state.moves
+            t.click("action:leave")
+            if t.session.state.moves == before:          # Bonnie or Clyde under the car: taken
+                t.click("action:take")
+        elif "move_car" in names:
+            t.click("action:move_car")
+            t.click("choose:up" if state.car < 10 else "choose:down")
+        elif "take_file" in names:
+            t.click("action:take_file")
+            t.click("gate:reveal")
+            by_camera(on_table)
+        elif "draw" in names:
+            t.click("action:draw")
+        elif "take_discard" in names:
+            t.click("action:take_discard")
+            if not on_table():
+                by_camera(on_table)
+        else:                                             # play: a meld if the hand holds one, then discard
+            hand = c.true_cards_in(f"{player}/hand")
+            groups: dict[int, list[str]] = {}
+            for card in hand:
+                if rules.kind_of(card) == "evidence":
+                    groups.setdefault(rules.location_of[card], []).append(card)
+            if len(hand) > 3 and any(len(g) >= 3 for g in groups.values()):
+                t.click("action:meld")
+                chooser = t.window.entry.chooser("cards")
+                t.click("entry:camera")
+                qtbot.waitUntil(lambda: len(chooser.cards()) == 3, timeout=15_000)
+                t.click("entry:submit")
+                melds += 1
+                continue
+            t.click("action:discard")
+            by_camera(lambda: t.session.state.moves > state.moves)
+        reads += 1
+    assert t.session.state.hand_no == 1 and t.session.state.phase == "deal" or t.session.outcome is not None
+    assert melds >= 1
+    log = " ".join(t.log())
+    assert "Hand 1 is over" in log and "Total: " in log
+    assert sum(t.session.state.scores.totals().values()) > 0
+    assert reads > 20                                     # a whole hand, not a few turns
