@@ -8,11 +8,13 @@ button ("your hand"), like every place that is not drawn here.
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
+from typing import Any, Iterable
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import (QComboBox, QGridLayout, QGroupBox, QHBoxLayout, QLineEdit, QListWidget,
-                               QListWidgetItem, QSpinBox, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QComboBox, QDialog, QFileDialog, QGridLayout, QGroupBox, QHBoxLayout, QLineEdit,
+                               QListWidget, QListWidgetItem, QSpinBox, QVBoxLayout, QWidget)
 
 from engine.game import Journal, Option
 from engine.games.clues39 import library as cards_lib
@@ -20,11 +22,28 @@ from engine.session import PlayerView
 
 from .. import style
 from ..private import journal_table
-from ..table_base import GameTable, TableShell
+from ..table_base import GameTable, NewGameChoices, ShelfScreen, TableShell
 from ..widgets import SlotButton, button, label
 
 SPOTS = ("1", "2", "3", "4")
 MISSION_COLUMNS = 4         # missions beside the stacks, then on further rows
+
+
+def sync_tags(game_cards: Iterable[tuple[str, str]] = ()) -> str | None:
+    """Give the family's library cards (or the example collection's) and a game's cards their tag
+    numbers (vision's per-family file in the user folder); the problem in words, or None."""
+    from vision.registry import RegistryError, sync_family_cards
+    try:
+        try:
+            sync_family_cards(cards_lib.GAME_ID, cards_lib.tag_cards(), listed=True)
+        except cards_lib.LibraryError:
+            pass            # a broken library is reported by its own screen; the game's cards still get tags
+        cards = list(game_cards)
+        if cards:
+            sync_family_cards(cards_lib.GAME_ID, cards, listed=False)
+    except (RegistryError, OSError) as exc:
+        return f"Your cards' tag numbers could not be saved ({exc}); pick the cards on the screen."
+    return None
 
 
 class CluesTable(GameTable):
@@ -32,6 +51,8 @@ class CluesTable(GameTable):
 
     def __init__(self, shell: TableShell) -> None:
         super().__init__(shell)
+        # The game's cards get their tag numbers before the camera starts, so it can read them.
+        self.tag_problem = sync_tags((c.id, c.name) for c in self.controller.deck.cards.values())
         self.slots: dict[str, SlotButton] = {}
         self.boxes: dict[str, QGroupBox] = {}
         self.grids: dict[str, QGridLayout] = {}
@@ -76,6 +97,14 @@ class CluesTable(GameTable):
         self.missions[player] = list(places)
 
     # --- the contract ------------------------------------------------------------------
+    @classmethod
+    def shelf_screens(cls) -> list[ShelfScreen]:
+        return [ShelfScreen("library", "Your card library\u2026", LibraryEditor)]
+
+    @classmethod
+    def new_game_choices(cls) -> NewGameChoices:
+        return DeckChoices()
+
     def shows(self, place: str) -> bool:
         return place in self.slots or "/mission/" in place
 
@@ -189,16 +218,25 @@ class LibraryEditor(QWidget):
 
     Every check is the library's own (``engine.games.clues39.library``): a refused card is
     explained in words and nothing is saved. Each accepted change is written to the family's
-    library file at once (``<Gumshoe folder>/39-clues/library.toml``), or to ``path``.
+    library file at once (``<Gumshoe folder>/39-clues/library.toml``), or to ``path``, and every
+    card gets its tag number (stickers: "Make the tag sheets" on the start screen). A library
+    file is imported (added to the cards, or replacing a broken file) and exported as a file.
     """
 
     def __init__(self, path: Path | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.path = path or cards_lib.user_library_path()
-        self.library = cards_lib.load_library(self.path) if self.path.exists() else cards_lib.Library("Our cards")
+        self.library = cards_lib.Library("Our cards")
+        self.broken: str | None = None
+        if self.path.exists():
+            try:
+                self.library = cards_lib.load_library(self.path)
+            except cards_lib.LibraryError as exc:
+                self.broken = exc.message
         vocab = cards_lib.vocabulary()
         layout = QVBoxLayout(self)
-        layout.addWidget(label("Your 39 Clues cards: register each printed card once.", "heading"))
+        layout.addWidget(label("Your 39 Clues cards: register each printed card once. Type its number and name, "
+                               "pick the rest, then Register (the next number is ready at once).", "heading"))
         form = QGridLayout()
         self.number = QSpinBox()
         self.number.setObjectName("library:number")
@@ -206,6 +244,7 @@ class LibraryEditor(QWidget):
         self.name = QLineEdit()
         self.name.setObjectName("library:name")
         self.name.setMaxLength(cards_lib.MAX_NAME)
+        self.name.returnPressed.connect(self.register_card)
         self.type = QComboBox()
         self.type.setObjectName("library:type")
         for kind in cards_lib.TYPES:
@@ -225,8 +264,12 @@ class LibraryEditor(QWidget):
         self.copies = QSpinBox()
         self.copies.setObjectName("library:copies")
         self.copies.setRange(1, cards_lib.MAX_COPIES)
+        self.owners = QLineEdit()
+        self.owners.setObjectName("library:owners")
+        self.owners.setPlaceholderText("Ann, Bob (one per copy)")
         fields = [("Number", self.number), ("Name", self.name), ("Type", self.type), ("Colour", self.colour),
-                  ("Points", self.points), ("Sides", self.sides), ("Copies", self.copies)]
+                  ("Points (Secrets, Founders)", self.points), ("Sides", self.sides), ("Copies", self.copies),
+                  ("Whose (optional)", self.owners)]
         for i, (text, widget) in enumerate(fields):
             form.addWidget(label(text), i // 4 * 2, i % 4)
             form.addWidget(widget, i // 4 * 2 + 1, i % 4)
@@ -234,55 +277,361 @@ class LibraryEditor(QWidget):
         row = QHBoxLayout()
         self.register_button = button("Register this card", "primary", name="library:register")
         self.register_button.clicked.connect(self.register_card)
+        self.change_button = button("Save changes to the selected card", name="library:change")
+        self.change_button.clicked.connect(self.change_selected)
         self.remove_button = button("Remove the selected card", name="library:remove")
         self.remove_button.clicked.connect(self.remove_selected)
-        row.addWidget(self.register_button)
-        row.addWidget(self.remove_button)
+        self.import_button = button("Import a file\u2026", name="library:import")
+        self.import_button.clicked.connect(self._ask_import)
+        self.export_button = button("Export to a file\u2026", name="library:export")
+        self.export_button.clicked.connect(self._ask_export)
+        for b in (self.register_button, self.change_button, self.remove_button):
+            row.addWidget(b)
         row.addStretch(1)
+        row.addWidget(self.import_button)
+        row.addWidget(self.export_button)
         layout.addLayout(row)
         self.error = label("", "error")
         self.error.setObjectName("library:error")
         self.error.hide()
         layout.addWidget(self.error)
+        self.summary = label("")
+        self.summary.setObjectName("library:summary")
+        layout.addWidget(self.summary)
         self.list = QListWidget()
         self.list.setObjectName("library:list")
+        self.list.currentRowChanged.connect(self._selected)
         layout.addWidget(self.list, 1)
         self._fill()
+        if self.broken:
+            self._complain(f"Your library file cannot be used: {self.broken} Fix it in a text editor, or "
+                           f"import a good file (the broken one is then kept beside it as library-broken.toml).")
+        self._enable()
+
+    # --- showing ---------------------------------------------------------------------
+    def _enable(self) -> None:
+        for b in (self.register_button, self.change_button, self.remove_button, self.export_button):
+            b.setEnabled(self.broken is None)
+
+    def _complain(self, text: str) -> None:
+        self.error.setText(text)
+        self.error.show()
+
+    def _words(self, e: "cards_lib.Entry") -> str:
+        colour = f"{e.colour} " if e.colour else ""
+        points = f", {e.points} points" if e.points else ""
+        copies = f", {e.copies} copies" if e.copies > 1 else ""
+        owners = f", {' and '.join(o or 'nobody' for o in e.owners)}'s" if e.owners else ""
+        return (f"{e.number}: {e.name} ({colour}{e.type}{points}, {'one' if e.sides == 1 else 'two'}-sided"
+                f"{copies}{owners})")
 
     def _fill(self) -> None:
+        self.list.blockSignals(True)
         self.list.clear()
         for e in sorted(self.library.entries, key=lambda e: e.number):
-            colour = f"{e.colour} " if e.colour else ""
-            points = f", {e.points} points" if e.points else ""
-            copies = f", {e.copies} copies" if e.copies > 1 else ""
-            item = QListWidgetItem(f"{e.number}: {e.name} ({colour}{e.type}{points}, "
-                                   f"{'one' if e.sides == 1 else 'two'}-sided{copies})")
+            item = QListWidgetItem(self._words(e))
             item.setData(Qt.UserRole, e.id)
             self.list.addItem(item)
+        self.list.blockSignals(False)
+        physical = self.library.physical()
+        ones = sum(1 for _, e, _ in physical if e.sides == 1)
+        self.summary.setText(f"{len(self.library.entries)} printed cards, {len(physical)} cards with the copies "
+                             f"({ones} one-sided, {len(physical) - ones} two-sided). Each card has its tag number: "
+                             f"print the stickers with \u201cMake the tag sheets\u201d on the start screen."
+                             if self.library.entries else "No card registered yet.")
 
-    def _save(self, library: "cards_lib.Library") -> None:
-        cards_lib.save_library(library, self.path)
+    def _selected(self, row: int) -> None:
+        """A picked card fills the form, to correct it (its id, and so its sticker, stays)."""
+        if row < 0:
+            return
+        e = self.library.entry(self.list.item(row).data(Qt.UserRole))
+        self.number.setValue(e.number)
+        self.name.setText(e.name)
+        self.type.setCurrentIndex(self.type.findData(e.type))
+        self.colour.setCurrentIndex(self.colour.findData(e.colour))
+        self.points.setValue(e.points)
+        self.sides.setCurrentIndex(self.sides.findData(e.sides))
+        self.copies.setValue(e.copies)
+        self.owners.setText(", ".join(e.owners))
+
+    def _save(self, library: "cards_lib.Library") -> bool:
+        try:
+            cards_lib.save_library(library, self.path)
+        except OSError as exc:
+            self._complain(f"The library file could not be written ({exc.strerror or exc}); nothing changed.")
+            return False
         self.library = library
+        self.broken = None
         self.error.hide()
+        problem = sync_tags()
+        if problem:
+            self._complain(problem)
         self._fill()
+        self._enable()
+        return True
 
+    def _form_owners(self) -> list[str]:
+        return [o.strip() for o in self.owners.text().split(",") if o.strip()]
+
+    def _refused(self, exc: "cards_lib.LibraryError") -> None:
+        where = self.library.where
+        self._complain(exc.message.split(": ", 1)[-1] if exc.message.startswith(where) else exc.message)
+
+    # --- changing --------------------------------------------------------------------
     def register_card(self) -> None:
         """Register the card in the form (refused in words when the library's checks fail)."""
+        if self.broken:
+            return
         try:
             new = cards_lib.register(self.library, self.number.value(), self.name.text(), self.type.currentData(),
                                      self.colour.currentData(), points=self.points.value(),
-                                     sides=self.sides.currentData(), copies=self.copies.value())
+                                     sides=self.sides.currentData(), copies=self.copies.value(),
+                                     owners=self._form_owners())
         except cards_lib.LibraryError as exc:
-            self.error.setText(exc.message.split(": ", 1)[-1] if exc.message.startswith(self.library.where)
-                               else exc.message)
-            self.error.show()
+            self._refused(exc)
+            return
+        if self._save(new):
+            self.number.setValue(self.number.value() + 1)      # the next card of a pack, usually
+            self.name.clear()
+            self.name.setFocus()
+
+    def change_selected(self) -> None:
+        """Save the form over the selected card (its id stays: a printed sticker keeps working)."""
+        items = self.list.selectedItems()
+        if not items or self.broken:
+            self._complain("Pick a card in the list first.")
+            return
+        try:
+            new = cards_lib.edit(self.library, items[0].data(Qt.UserRole), number=self.number.value(),
+                                 name=self.name.text(), type=self.type.currentData(),
+                                 colour=self.colour.currentData(), points=self.points.value(),
+                                 sides=self.sides.currentData(), copies=self.copies.value(),
+                                 owners=self._form_owners())
+        except cards_lib.LibraryError as exc:
+            self._refused(exc)
             return
         self._save(new)
-        self.number.setValue(self.number.value() + 1)      # the next card of a pack, usually
-        self.name.clear()
-        self.name.setFocus()
 
     def remove_selected(self) -> None:
         items = self.list.selectedItems()
-        if items:
+        if items and not self.broken:
             self._save(cards_lib.remove(self.library, items[0].data(Qt.UserRole)))
+
+    def import_from(self, path: str | Path) -> bool:
+        """Add a library file's cards to ours (or replace a broken library file); refused in words."""
+        try:
+            new = cards_lib.import_library(path, None if self.broken else self.library)
+        except cards_lib.LibraryError as exc:
+            self._complain(f"That file was not imported: {exc.message}")
+            return False
+        if self.broken and self.path.exists():
+            shutil.copyfile(self.path, self.path.with_name("library-broken.toml"))
+        return self._save(new)
+
+    def export_to(self, path: str | Path) -> bool:
+        try:
+            cards_lib.export_library(self.library, path)
+        except OSError as exc:
+            self._complain(f"The file could not be written ({exc.strerror or exc}).")
+            return False
+        self.error.hide()
+        return True
+
+    def _ask_import(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, "Import a card library", str(Path.home()),
+                                              "Card library (*.toml);;Every file (*)")
+        if path:
+            self.import_from(path)
+
+    def _ask_export(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(self, "Export your card library", str(Path.home() / "39-clues-cards.toml"),
+                                              "Card library (*.toml)")
+        if path:
+            self.export_to(path)
+
+
+# --- the new-game form: a deck for each player ----------------------------------------------
+OWNERS, PICK, EXAMPLE = "owners", "pick", "example"
+
+
+class DeckChoices(NewGameChoices):
+    """Each player's two decks: the family's cards split by owner, picked per player, or the example.
+
+    ``options()`` gives ``{"decks": {player: [card, ...]}}`` (plain JSON: the saved game keeps its
+    cards even if the library changes later); ``problem()`` is the library's check in words
+    (a deck without four one-sided or four two-sided cards), ``warning()`` a deck under 44 cards.
+    """
+
+    def __init__(self, library: "cards_lib.Library | None" = None) -> None:
+        super().__init__()
+        self.broken: str | None = None
+        self.library: cards_lib.Library | None = library
+        if library is None:
+            try:
+                self.library = cards_lib.user_library()
+            except cards_lib.LibraryError as exc:
+                self.broken = exc.message
+        self.example = cards_lib.sample_library()
+        self.players: list[str] = []
+        self.picks: dict[int, list[str]] = {}          # seat -> short ids, kept when a name changes
+        self.picker: DeckPicker | None = None
+        self._check: cards_lib.DeckCheck | None = None
+        self._problem: str | None = None
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        row = QHBoxLayout()
+        row.addWidget(label("Decks:", wrap=False))
+        self.source = QComboBox()
+        self.source.setObjectName("clues:source")
+        if self.library is not None and self.library.entries:
+            self.source.addItem("Our cards, each copy to its owner", OWNERS)
+            self.source.addItem("Our cards, each player picks theirs", PICK)
+        self.source.addItem("The example collection (made-up cards, to try the app)", EXAMPLE)
+        self.source.currentIndexChanged.connect(self._update)
+        row.addWidget(self.source, 1)
+        layout.addLayout(row)
+        self.pick_row = QHBoxLayout()
+        layout.addLayout(self.pick_row)
+        self.pick_buttons: list = []
+        self.summary = label("")
+        self.summary.setObjectName("clues:summary")
+        layout.addWidget(self.summary)
+        self._update()
+
+    def mode(self) -> str:
+        return self.source.currentData()
+
+    def set_players(self, names: list[str]) -> None:
+        self.players = list(names)
+        self._update()
+
+    def _names(self) -> list[str]:
+        return [n or f"Player {i + 1}" for i, n in enumerate(self.players)]
+
+    def _update(self) -> None:
+        names = self._names()
+        while len(self.pick_buttons) < len(names):
+            i = len(self.pick_buttons)
+            b = button("", name=f"clues:pick:{i}")
+            b.clicked.connect(lambda _=False, seat=i: self.open_picker(seat))
+            self.pick_row.addWidget(b)
+            self.pick_buttons.append(b)
+        for i, b in enumerate(self.pick_buttons):
+            b.setText(f"{names[i]}'s cards\u2026" if i < len(names) else "")
+            b.setVisible(self.mode() == PICK and i < len(names))
+        self._check, self._problem = None, None
+        if not names:
+            self.summary.setText("")
+        elif self.broken and self.mode() != EXAMPLE:
+            self._problem = f"Your card library file cannot be used: {self.broken}"
+        else:
+            try:
+                self._check = self._build(names)
+            except cards_lib.LibraryError as exc:
+                self._problem = exc.message
+        if self._check is not None:
+            parts = []
+            for name, cards in self._check.decks.items():
+                ones = sum(1 for c in cards if c["sides"] == 1)
+                parts.append(f"{name}: {len(cards)} cards ({ones} one-sided, {len(cards) - ones} two-sided)")
+            self.summary.setText("  \u00b7  ".join(parts))
+        elif self._problem:
+            self.summary.setText(self._problem)
+        self.changed.emit()
+
+    def _build(self, names: list[str]) -> "cards_lib.DeckCheck":
+        if len(set(names)) != len(names):
+            raise cards_lib.LibraryError("Two players have the same name; add an initial to tell them apart.")
+        if self.mode() == EXAMPLE:
+            return cards_lib.split_by_owner(self.example, names)
+        assert self.library is not None
+        if self.mode() == OWNERS:
+            return cards_lib.split_by_owner(self.library, names)
+        return cards_lib.build_decks(self.library, {name: self.picks.get(i, []) for i, name in enumerate(names)})
+
+    def options(self) -> dict[str, Any]:
+        return self._check.options() if self._check is not None else {}
+
+    def problem(self) -> str | None:
+        return self._problem
+
+    def warning(self) -> str | None:
+        return " ".join(self._check.warnings) if self._check is not None and self._check.warnings else None
+
+    # --- picking a player's cards --------------------------------------------------------
+    def open_picker(self, seat: int) -> "DeckPicker":
+        assert self.library is not None
+        taken = {key: self._names()[s] for s, keys in self.picks.items() if s != seat and s < len(self.players)
+                 for key in keys}
+        self.picker = DeckPicker(self.library, self._names()[seat], self.picks.get(seat, []), taken, self)
+        self.picker.accepted.connect(lambda: self._picked(seat))
+        self.picker.open()
+        return self.picker
+
+    def _picked(self, seat: int) -> None:
+        assert self.picker is not None
+        self.picks[seat] = self.picker.chosen()
+        self._update()
+
+
+class DeckPicker(QDialog):
+    """One player's cards, ticked in a list of the library (cards in another player's deck are greyed)."""
+
+    def __init__(self, library: "cards_lib.Library", player: str, chosen: list[str], taken: dict[str, str],
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("clues:picker")
+        self.setWindowTitle("The 39 Clues: a player's cards")    # never a player's name in a window title
+        self.player = player
+        layout = QVBoxLayout(self)
+        layout.addWidget(label(f"Tick {player}'s cards: both the one-sided and the two-sided ones.", "heading"))
+        self.list = QListWidget()
+        self.list.setObjectName("clues:picker:list")
+        for key, e, k in sorted(library.physical(), key=lambda x: (x[1].number, x[2])):
+            copy = f" (copy {k})" if e.copies > 1 else ""
+            owner = e.owner_of(k)
+            whose = f", {owner}'s" if owner else ""
+            text = f"{e.number}: {e.name}{copy} ({'one' if e.sides == 1 else 'two'}-sided{whose})"
+            if key in taken:
+                text += f" \u2014 in {taken[key]}'s deck"
+            item = QListWidgetItem(text)
+            item.setData(Qt.UserRole, key)
+            item.setData(Qt.UserRole + 1, owner)
+            flags = Qt.ItemIsUserCheckable | Qt.ItemIsSelectable
+            item.setFlags(flags if key in taken else flags | Qt.ItemIsEnabled)
+            item.setCheckState(Qt.Checked if key in chosen else Qt.Unchecked)
+            self.list.addItem(item)
+        layout.addWidget(self.list, 1)
+        row = QHBoxLayout()
+        own = button(f"Tick {player}'s own cards", name="clues:picker:own")
+        own.clicked.connect(self.tick_own)
+        free = button("Tick every card nobody has", name="clues:picker:free")
+        free.clicked.connect(self.tick_free)
+        clear = button("Untick all", name="clues:picker:none")
+        clear.clicked.connect(lambda: self._tick(lambda item: False))
+        done = button("Done", "primary", name="clues:picker:done")
+        done.clicked.connect(self.accept)
+        for b in (own, free, clear):
+            row.addWidget(b)
+        row.addStretch(1)
+        row.addWidget(done)
+        layout.addLayout(row)
+        if parent is not None:
+            self.resize(parent.window().size())
+
+    def _tick(self, rule) -> None:
+        for i in range(self.list.count()):
+            item = self.list.item(i)
+            if item.flags() & Qt.ItemIsEnabled:
+                item.setCheckState(Qt.Checked if rule(item) else item.checkState() if rule(item) is None
+                                   else Qt.Unchecked)
+
+    def tick_own(self) -> None:
+        self._tick(lambda item: True if item.data(Qt.UserRole + 1) == self.player else None)
+
+    def tick_free(self) -> None:
+        self._tick(lambda item: True if not item.data(Qt.UserRole + 1) else None)
+
+    def chosen(self) -> list[str]:
+        return [self.list.item(i).data(Qt.UserRole) for i in range(self.list.count())
+                if self.list.item(i).checkState() == Qt.Checked and self.list.item(i).flags() & Qt.ItemIsEnabled]
