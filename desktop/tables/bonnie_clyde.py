@@ -24,6 +24,10 @@ from ..widgets import SlotButton, button, label
 HAND_PLAYS = ("meld", "layoff", "hinton", "discard", "note_hand")
 
 
+def cards_words(n: int) -> str:
+    return "1 card" if n == 1 else f"{n} cards"
+
+
 class BonnieClydeTable(GameTable):
     """The board (ten location tiles, the car on one), the Case File and FBI Files, one line per player."""
 
@@ -198,7 +202,7 @@ class BonnieClydeTable(GameTable):
         self.slots["casefile"].show_card("Case File", "Case File", style.kind_colour(1), style.kind_symbol(1),
                                          name=None, present=bool(casefile), legal="casefile" in legal,
                                          chosen="casefile" in chosen, face_up=False)
-        self.slots["casefile"].set_lines(["Case File", f"{len(casefile)} cards"])
+        self.slots["casefile"].set_lines(["Case File", cards_words(len(casefile))])
         files = by_place.get("files", [])
         top = files[-1] if files else None
         slot = self.slots["files"]
@@ -206,7 +210,7 @@ class BonnieClydeTable(GameTable):
                        name=top.name if top else None, present=bool(files), legal="files" in legal,
                        chosen="files" in chosen, face_up=bool(top and top.face_up))
         slot.set_lines(["FBI Files", top.name if top and top.name else "(top not read)" if top else "(empty)",
-                        f"{len(files)} cards"])
+                        cards_words(len(files))])
         self.car.setText(f"The Crime Spree car is on {rules.loc_words(state.car)}. Hand {max(state.hand_no, 1)}, "
                          f"playing to {state.target}.")
         totals = state.scores.totals()

@@ -55,7 +55,47 @@ def main() -> int:
     for tag, size in SIZES.items():
         take(tag, size)
         take_carmen_usa(tag, size)
+        take_bonnie_clyde(tag, size)
     return 0
+
+
+def take_bonnie_clyde(tag: str, size: tuple[int, int]) -> None:
+    """Bonnie and Clyde: a meld's cards being read, the table after a capture, Ted Hinton, a journal."""
+    from PySide6.QtCore import Qt
+    from tests.desktop.tables import test_bonnie_clyde as bc
+    window = MainWindow()
+    window.size_tag = tag
+    window.resize(*size)
+    window.show()
+    t = Driver(window, Bot())
+    bc.choose_game(t)
+    t.new_game([("Ann", 11), ("Bob", 9), ("Cyd", 10)])
+    t.click("action:deal")
+    t.click("choose:Cyd")
+    t.choose("card", bc.E(9, "a"))
+    t.click("entry:submit")
+    t.click("action:draw")
+    t.click("action:meld")
+    lst = t.find("choose:cards")
+    for row in range(lst.count()):
+        if lst.item(row).data(Qt.UserRole) in (bc.E(1, "a"), bc.E(1, "b"), bc.E(1, "c")):
+            lst.item(row).setSelected(True)
+    shot(window, "30-bc-meld-cards")
+    t.click("entry:submit")
+    bc.look(t, "board/1", bc.B)
+    t.click("action:hinton")
+    shot(window, "31-bc-ted-hinton")
+    t.click("bc:cancel")
+    t.click("action:discard")
+    t.choose("card", bc.E(5, "b"))
+    t.click("entry:submit")
+    shot(window, "32-bc-table")
+    t.click("journal:Ann")
+    t.click("gate:reveal")
+    shot(window, "33-bc-journal")
+    window.close()
+    window.deleteLater()
+    settle()
 
 
 def take_carmen_usa(tag: str, size: tuple[int, int]) -> None:
