@@ -23,10 +23,12 @@ from engine.session import PlayerView
 from .. import style
 from ..private import journal_table
 from ..table_base import GameTable, NewGameChoices, ShelfScreen, TableShell
-from ..widgets import SlotButton, button, label
+from ..widgets import SlotButton, button, label, plain_tip
 
 SPOTS = ("1", "2", "3", "4")
 MISSION_COLUMNS = 4         # missions beside the stacks, then on further rows
+UNIT = 12                   # grid columns per tile: a row's missions share the mission area's width
+COMPACT_PLAYERS = 3         # from three players on, a mission tile says less (the rest is in its tooltip)
 
 
 def sync_tags(game_cards: Iterable[tuple[str, str]] = ()) -> str | None:
@@ -57,6 +59,7 @@ class CluesTable(GameTable):
         self.boxes: dict[str, QGroupBox] = {}
         self.grids: dict[str, QGridLayout] = {}
         self.missions: dict[str, list[str]] = {}
+        self.full_words: dict[str, list[str]] = {}       # a mission tile's whole words (tooltip, screen reader)
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
         outer.setSpacing(4)
@@ -67,20 +70,20 @@ class CluesTable(GameTable):
             grid.setContentsMargins(6, 2, 6, 2)
             grid.setSpacing(4)
             for col, spot in enumerate(SPOTS):
-                self._slot(grid, f"{player}/table/{spot}", 0, col)
-            self._slot(grid, f"{player}/deck/two", 0, len(SPOTS))
-            for col in range(len(SPOTS) + 1 + MISSION_COLUMNS):
+                self._slot(grid, f"{player}/table/{spot}", 0, col * UNIT, UNIT)
+            self._slot(grid, f"{player}/deck/two", 0, len(SPOTS) * UNIT, UNIT)
+            for col in range((len(SPOTS) + 1 + MISSION_COLUMNS) * UNIT):
                 grid.setColumnStretch(col, 1)
             self.boxes[player], self.grids[player], self.missions[player] = box, grid, []
             outer.addWidget(box)
         outer.addStretch(1)
 
-    def _slot(self, grid: QGridLayout, place: str, row: int, col: int) -> SlotButton:
+    def _slot(self, grid: QGridLayout, place: str, row: int, col: int, span: int) -> SlotButton:
         slot = SlotButton(place)
         slot.setMinimumSize(80, 40)
         slot.picked.connect(self.place_clicked)
         self.slots[place] = slot
-        grid.addWidget(slot, row, col)
+        grid.addWidget(slot, row, col, 1, span)
         return slot
 
     def _sync_missions(self, player: str, places: list[str]) -> None:
@@ -92,8 +95,12 @@ class CluesTable(GameTable):
             slot.hide()
             slot.deleteLater()
         grid = self.grids[player]
+        first = (len(SPOTS) + 1) * UNIT
         for i, place in enumerate(places):
-            self._slot(grid, place, i // MISSION_COLUMNS, len(SPOTS) + 1 + i % MISSION_COLUMNS)
+            row = i // MISSION_COLUMNS
+            in_row = min(MISSION_COLUMNS, len(places) - row * MISSION_COLUMNS)
+            span = MISSION_COLUMNS * UNIT // in_row          # few missions: wider tiles, fewer lines
+            self._slot(grid, place, row, first + (i % MISSION_COLUMNS) * span, span)
         self.missions[player] = list(places)
 
     # --- the contract ------------------------------------------------------------------
@@ -152,7 +159,7 @@ class CluesTable(GameTable):
                 elif slot.legal:
                     lines[0] = "\u25B6 " + lines[0]
                 slot.set_lines(lines)
-                slot.setAccessibleName(f"{self._where(place)}: " + " ".join(lines))
+                slot.setAccessibleName(f"{self._where(place)}: " + " ".join(self.full_words.pop(place, lines)))
 
     def _where(self, place: str) -> str:
         parts = place.split("/")
@@ -176,11 +183,22 @@ class CluesTable(GameTable):
             notes = []
             session = self.controller.session
             mission = getattr(session.state, "missions", {}).get(place)
+            immune = mission is not None and session.rules.immune(session.state, mission)
+            new = mission is not None and mission.touched == session.state.turn
+            if immune:
+                notes.append("immune")
             if mission is not None:
-                if session.rules.immune(session.state, mission):
-                    notes.append("immune")
-                notes.append("retrievable" if mission.touched != session.state.turn else "new this turn")
-            return [where, head, ", ".join([f"{len(cards)} cards, {points} points", *notes])]
+                notes.append("new this turn" if new else "retrievable")
+            full = [where, head, ", ".join([f"{len(cards)} cards, {points} points", *notes])]
+            self.slots[place].setToolTip(plain_tip(" \u2014 ".join(full)))
+            self.full_words[place] = full
+            if len(self.boxes) < COMPACT_PLAYERS:
+                return full
+            # Little height per player: the Location (what a steal needs) and the points; the
+            # Agent's name and the card count are in the tooltip and the accessible name.
+            location = named[1].name if len(named) > 1 else ""
+            short = ", ".join([f"{points} pts", *(["immune"] if immune else []), *(["new"] if new else [])])
+            return [f"{where}: {short}", location] if location else [where, short]
         if top.name is None:
             count = f"{len(cards)} card{'s' if len(cards) != 1 else ''}"
             # A deck's top card is read when it is played: the tile only counts the deck.

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from PySide6.QtCore import Qt
 
-from tests.desktop.test_fit import fits
+from tests.desktop.test_fit import SCREENS, clipped, fits
 
 from desktop.tables.clues39 import CluesTable
 
@@ -124,11 +124,11 @@ def test_a_game_by_clicks_setup_mission_retrieve_and_a_blocked_steal(game):
     assert t.prompt == "Ann, play another card or end your turn."
 
 
-@pytest.mark.parametrize("vertical", [False, pytest.param(True, marks=pytest.mark.xfail(
-    strict=True, reason="open (issue 15): a mission tile lists more lines than it is high with four players"))])
-@pytest.mark.parametrize("players, size", [(4, (1280, 680))])
-def test_every_screen_fits_a_laptop_with_missions_on_the_table(table, players, size, vertical):
-    """docs/desktop.md: the table fits 1280x680 and cuts no text, with open missions and long names."""
+@pytest.mark.parametrize("size", SCREENS)
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_every_screen_fits_a_laptop_with_missions_on_the_table(table, players, size, vertical=True):
+    """docs/desktop.md: the table fits 1280x680 and cuts no text (across or down), with open missions and
+    long names; from three players on a mission tile gives its Location and points (the rest in its tooltip)."""
     t = table
     t.window.resize(*size)
     choose_game(t)
@@ -161,6 +161,11 @@ def test_every_screen_fits_a_laptop_with_missions_on_the_table(table, players, s
         t.click("entry:submit")
     assert t.visible("slot:Ann/mission/3")
     fits(t, size, "three missions on the table", vertical=vertical)
+    mission = t.find("slot:Ann/mission/1")
+    assert "Example Agent Rook at Example Lighthouse" in mission.accessibleName()
+    assert "Example Agent Rook at Example Lighthouse" in mission.toolTip()
+    if players >= 3:
+        assert tile(t, "Ann/mission/1") == "Mission 1: 0 pts, immune, new Example Lighthouse"   # all red
     t.click("journal:Ann")
     t.click("gate:reveal")
     fits(t, size, "Ann's journal", vertical=vertical)
