@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QItemSelectionModel, Qt, Signal
 from PySide6.QtWidgets import (QAbstractItemView, QFrame, QHBoxLayout, QListWidget, QListWidgetItem, QVBoxLayout,
                                QWidget)
 
@@ -20,7 +20,37 @@ from .games import GameController, public_texts
 from .widgets import button, label
 
 
-class CardChooser(QWidget):
+class _Chooser(QWidget):
+    """What both choosers share: a list of cards (``names``: id -> words) and camera sightings."""
+
+    names: dict[str, str]
+    list: QListWidget
+    status: QWidget
+
+    def item(self, card_id: str) -> QListWidgetItem | None:
+        return next((self.list.item(r) for r in range(self.list.count())
+                     if self.list.item(r).data(Qt.UserRole) == card_id), None)
+
+    def select(self, card_id: str) -> None:
+        item = self.item(card_id)
+        if item is not None:
+            item.setSelected(True)
+            self.list.setCurrentItem(item, QItemSelectionModel.NoUpdate)   # selecting is done above
+            self.list.scrollToItem(item)
+
+    def accept_sighting(self, card_id: str) -> bool:
+        """Take a camera sighting if it is a card this chooser lists."""
+        if card_id not in self.names:
+            return False
+        self.select(card_id)
+        self._sighted(f"\u2714 Read by the camera: {self.names[card_id]}")
+        return True
+
+    def _sighted(self, words: str) -> None:
+        self.status.setText(words)
+
+
+class CardChooser(_Chooser):
     """One card to identify: a list of every card that can lie there (of the slot's type, if known)."""
 
     def __init__(self, controller: GameController, field: str, place: str, *, hint: str | None = None,
@@ -82,19 +112,6 @@ class CardChooser(QWidget):
         self.list.clearSelection()
         self.status.setText("")
 
-    def select(self, card_id: str) -> None:
-        for row in range(self.list.count()):
-            if self.list.item(row).data(Qt.UserRole) == card_id:
-                self.list.setCurrentRow(row)
-                return
-
-    def accept_sighting(self, card_id: str) -> bool:
-        """Take a camera sighting if it is a card of this slot's type."""
-        if card_id not in self.names:
-            return False
-        self.select(card_id)
-        self.status.setText(f"\u2714 Read by the camera: {self.names[card_id]}")
-        return True
 
 
 def card_names(controller: GameController, card_ids: list[str]) -> dict[str, str]:
@@ -109,7 +126,7 @@ def card_names(controller: GameController, card_ids: list[str]) -> dict[str, str
             for c, name in names.items()}
 
 
-class CardListChooser(QWidget):
+class CardListChooser(_Chooser):
     """Several cards from one place (a meld laid from a hand, hunch cards drawn): each camera
     sighting adds a card, a click in the list adds or removes one."""
 
@@ -162,21 +179,9 @@ class CardListChooser(QWidget):
         names = ", ".join(self.names[c] for c in chosen)
         self.status.setText(f"{len(chosen)} of {self._count_words()} chosen" + (f": {names}" if names else ""))
 
-    def select(self, card_id: str, on: bool = True) -> None:
-        for row in range(self.list.count()):
-            item = self.list.item(row)
-            if item.data(Qt.UserRole) == card_id:
-                item.setSelected(on)
-                self.list.scrollToItem(item)
-                return
-
-    def accept_sighting(self, card_id: str) -> bool:
-        """A card the camera read joins the list (seeing it again changes nothing)."""
-        if card_id not in self.names:
-            return False
-        self.select(card_id)
-        self.status.setText(self.status.text() + f"\n\u2714 Read by the camera: {self.names[card_id]}")
-        return True
+    def _sighted(self, words: str) -> None:
+        # A card the camera read joins the list (seeing it again changes nothing).
+        self.status.setText(self.status.text() + "\n" + words)
 
     # --- what the entry asks of every chooser ----------------------------------------------
     def open(self) -> bool:

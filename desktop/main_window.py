@@ -227,16 +227,23 @@ class MainWindow(QMainWindow):
         if private:
             where = " and ".join(c.words(place, player) for _, place in reads)
             one = len(reads) == 1
-            self.gate.open_for(player, f"{player}, look at {where}. Pick up the card{'' if one else 's'}, keep "
-                                       f"{'it' if one else 'them'} hidden, and show {'it' if one else 'them'} only "
-                                       f"to the camera or to this screen.", lambda: self._gated(make_entry))
-            self.stack.setCurrentWidget(self.gate)
+            self._open_entry(make_entry, player, f"{player}, look at {where}. Pick up the card{'' if one else 's'}, "
+                                                 f"keep {'it' if one else 'them'} hidden, and show "
+                                                 f"{'it' if one else 'them'} only to the camera or to this screen.")
         else:
-            entry = make_entry()
-            entry.cancelled.connect(self.show_table)
-            self._clear_flip_page()
-            self.flip_layout.addWidget(entry)
-            self.stack.setCurrentWidget(self.flip_page)
+            self._open_entry(make_entry)
+
+    def _open_entry(self, make_entry, player: str | None = None, gate_words: str = "") -> None:
+        """A card entry behind the privacy gate for ``player``, or on the shared screen (a flip)."""
+        if player is not None:
+            self.gate.open_for(player, gate_words, lambda: self._gated(make_entry))
+            self.stack.setCurrentWidget(self.gate)
+            return
+        entry = make_entry()
+        entry.cancelled.connect(self.show_table)
+        self._clear_flip_page()
+        self.flip_layout.addWidget(entry)
+        self.stack.setCurrentWidget(self.flip_page)
 
     def read_card_list(self, action: dict, read: dict) -> None:
         """Several cards from one place: privately (cards drawn) or on the shared screen (a meld)."""
@@ -247,13 +254,12 @@ class MainWindow(QMainWindow):
         camera = self._camera_note("Hold each card up to the camera, face to the lens" if private else
                                    "Lay the cards face up in front of the camera, one after another")
         hint = None
-        if c.demo:
-            shown = read["demo_cards"] or (c.true_cards_in(place) if private else [])
-            if shown:
-                # Behind the gate only the player sees this; on the shared screen only cards being laid face up.
-                names = ", ".join(c.deck.name_of(card) for card in shown)
-                hint = (f"On the simulated table these cards are: {names}" if private else
-                        f"On the simulated table, {player} lays: {names}")
+        shown = (read["demo_cards"] or (c.true_cards_in(place) if private else [])) if c.demo else []
+        if shown:
+            # Behind the gate only the player sees this; on the shared screen only cards being laid face up.
+            names = ", ".join(c.deck.name_of(card) for card in shown)
+            hint = (f"On the simulated table these cards are: {names}" if private else
+                    f"On the simulated table, {player} lays: {names}")
 
         def make_entry() -> CardEntry:
             chooser = CardListChooser(c, read["field"], place, least=read["least"], most=read["most"],
@@ -261,23 +267,14 @@ class MainWindow(QMainWindow):
             entry = CardEntry(c, read["heading"], [], lambda cards: {**action, **cards},
                               submit_text="Note them in my journal" if private else "These are the cards",
                               camera_note=camera, choosers=[chooser],
-                              show_to_camera=self._simulated_hold_up(
-                                  read["demo_cards"] or (c.true_cards_in(place) if private else [])))
+                              show_to_camera=self._simulated_hold_up(shown))
             entry.done.connect(self._entry_done)
             self.entry = entry
             return entry
 
-        if private:
-            self.gate.open_for(player, f"{player}, look at {c.words(place, player)}. Keep the cards hidden and "
-                                       f"show them only to the camera or to this screen.",
-                               lambda: self._gated(make_entry))
-            self.stack.setCurrentWidget(self.gate)
-        else:
-            entry = make_entry()
-            entry.cancelled.connect(self.show_table)
-            self._clear_flip_page()
-            self.flip_layout.addWidget(entry)
-            self.stack.setCurrentWidget(self.flip_page)
+        self._open_entry(make_entry, player if private else None,
+                         f"{player}, look at {c.words(place, player)}. Keep the cards hidden and show them only "
+                         f"to the camera or to this screen.")
 
     def _gated(self, make_entry) -> CardEntry:
         entry = make_entry()

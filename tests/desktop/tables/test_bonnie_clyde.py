@@ -40,6 +40,29 @@ def pick_cards(t, cards: list[str]) -> None:
     t.click("entry:submit")
 
 
+def open_demo(t, qtbot, *, camera: bool = True):
+    """A demo game on the simulated table (the demo fills in the players), its camera running."""
+    choose_game(t)
+    t.click("start:demo")
+    t.click("new:start")
+    t.click("setup:done")
+    c = t.window.controller
+    assert c.demo
+    if camera:
+        panel = t.window.camera_panel
+        qtbot.waitUntil(lambda: panel.image.pixmap() is not None and not panel.image.pixmap().isNull(),
+                        timeout=10_000)
+    return c
+
+
+def deal_by_picking(t, c) -> None:
+    """The demo's deal, the first card of the FBI Files picked from the list."""
+    t.click("action:deal")
+    t.click(f"choose:{t.session.players[-1]}")
+    t.choose("card", c.true_card_at("files"))
+    t.click("entry:submit")
+
+
 def look(t, place: str, card: str) -> None:
     """The look under a location: the highlighted tile, then the privacy gate."""
     t.click(f"slot:{place}")
@@ -184,14 +207,8 @@ def test_face_up_cards_read_by_the_simulated_camera(table, qtbot):
     through the real vision pipeline (synthetic frames, detector, tracker), and each journal follows;
     the look under the car's location after a meld is read by the camera behind the privacy gate."""
     t = table
-    choose_game(t)
-    t.click("start:demo")
-    t.click("new:start")                          # the demo fills in the players
-    t.click("setup:done")
-    c = t.window.controller
-    assert c.demo
+    c = open_demo(t, qtbot)
     panel = t.window.camera_panel
-    qtbot.waitUntil(lambda: panel.image.pixmap() is not None and not panel.image.pixmap().isNull(), timeout=10_000)
     seen: list[str] = []
     panel.card_seen.connect(seen.append)
 
@@ -255,19 +272,12 @@ def test_face_up_cards_read_by_the_simulated_camera(table, qtbot):
     assert (t.session.journal(other).where(under) != "Unknown") == captured
 
 
-def test_a_wrong_meld_pick_on_the_simulated_table_is_refused(table):
+def test_a_wrong_meld_pick_on_the_simulated_table_is_refused(table, qtbot):
     """Demo mode: the simulated hand is known, so a meld of cards that are not in it is a slip:
     refused in words, nothing changes (docs/desktop.md, card entry)."""
     t = table
-    choose_game(t)
-    t.click("start:demo")
-    t.click("new:start")
-    t.click("setup:done")
-    c = t.window.controller
-    t.click("action:deal")
-    t.click(f"choose:{t.session.players[-1]}")
-    t.choose("card", c.true_card_at("files"))
-    t.click("entry:submit")
+    c = open_demo(t, qtbot, camera=False)
+    deal_by_picking(t, c)
     player = t.session.current
     t.click("action:draw")
     hand = set(c.true_cards_in(f"{player}/hand"))
@@ -284,17 +294,8 @@ def test_noting_a_hand_is_a_private_list_read_by_the_camera(table, qtbot):
     odds). Behind the privacy gate, the camera reads the cards one after another; only that
     player's journal learns them and the shared screen names none."""
     t = table
-    choose_game(t)
-    t.click("start:demo")
-    t.click("new:start")
-    t.click("setup:done")
-    c = t.window.controller
-    panel = t.window.camera_panel
-    qtbot.waitUntil(lambda: panel.image.pixmap() is not None and not panel.image.pixmap().isNull(), timeout=10_000)
-    t.click("action:deal")
-    t.click(f"choose:{t.session.players[-1]}")
-    t.choose("card", c.true_card_at("files"))
-    t.click("entry:submit")
+    c = open_demo(t, qtbot)
+    deal_by_picking(t, c)
     player = t.session.current
     hand = c.true_cards_in(f"{player}/hand")
     t.click("action:note_hand")
@@ -322,14 +323,9 @@ def test_a_whole_hand_read_by_the_simulated_camera(table, qtbot):
     vision pipeline: nothing is picked from a list. The hand ends by going out or when the Case File
     runs out (Ending a Hand), and its scoring is on the table."""
     t = table
-    choose_game(t)
-    t.click("start:demo")
-    t.click("new:start")
-    t.click("setup:done")
-    c = t.window.controller
+    c = open_demo(t, qtbot)
     rules = t.session.rules
     panel = t.window.camera_panel
-    qtbot.waitUntil(lambda: panel.image.pixmap() is not None and not panel.image.pixmap().isNull(), timeout=10_000)
     seen: list[str] = []
     panel.card_seen.connect(seen.append)
 
