@@ -68,6 +68,14 @@ class CameraWorker(QObject):
         self.make_source = make_source
         self.active_decks = active_decks
         self._stop = threading.Event()
+        self._frame_lock = threading.Lock()
+        self._frame: np.ndarray | None = None
+
+    def latest_frame(self) -> np.ndarray | None:
+        """A copy of the newest frame (any thread), for a table that reads something else in
+        it (a game's dice, say). Never shown on screen: the preview stays the privacy one."""
+        with self._frame_lock:
+            return None if self._frame is None else self._frame.copy()
 
     def stop(self) -> None:
         self._stop.set()
@@ -99,6 +107,8 @@ class CameraWorker(QObject):
                 except CameraError:
                     self.failed.emit("The camera stopped sending pictures. Check the cable and press Retry.")
                     return
+                with self._frame_lock:
+                    self._frame = frame
                 detections = detector.detect(frame)
                 sightings = tracker.update(detections)
                 for s in sightings:
@@ -233,6 +243,13 @@ class CameraPanel(QGroupBox):
     @property
     def running(self) -> bool:
         return self._thread is not None and self._thread.isRunning()
+
+    def latest_frame(self) -> np.ndarray | None:
+        """The newest camera frame (None when the camera is off), for a table that reads
+        something in it besides card tags (a game's dice). It is never drawn."""
+        if not self.running or self._worker is None:
+            return None
+        return self._worker.latest_frame()
 
     # --- from the worker ------------------------------------------------------------
     def _show_preview(self, image: QImage) -> None:

@@ -94,6 +94,7 @@ class MainWindow(QMainWindow):
         self.camera_panel = CameraPanel()
         self.camera_panel.card_seen.connect(self._card_seen)
         self.table.camera_slot.addWidget(self.camera_panel)
+        self.table.frame_source = self.camera_panel.latest_frame
         self.camera_panel.problem.connect(self.table.notice)
         clean_temp_files()
         if demo and not self.start.unfinished_last_game():

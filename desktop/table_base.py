@@ -98,6 +98,10 @@ class TableShell(Protocol):
     def complain(self, exc: RuleViolation) -> None:
         """Show a refusal."""
 
+    def camera_frame(self) -> Any:
+        """The newest camera frame (a BGR numpy array) for a table that reads something besides
+        card tags in it (a game's dice); None when the camera is off. Never drawn on screen."""
+
     def speak(self, text: str) -> None:
         """Read public words aloud, when the family switched reading aloud on (the prompt
         is read by itself whenever it changes)."""

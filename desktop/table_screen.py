@@ -70,6 +70,8 @@ class TableScreen(QWidget):
         self._was_over = False
         #: reads the prompt aloud when it changes (set by the main window; silent when off)
         self.speaker = None
+        #: the newest camera frame, or None when the camera is off (set by the main window)
+        self.frame_source = lambda: None
         self._spoken = ""
         self._build()
 
@@ -406,6 +408,10 @@ class TableScreen(QWidget):
         if self.speaker is not None and self.isVisible() and text != self._spoken:
             self._spoken = text
             self.speaker.say(text)
+
+    def camera_frame(self):
+        """The newest camera frame (a BGR array), or None when the camera is off."""
+        return self.frame_source()
 
     def speak(self, text: str) -> None:
         """Read public words aloud (when the family switched reading aloud on)."""

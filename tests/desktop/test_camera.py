@@ -63,6 +63,27 @@ def test_the_preview_on_the_shared_screen_decodes_to_nothing(table, qtbot):
     assert TagDetector().detect(big) == []
 
 
+def test_a_table_gets_the_newest_camera_frame_only_while_the_camera_runs(table, qtbot):
+    """docs/desktop.md: ``shell.camera_frame()`` (for a game that reads dice) is the camera's real
+    frame, not the blurred preview, and None once the camera is off."""
+    from vision.detector import TagDetector
+
+    t = table
+    start_demo_game(t)
+    panel = t.window.camera_panel
+    card = t.window.controller.true_card_at(f"{t.session.prompt().player}/loot/top")
+    panel.simulated.hold_up([card], seconds=5)
+    seen = []
+    panel.card_seen.connect(seen.append)
+    qtbot.waitUntil(lambda: seen == [card], timeout=10_000)
+    frame = t.window.table.camera_frame()
+    assert frame is not None and frame.ndim == 3
+    assert {d.card_id for d in TagDetector().detect(frame)} == {card}     # sharp enough to read
+    panel.stop()
+    qtbot.waitUntil(lambda: not panel.running, timeout=5_000)
+    assert t.window.table.camera_frame() is None
+
+
 def test_a_missing_camera_says_so_and_offers_a_retry(window, qtbot):
     panel = window.camera_panel
     panel.choice.setCurrentIndex(3)
