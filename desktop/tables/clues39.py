@@ -501,7 +501,7 @@ class DeckChoices(NewGameChoices):
         row.addWidget(label("Decks:", wrap=False))
         self.source = QComboBox()
         self.source.setObjectName("clues:source")
-        if self.library is not None and self.library.entries:
+        if self.broken or (self.library is not None and self.library.entries):
             self.source.addItem("Our cards, each copy to its owner", OWNERS)
             self.source.addItem("Our cards, each player picks theirs", PICK)
         self.source.addItem("The example collection (made-up cards, to try the app)", EXAMPLE)
@@ -541,20 +541,23 @@ class DeckChoices(NewGameChoices):
         if not names:
             self.summary.setText("")
         elif self.broken and self.mode() != EXAMPLE:
-            self._problem = f"Your card library file cannot be used: {self.broken}"
+            self._problem = (f"Your card library file cannot be used: {self.broken} Fix it on the library screen, "
+                             f"or play with the example collection.")
         else:
             try:
                 self._check = self._build(names)
             except cards_lib.LibraryError as exc:
                 self._problem = exc.message
+        decks: dict[str, list[int]] = {}
         if self._check is not None:
-            parts = []
-            for name, cards in self._check.decks.items():
-                ones = sum(1 for c in cards if c["sides"] == 1)
-                parts.append(f"{name}: {len(cards)} cards ({ones} one-sided, {len(cards) - ones} two-sided)")
-            self.summary.setText("  \u00b7  ".join(parts))
-        elif self._problem:
-            self.summary.setText(self._problem)
+            decks = {name: [c["sides"] for c in cards] for name, cards in self._check.decks.items()}
+        elif self.mode() == PICK and self.library is not None:
+            sides = {key: e.sides for key, e, _ in self.library.physical()}
+            decks = {name: [sides[k] for k in self.picks.get(i, []) if k in sides] for i, name in enumerate(names)}
+        parts = [f"{name} {cards.count(1)} + {cards.count(2)}" for name, cards in decks.items()]
+        # The counts; the problem itself when there are none to show (the form shows it again at Start).
+        self.summary.setText("Cards (one-sided + two-sided): " + "  \u00b7  ".join(parts) if parts
+                             else self._problem or "")
         self.changed.emit()
 
     def _build(self, names: list[str]) -> "cards_lib.DeckCheck":

@@ -247,3 +247,196 @@ def test_a_demo_game_read_by_the_simulated_camera(table, qtbot):
     t.click("action:end_turn")
     assert t.session.current != player
     assert all(e.where != "Unknown" for e in t.session.journal(player).entries)
+
+
+# --- the family's own cards: the library screen, decks on the new-game form, a game to 39 ---------
+# (number, name, type, colour, points, sides, owner): a small collection of two children.
+COLLECTION = [
+    (1, "Red Agent Ann", "agent", "red", 0, 1, "Ann"), (2, "Second Red Agent", "agent", "red", 0, 1, "Ann"),
+    (3, "Ann Money One", "money", None, 0, 1, "Ann"), (4, "Ann Prestige", "prestige", None, 0, 1, "Ann"),
+    (5, "Ann Money Two", "money", None, 0, 1, "Ann"), (6, "Ann Money Three", "money", None, 0, 1, "Ann"),
+    (10, "Ann's Lighthouse", "location", "red", 0, 2, "Ann"), (11, "The Big Secret", "secret", "red", 39, 2, "Ann"),
+    (12, "Ann Money Four", "money", None, 0, 2, "Ann"), (13, "Ann Money Five", "money", None, 0, 2, "Ann"),
+    (14, "Ann Money Six", "money", None, 0, 2, "Ann"), (15, "Ann Money Seven", "money", None, 0, 2, "Ann"),
+    (20, "Blue Agent Bob", "agent", "blue", 0, 1, "Bob"), (21, "Bob Money One", "money", None, 0, 1, "Bob"),
+    (22, "Bob Money Two", "money", None, 0, 1, "Bob"), (23, "Bob Money Three", "money", None, 0, 1, "Bob"),
+    (24, "Bob Money Four", "money", None, 0, 1, "Bob"), (25, "Bob Money Five", "money", None, 0, 1, "Bob"),
+    (30, "Bob's Castle", "location", "blue", 0, 2, "Bob"), (31, "Bob Money Six", "money", None, 0, 2, "Bob"),
+    (32, "Bob Money Seven", "money", None, 0, 2, "Bob"), (33, "Bob Money Eight", "money", None, 0, 2, "Bob"),
+    (34, "Bob Money Nine", "money", None, 0, 2, "Bob"), (35, "Bob Money Ten", "money", None, 0, 2, "Bob"),
+]
+
+
+def open_library(t):
+    choose_game(t)
+    t.click("start:screen:library")
+    dialog = t.window.start.screen_window
+    assert dialog.isVisible() and dialog.objectName() == "screen:library"
+    return dialog
+
+
+def register(t, number, name, kind, colour, points=0, sides=1, owner="") -> None:
+    """Type the number and the name, pick the rest from the short lists, Register."""
+    t.find("library:number").setValue(number)
+    t.find("library:name").clear()
+    t.qtbot.keyClicks(t.find("library:name"), name)
+    for field, value in (("type", kind), ("colour", colour), ("sides", sides)):
+        box = t.find(f"library:{field}")
+        box.setCurrentIndex(box.findData(value))
+    t.find("library:points").setValue(points)
+    t.find("library:owners").setText(owner)
+    t.click("library:register")
+
+
+def test_registering_a_collection_on_the_library_screen_then_a_whole_game_to_39(table, gumshoe_home):
+    """Issue 15: the family registers their cards from the shelf, each player's deck comes from the library
+    (checked: four one-sided and four two-sided cards; under 44 cards is only a warning), then a game by
+    clicks to 39 points (rulebook: Set Up, Missions, Retrieving a Mission, Winning)."""
+    t = table
+    t.window.resize(1280, 680)
+    dialog = open_library(t)
+    register(t, 11, "The Big Secret", "secret", "red", points=0, sides=2, owner="Ann")   # no points: refused
+    assert "a Secret needs its 'points'" in t.text("library:error")
+    for number, name, kind, colour, points, sides, owner in COLLECTION:
+        register(t, number, name, kind, colour, points, sides, owner)
+        assert not t.visible("library:error"), t.text("library:error")
+    register(t, 30, "Again", "money", None)
+    assert "card number 30 is already registered (Bob's Castle)" in t.text("library:error")
+    assert t.text("library:summary").startswith("24 printed cards, 24 cards with the copies (12 one-sided, 12 two-sided)")
+    dialog.resize(1280, 680)
+    t.qtbot.wait(30)
+    assert clipped(dialog) == [], "the library screen at 1280x680"
+    # Every registered card has its tag number (the stickers print from the start screen).
+    from vision.registry import family_deck
+    assert len(family_deck("39-clues").cards) == 24
+    assert (gumshoe_home / "39-clues" / "library.toml").exists()
+    t.click("screen:close")
+
+    t.click("start:new")
+    t.find("new:count").setValue(2)
+    for i, (name, age) in enumerate((("Ann", 11), ("Bob", 9))):
+        t.find(f"new:name{i}").setText(name)
+        t.find(f"new:age{i}").setValue(age)
+    assert t.find("clues:source").currentData() == "owners"
+    assert t.text("clues:summary") == "Cards (one-sided + two-sided): Ann 6 + 6  \u00b7  Bob 6 + 6"
+    assert "Ann has 12 cards; the game is best played with at least 44." in t.text("new:warning")
+    # Each player picks their cards: nothing picked yet, so the game cannot start.
+    box = t.find("clues:source")
+    box.setCurrentIndex(box.findData("pick"))
+    t.click("new:start")
+    assert "Ann's deck has 0 one-sided cards: at least 4 are needed to set up." in t.text("new:error")
+    assert t.window.stack.currentWidget() is t.window.new_game
+    for seat in (0, 1):
+        t.click(f"clues:pick:{seat}")
+        t.click("clues:picker:own")
+        t.click("clues:picker:done")
+    assert t.text("clues:summary") == "Cards (one-sided + two-sided): Ann 6 + 6  \u00b7  Bob 6 + 6"
+    t.click("new:start")
+    t.click("setup:done")
+    decks = t.session.options["decks"]
+    assert sorted(c["number"] for c in decks["Bob"]) == [20, 21, 22, 23, 24, 25, 30, 31, 32, 33, 34, 35]
+
+    def n(number: int) -> str:
+        return f"39-clues.card.n{number}"
+
+    for player, numbers in (("Ann", (10, 11, 12, 13)), ("Bob", (30, 31, 32, 33))):
+        for spot, number in zip("1234", numbers):
+            t.click(f"slot:{player}/table/{spot}")
+            t.choose("card", n(number))
+            t.click("entry:submit")
+    assert t.text("turn") == "Ann's turn"              # Ann's card 10 is the lowest number on the table
+    t.click("action:mission")
+    t.click("choose:Ann/hand")
+    t.click("slot:Ann/table/1")
+    t.choose("agent", n(1))
+    t.choose("location", n(10))
+    t.click("entry:submit")
+    t.click("action:add")
+    t.click("slot:Ann/table/2")
+    t.choose("card", n(11))
+    t.click("entry:submit")
+    assert tile(t, "Ann/mission/1").endswith("3 cards, 39 points, immune, new this turn")
+    t.click("action:end_turn")
+    t.click("action:mission")                          # Bob starts a mission of his own
+    t.click("choose:Bob/hand")
+    t.click("slot:Bob/table/1")
+    t.choose("agent", n(20))
+    t.choose("location", n(30))
+    t.click("entry:submit")
+    t.click("action:end_turn")
+    t.click("action:retrieve")                         # Ann's second red Agent: 39 points, she wins
+    t.click("choose:Ann/hand")
+    t.choose("card", n(2))
+    t.click("entry:submit")
+    assert t.session.outcome is not None and t.session.outcome.winners == ("Ann",)
+    assert t.session.state.scores == {"Ann": 39, "Bob": 0}
+
+
+def test_a_broken_library_file_and_import_export_on_the_library_screen(table, gumshoe_home, tmp_path):
+    """A broken file is explained and not overwritten; importing a good file replaces it (the broken one
+    is kept); exporting writes a file that imports back; the new-game form says the library is broken."""
+    t = table
+    path = gumshoe_home / "39-clues" / "library.toml"
+    path.parent.mkdir(parents=True)
+    path.write_text('[library]\nname = "Ours"\n[[cards]]\nnumber = 8\nname = "A Secret"\ntype = "secret"\n'
+                    'colour = "blue"\n', encoding="utf-8")
+    open_library(t)
+    assert "line 3 (number 8): a Secret needs its 'points'" in t.text("library:error")
+    assert not t.find("library:register").isEnabled()
+    good = tmp_path / "cousins.toml"
+    from engine.games.clues39 import library as lib
+    lib.save_library(lib.register(lib.Library("Cousins"), 7, "Grace's Agent", "agent", "red", sides=2), good)
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[library]\nname = 'x'\n[[cards]]\nnumber = 'seven'\n", encoding="utf-8")
+    editor = t.window.start.screen_window.body
+    assert not editor.import_from(bad)
+    assert "That file was not imported" in t.text("library:error") and "whole number printed" in t.text("library:error")
+    assert editor.import_from(good)
+    assert not t.visible("library:error") and t.find("library:register").isEnabled()
+    assert [e.number for e in lib.load_library(path).entries] == [7]
+    assert "number = 8" in (path.parent / "library-broken.toml").read_text(encoding="utf-8")
+    out = tmp_path / "export" / "ours.toml"
+    assert editor.export_to(out)
+    assert lib.load_library(out).entries == lib.load_library(path).entries
+    t.click("screen:close")
+
+    path.write_text("not a library", encoding="utf-8")
+    t.click("start:new")
+    t.find("new:count").setValue(2)
+    for i, name in enumerate(("Ann", "Bob")):
+        t.find(f"new:name{i}").setText(name)
+    t.click("new:start")
+    assert "Your card library file cannot be used" in t.text("new:error")
+    assert t.window.stack.currentWidget() is t.window.new_game
+    box = t.find("clues:source")
+    box.setCurrentIndex(box.findData("example"))                    # the example collection still plays
+    t.click("new:start")
+    assert t.window.stack.currentWidget() is t.window.setup
+
+
+@pytest.mark.parametrize("size", SCREENS)
+def test_the_new_game_form_with_four_players_picking_decks_fits(table, size, gumshoe_home):
+    from engine.games.clues39 import library as lib
+    ours = lib.sample_library()
+    lib.save_library(lib.Library("Ours", ours.entries), gumshoe_home / "39-clues" / "library.toml")
+    t = table
+    t.window.resize(*size)
+    choose_game(t)
+    t.click("start:new")
+    t.find("new:count").setValue(4)
+    for i, name in enumerate(NAMES):
+        t.find(f"new:name{i}").setText(name)
+    box = t.find("clues:source")
+    box.setCurrentIndex(box.findData("pick"))
+    fits(t, size, "new game, decks picked per player")
+    picker = t.window.new_game.choices.open_picker(3)
+    picker.resize(*size)
+    t.qtbot.wait(30)
+    assert clipped(picker) == [], "the deck picker"
+    t.click("clues:picker:free")
+    t.click("clues:picker:done")
+    assert t.text("clues:summary").endswith("Cyd 0 + 0  \u00b7  Dee 88 + 88")
+    assert t.window.new_game.choices.problem() == "Ann's deck has 0 one-sided cards: at least 4 are needed to set up."
+    box.setCurrentIndex(box.findData("owners"))
+    fits(t, size, "new game, decks by owner")
+    assert "Ann 22 + 22" in t.text("clues:summary") and not t.visible("new:warning")
