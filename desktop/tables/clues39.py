@@ -641,11 +641,12 @@ class DeckPicker(QDialog):
             self.resize(parent.window().size())
 
     def _tick(self, rule) -> None:
+        """``rule(item)``: True ticks, False unticks, None leaves the card as it is."""
         for i in range(self.list.count()):
             item = self.list.item(i)
-            if item.flags() & Qt.ItemIsEnabled:
-                item.setCheckState(Qt.Checked if rule(item) else item.checkState() if rule(item) is None
-                                   else Qt.Unchecked)
+            verdict = rule(item)
+            if item.flags() & Qt.ItemIsEnabled and verdict is not None:
+                item.setCheckState(Qt.Checked if verdict else Qt.Unchecked)
 
     def tick_own(self) -> None:
         self._tick(lambda item: True if item.data(Qt.UserRole + 1) == self.player else None)

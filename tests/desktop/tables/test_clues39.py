@@ -228,6 +228,10 @@ def test_a_demo_game_read_by_the_simulated_camera(table, qtbot):
     qtbot.waitUntil(lambda: panel.image.pixmap() is not None and not panel.image.pixmap().isNull(), timeout=10_000)
     seen: list[str] = []
     panel.card_seen.connect(seen.append)
+    # The example collection's cards got tag numbers in the family's block before the camera started.
+    from vision.registry import TagRegistry
+    registry = TagRegistry.load()
+    assert all(registry.tag_for_card(card) >= 1500 for card in controller.deck.cards)
 
     def read_by_camera() -> None:
         before = len(seen)
@@ -247,6 +251,7 @@ def test_a_demo_game_read_by_the_simulated_camera(table, qtbot):
     t.click("action:end_turn")
     assert t.session.current != player
     assert all(e.where != "Unknown" for e in t.session.journal(player).entries)
+    assert set(seen) <= set(controller.deck.cards) and len(set(seen)) >= 8    # the eight table cards at least
 
 
 # --- the family's own cards: the library screen, decks on the new-game form, a game to 39 ---------
