@@ -123,6 +123,9 @@ class CluesTable(GameTable):
         return words.get(field, super().field_words(option, field))
 
     def refresh(self, view: PlayerView, legal: set[str], chosen: set[str]) -> None:
+        if self.tag_problem:            # said once: the camera cannot read these cards, picking works
+            problem, self.tag_problem = self.tag_problem, None
+            self.shell.say([problem])
         deck = self.controller.deck
         by_place: dict[str, list] = {}
         for card in view.cards:

@@ -445,3 +445,17 @@ def test_the_new_game_form_with_four_players_picking_decks_fits(table, size, gum
     box.setCurrentIndex(box.findData("owners"))
     fits(t, size, "new game, decks by owner")
     assert "Ann 22 + 22" in t.text("clues:summary") and not t.visible("new:warning")
+
+
+def test_a_broken_tag_file_is_said_and_the_game_goes_on_by_picks(table, gumshoe_home):
+    """The family's tag file is never overwritten when broken: the table says so and cards are picked."""
+    tags = gumshoe_home / "39-clues" / "tags.toml"
+    tags.parent.mkdir(parents=True)
+    tags.write_text("broken [", encoding="utf-8")
+    t = table
+    choose_game(t)
+    t.new_game(PLAYERS)
+    assert "tag numbers could not be saved" in t.banner and "pick the cards on the screen" in t.banner
+    assert tags.read_text(encoding="utf-8") == "broken ["
+    read(t, "Ann/table/1", 9, "Ann")
+    assert tile(t, "Ann/table/1") == "Example Lighthouse Table 1"
