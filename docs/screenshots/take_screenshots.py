@@ -56,7 +56,49 @@ def main() -> int:
         take(tag, size)
         take_carmen_usa(tag, size)
         take_bonnie_clyde(tag, size)
+        take_clues39(tag, size)
     return 0
+
+
+def take_clues39(tag: str, size: tuple[int, int]) -> None:
+    """The 39 Clues: the family's card library, decks on the new-game form, four players' missions."""
+    from tests.desktop.tables import test_clues39 as clues
+    window = MainWindow()
+    window.size_tag = tag
+    window.resize(*size)
+    window.show()
+    t = Driver(window, Bot())
+    dialog = clues.open_library(t)
+    dialog.resize(*size)
+    for number, name, kind, colour, points, sides, owner in clues.COLLECTION[:8]:
+        clues.register(t, number, name, kind, colour, points, sides, owner)
+    settle()
+    dialog.grab().save(str(HERE / f"40-clues-library-{tag}.png"))
+    print("saved", "40-clues-library", tag)
+    t.click("screen:close")
+    t.click("start:new")
+    t.find("new:count").setValue(4)
+    for i, name in enumerate(clues.NAMES[:4]):
+        t.find(f"new:name{i}").setText(name)
+        t.find(f"new:age{i}").setValue(9 + i)
+    box = t.find("clues:source")
+    box.setCurrentIndex(box.findData("example"))
+    shot(window, "41-clues-new-game-decks")
+    t.click("new:start")
+    t.click("setup:done")
+    for player in clues.NAMES[:4]:
+        for spot, number in zip("1234", (9, 2, 18, 22) if player == "Ann" else (4, 11, 13, 20)):
+            clues.read(t, f"{player}/table/{spot}", number, player)
+    t.click("action:mission")
+    t.click("choose:Ann/hand")
+    t.click("slot:Ann/table/1")
+    t.choose("agent", clues.card("Ann", 1))
+    t.choose("location", clues.card("Ann", 9))
+    t.click("entry:submit")
+    shot(window, "42-clues-table-four-players")
+    window.close()
+    window.deleteLater()
+    settle()
 
 
 def take_bonnie_clyde(tag: str, size: tuple[int, int]) -> None:
