@@ -119,3 +119,68 @@ def test_pathological_corrections_files(tmp_path, data):
     with pytest.raises(DeckError):
         load_game_deck("carmen-cards", overrides_dir=tmp_path, on_override_error="raise")
     assert load_game_deck("carmen-cards", overrides_dir=tmp_path).warnings
+
+
+# --- Sudds & Malone: the shipped box file and a family's answers file, fuzzed -----------------
+def _box_module():
+    from engine.games.sudds_malone import box
+    return box
+
+
+@examples(40, 1500)
+@given(data=st.data())
+def test_a_mutated_box_file_loads_or_is_a_box_error(data):
+    """A damaged box file (ours or a family's copy) is a BoxError naming the file, never a crash."""
+    box = _box_module()
+    shipped = Path(box.assets_dir()) / "boxes" / "sudds-malone.toml"
+    text = mutate_text(shipped.read_bytes(), data.draw)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "sudds-malone.toml"
+        path.write_bytes(text)
+        try:
+            loaded = box.load_box(path, user_file=None)
+        except box.BoxError as exc:
+            assert str(path) in str(exc) or "sudds-malone.toml" in str(exc)
+            return
+        box.check_box(loaded, str(path))        # what loads is a whole, consistent box
+
+
+ANSWER_KEYS = ["count.cases", "map.brooklyn", "track.office.2", "calendar.1.monday", "snitches", "flimflam.ff-01",
+               "case.case-01", "hunch.hunch-01", "nonsense", "track.office.9"]
+
+
+def answer_value(value) -> str:
+    """TOML for an answer's value (strings inside lists quoted too)."""
+    if isinstance(value, list):
+        return "[" + ", ".join(answer_value(v) for v in value) + "]"
+    return toml_value(value)
+ANSWER_VALUES = st.one_of(st.none(), st.integers(-3, 80), st.text(max_size=8), st.booleans(),
+                          st.lists(st.sampled_from(["brooklyn", "queens", "glass", "A", "wild", 3, ""]), max_size=4),
+                          st.sampled_from(["points:1", "cash:2", "A", "wild", "glass", "bullets:2"]))
+
+
+@examples(60, 2000)
+@given(answers=st.dictionaries(st.sampled_from(ANSWER_KEYS),
+                               st.dictionaries(st.sampled_from(["cases_in_play", "neighbours", "cost", "allowance",
+                                                                "reward", "evidence", "tab", "tabs", "points",
+                                                                "mole", "rat", "frog", "back"]),
+                                               ANSWER_VALUES, max_size=4), max_size=4))
+def test_a_familys_answers_file_applies_or_is_a_box_error(answers):
+    """Learn your box: whatever a family's answers file holds, the box loads with it or a BoxError
+    names the file; nothing else escapes, and a loaded box is still consistent."""
+    box = _box_module()
+    lines = []
+    for key, values in answers.items():
+        lines.append(f'[answers."{key}"]')
+        for name, value in values.items():
+            if value is not None:
+                lines.append(f"{name} = {answer_value(value)}")
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "family.toml"
+        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        try:
+            loaded = box.load_box(user_file=path)
+        except box.BoxError as exc:
+            assert "family.toml" in str(exc)
+            return
+        box.check_box(loaded, str(path))
