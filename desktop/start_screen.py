@@ -377,6 +377,10 @@ class StartScreen(QWidget):
         if self._thread is not None:
             return
         game = self.game()
+        problem = table_class(game).before_tag_sheets()
+        if problem:
+            self.print_status.setText(problem)
+            return
         output = user_dir() / "tags" / f"{game}-tags.pdf"
         self.print_button.setEnabled(False)
         self.print_progress.show()

@@ -161,6 +161,13 @@ class GameTable(QWidget):
         return []
 
     @classmethod
+    def before_tag_sheets(cls) -> str | None:
+        """Called before the start screen draws this game's tag sheets (a game whose cards come
+        from the family's own data brings their tag numbers up to date here). A problem in
+        words stops the printing and is shown; None: print."""
+        return None
+
+    @classmethod
     def new_game_choices(cls) -> NewGameChoices | None:
         """The game's own part of the new-game form (None: the shelf card's options are enough)."""
         return None

@@ -110,6 +110,10 @@ class HatTable(GridTable):
     def new_game_choices(cls) -> NewGameChoices | None:
         return HatChoices()
 
+    @classmethod
+    def before_tag_sheets(cls) -> str | None:
+        return "Hang a hat on the rack first."
+
 
 def install(monkeypatch, tmp_path: Path) -> None:
     """Register the two fake games (and only them) in both registries, with their shelf data."""

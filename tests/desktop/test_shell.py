@@ -75,6 +75,9 @@ def test_a_game_brings_its_own_screen_to_the_shelf_and_its_own_part_of_the_new_g
     assert window.isVisible() and window.windowTitle() == "Fake Game Without A Die: The hat rack"
     assert window.body.text() == "Three hats hang here."
     window.accept()
+    t.click("start:print")                                 # the game's own check comes before the sheets
+    assert t.text("start:print-status") == "Hang a hat on the rack first."
+    assert t.window.start._thread is None                  # nothing is being drawn
     t.click("start:new")
     t.find("new:count").setValue(2)
     for i, name in enumerate(["Ann", "Bob"]):
