@@ -47,6 +47,9 @@ LIB_FAMILIES = tuple(TAG_FAMILIES)
 TAG_CAPACITY = sum(size for _, size in TAG_FAMILIES.values())
 REGISTRY_FORMAT = 2
 FAMILY_FORMAT = 1       # a family's own tag file (a block's file in the user folder)
+# ... with stickers printed to attach later or numbers retired: an app older than them would
+# refuse the file (skipped, never overwritten) rather than hand one of those numbers out again.
+FAMILY_FORMAT_STICKERS = 2
 
 
 def user_folder() -> Path:
@@ -146,6 +149,64 @@ class FamilyTag:
 
 
 @dataclass(frozen=True)
+class RetiredTag:
+    """A number a card had before it got another sticker: it never names a card again."""
+
+    tag_id: int
+    card_id: str     # the card it named
+    name: str
+
+
+@dataclass(frozen=True)
+class FamilyFile:
+    """Everything a block's file holds: attached numbers, stickers printed to attach later, retired numbers."""
+
+    tags: tuple[FamilyTag, ...] = ()
+    spares: tuple[int, ...] = ()          # printed, not on a card yet
+    retired: tuple[RetiredTag, ...] = ()
+
+    def numbers(self) -> set[int]:
+        """Every number ever given out (none of them is ever given out again)."""
+        return {t.tag_id for t in self.tags} | set(self.spares) | {r.tag_id for r in self.retired}
+
+    def following(self, block: Block) -> int:
+        """The next number to give out: after the highest one ever used in the block."""
+        return max(self.numbers(), default=block.first - 1) + 1
+
+    def tag_of_card(self, card_id: str) -> FamilyTag | None:
+        return next((t for t in self.tags if t.card_id == card_id), None)
+
+    def tag_of_number(self, number: int) -> FamilyTag | None:
+        return next((t for t in self.tags if t.tag_id == number), None)
+
+
+class AttachRefused(RegistryError):
+    """A sticker that cannot be attached to the card, and why (``reason``); nothing was changed.
+
+    reason: ``outside`` (not a number of the game's block), ``other-game`` (a card of another
+    game: ``card_id``, ``name``, ``game``), ``attached`` (on another card: ``card_id``, ``name``),
+    ``retired`` (a card's former number: ``card_id``, ``name``), ``unissued`` (a number of the
+    block this app never printed).
+    """
+
+    def __init__(self, message: str, reason: str, number: int, card_id: str = "", name: str = "",
+                 game: str = "") -> None:
+        super().__init__(message)
+        self.reason, self.number, self.card_id, self.name, self.game = reason, number, card_id, name, game
+
+
+@dataclass(frozen=True)
+class Attached:
+    """A sticker attached to a card: its number, and the card's previous number (retired) if any."""
+
+    number: int
+    card_id: str
+    name: str
+    previous: int | None = None
+    changed: bool = True      # False: the number was already this card's
+
+
+@dataclass(frozen=True)
 class Identity:
     """What a tag means for the game being played."""
 
@@ -167,6 +228,9 @@ class TagRegistry:
         self.blocks: tuple[Block, ...] = tuple(blocks)
         #: family tag files that could not be read (skipped, with the reason)
         self.problems: list[str] = []
+        #: numbers of the family files that name no card (stickers to attach later, retired numbers):
+        #: the detector still reads their family, so such a sticker is "unknown", not unseen
+        self.unattached: set[int] = set()
         for a in self.blocks:
             for b in self.blocks:
                 if a is not b and a.first <= b.last and b.first <= a.last:
@@ -197,12 +261,13 @@ class TagRegistry:
         if family:
             for block in registry.blocks:
                 try:
-                    tags = read_family_tags(block, home)
+                    own = read_family_file(block, home)
                 except RegistryError as exc:
                     registry.problems.append(str(exc))
                     continue
-                for t in tags:
+                for t in own.tags:
                     registry._add(TagEntry(t.tag_id, t.card_id, block.game))
+                registry.unattached |= own.numbers() - {t.tag_id for t in own.tags}
         return registry
 
     @classmethod
@@ -276,7 +341,7 @@ class TagRegistry:
 
     def families(self) -> list[str]:
         """Tag families the registered cards use, in TAG_FAMILIES order."""
-        used = {e.family for e in self._by_tag.values()}
+        used = {e.family for e in self._by_tag.values()} | {family_code(n)[0] for n in self.unattached}
         return [f for f in TAG_FAMILIES if f in used]
 
     def games(self) -> list[str]:
@@ -392,52 +457,96 @@ def _q(text: str) -> str:
 
 
 # --- a family's own cards (a block's file in the user folder) ---------------------------------
-def read_family_tags(block: Block, home: Path | None = None) -> list[FamilyTag]:
+def read_family_file(block: Block, home: Path | None = None) -> FamilyFile:
     """The family's tag file of a block (empty when there is none yet); RegistryError if it is broken."""
     path = block.path(home)
     if not path.exists():
-        return []
+        return FamilyFile()
     data = read_toml(path, RegistryError, f"not found: {path}")
-    if data.get("format", FAMILY_FORMAT) != FAMILY_FORMAT or data.get("game") != block.game:
-        raise RegistryError(f"{path} is not a tag file of {block.game} (format {FAMILY_FORMAT})")
-    out: list[FamilyTag] = []
+    if data.get("format", FAMILY_FORMAT) not in (FAMILY_FORMAT, FAMILY_FORMAT_STICKERS) or data.get("game") != block.game:
+        raise RegistryError(f"{path} is not a tag file of {block.game} (format {FAMILY_FORMAT_STICKERS})")
+    tags: list[FamilyTag] = []
+    spares: list[int] = []
+    retired: list[RetiredTag] = []
     seen_tags: set[int] = set()
     seen_cards: set[str] = set()
+
+    def number(value: object, what: str) -> int:
+        if type(value) is not int:
+            raise TypeError("id must be a number, card and name text, listed true or false")
+        if value not in block:
+            raise RegistryError(f"{path}: tag {value} of {what} is outside the numbers of "
+                                f"{block.game} ({block.first}-{block.last})")
+        if value in seen_tags:
+            raise RegistryError(f"{path}: tag {value} is listed twice")
+        seen_tags.add(value)
+        return value
+
+    def card(value: object) -> str:
+        if not isinstance(value, str) or not value.startswith(block.prefix):
+            raise RegistryError(f"{path}: {value} is not a card of {block.game}")
+        return value
+
     try:
         for t in data.get("tag", []):
             tag = FamilyTag(t["id"], t["card"], t.get("name", t["card"]), t.get("listed", True))
             if (type(tag.tag_id) is not int or not isinstance(tag.card_id, str) or not isinstance(tag.name, str)
                     or not isinstance(tag.listed, bool)):
                 raise TypeError("id must be a number, card and name text, listed true or false")
-            if tag.tag_id not in block:
-                raise RegistryError(f"{path}: tag {tag.tag_id} of {tag.card_id} is outside the numbers of "
-                                    f"{block.game} ({block.first}-{block.last})")
-            if not tag.card_id.startswith(block.prefix):
-                raise RegistryError(f"{path}: {tag.card_id} is not a card of {block.game}")
-            if tag.tag_id in seen_tags or tag.card_id in seen_cards:
+            number(tag.tag_id, tag.card_id)
+            card(tag.card_id)
+            if tag.card_id in seen_cards:
                 raise RegistryError(f"{path}: tag {tag.tag_id} or card {tag.card_id} is listed twice")
-            seen_tags.add(tag.tag_id)
             seen_cards.add(tag.card_id)
-            out.append(tag)
+            tags.append(tag)
+        for t in data.get("spare", []):
+            spares.append(number(t["id"], "a sticker to attach later"))
+        for t in data.get("retired", []):
+            r = RetiredTag(t["id"], t["card"], t.get("name", t["card"]))
+            if not isinstance(r.name, str):
+                raise TypeError("name must be text")
+            number(r.tag_id, str(r.card_id))
+            card(r.card_id)
+            retired.append(r)
     except (KeyError, TypeError) as exc:
         raise RegistryError(f"{path} has a malformed [[tag]] entry: {exc}") from None
-    return out
+    return FamilyFile(tuple(tags), tuple(spares), tuple(retired))
 
 
-def _write_family_tags(block: Block, tags: list[FamilyTag], home: Path | None) -> None:
+def read_family_tags(block: Block, home: Path | None = None) -> list[FamilyTag]:
+    """The attached numbers of a block's file (one per card); RegistryError if the file is broken."""
+    return list(read_family_file(block, home).tags)
+
+
+def _write_family_file(block: Block, own: FamilyFile, home: Path | None) -> None:
     path = block.path(home)
+    stickers = bool(own.spares or own.retired)
     lines = [f"# Tag numbers of this family's own {block.game} cards (Gumshoe). Append-only: the",
              "# printed stickers carry these numbers. Written by the app when a card is registered;",
              "# listed = false: no longer in the library (the number is never given to another card).",
-             "", f"format = {FAMILY_FORMAT}", f'game = "{block.game}"']
-    for t in sorted(tags, key=lambda t: t.tag_id):
+             "# [[spare]]: a sticker printed to attach later; [[retired]]: a card's former number",
+             "# (the card got another sticker); neither is ever given to a card again.",
+             "", f"format = {FAMILY_FORMAT_STICKERS if stickers else FAMILY_FORMAT}", f'game = "{block.game}"']
+    for t in sorted(own.tags, key=lambda t: t.tag_id):
         lines += ["", "[[tag]]", f"id = {t.tag_id}", f"card = {_q(t.card_id)}", f"name = {_q(t.name)}"]
         if not t.listed:
             lines.append("listed = false")
+    for n in sorted(own.spares):
+        lines += ["", "[[spare]]", f"id = {n}"]
+    for r in sorted(own.retired, key=lambda r: r.tag_id):
+        lines += ["", "[[retired]]", f"id = {r.tag_id}", f"card = {_q(r.card_id)}", f"name = {_q(r.name)}"]
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + ".tmp")
     tmp.write_text("\n".join(lines) + "\n", encoding="utf-8")
     tmp.replace(path)   # atomic: a crash never loses a printed sticker's number
+
+
+def _family_block(game: str, path: Path | str) -> tuple[TagRegistry, Block]:
+    registry = TagRegistry._load_file(Path(path))
+    block = registry.block(game)
+    if block is None:
+        raise RegistryError(f"the tag registry reserves no numbers for {game}'s own cards")
+    return registry, block
 
 
 def sync_family_cards(game: str, cards: Iterable[tuple[str, str]], *, listed: bool = True,
@@ -448,13 +557,12 @@ def sync_family_cards(game: str, cards: Iterable[tuple[str, str]], *, listed: bo
     every other card of the file is marked as no longer listed (its number is kept forever).
     With ``listed=False`` they are only added (the cards of one game), and the listing stays
     (a card new to the file is then not listed: it is not in the library).
-    Numbers are taken after the highest one ever used in the block, so a number is never reused.
+    Numbers are taken after the highest one ever used in the block (attached, printed to attach
+    later, or retired), so a number is never reused.
     """
-    registry = TagRegistry._load_file(Path(path))
-    block = registry.block(game)
-    if block is None:
-        raise RegistryError(f"the tag registry reserves no numbers for {game}'s own cards")
-    tags = read_family_tags(block, home)        # a broken file raises: it is never overwritten
+    registry, block = _family_block(game, path)
+    own = read_family_file(block, home)        # a broken file raises: it is never overwritten
+    tags = own.tags
     cards = list(cards)
     by_card = {t.card_id: t for t in tags}
     wanted = {cid for cid, _ in cards}
@@ -468,7 +576,7 @@ def sync_family_cards(game: str, cards: Iterable[tuple[str, str]], *, listed: bo
     names = {cid: name for cid, name in cards}
     out = [FamilyTag(t.tag_id, t.card_id, names.get(t.card_id, t.name), t.listed) for t in out]
     changed = changed or any(names.get(t.card_id, t.name) != t.name for t in tags)
-    following = max((t.tag_id for t in tags), default=block.first - 1) + 1
+    following = own.following(block)
     added = []
     for cid, name in cards:
         if cid in by_card or cid in {a.card_id for a in added}:
@@ -481,8 +589,83 @@ def sync_family_cards(game: str, cards: Iterable[tuple[str, str]], *, listed: bo
         following += 1
         added.append(tag)
     if added or changed or not block.path(home).exists():
-        _write_family_tags(block, out + added, home)
+        _write_family_file(block, FamilyFile(tuple(out + added), own.spares, own.retired), home)
     return added
+
+
+def issue_spare_tags(game: str, count: int, *, path: Path | str = REGISTRY_PATH,
+                     home: Path | None = None) -> list[int]:
+    """Take ``count`` new numbers of the game's block for stickers to attach later; recorded before
+    anything is printed (a printed sticker's number is never lost), after every number ever used."""
+    if count < 1:
+        raise RegistryError("at least one sticker")
+    _, block = _family_block(game, path)
+    own = read_family_file(block, home)
+    first = own.following(block)
+    if first + count - 1 > block.last:
+        raise RegistryFullError(f"only {max(0, block.last - first + 1)} tag numbers for {game} cards are left")
+    numbers = list(range(first, first + count))
+    _write_family_file(block, FamilyFile(own.tags, own.spares + tuple(numbers), own.retired), home)
+    return numbers
+
+
+def _deck_card_name(card_id: str) -> str:
+    for deck in load_all_decks():
+        for c in deck.cards:
+            if c.card_id == card_id:
+                return c.name
+    return card_id
+
+
+def attach_tag(game: str, number: int, card_id: str, name: str, *, path: Path | str = REGISTRY_PATH,
+               home: Path | None = None) -> Attached:
+    """Put sticker ``number`` (printed to attach later) on the card ``card_id`` of ``game``.
+
+    The card's previous number, if it had one, is retired (never read as a card again, never given
+    out again). Refused (``AttachRefused``, nothing changed): a number outside the game's block, a
+    card of another game, a sticker already on another card, a retired number, a number of the
+    block this app never printed. The number already being this card's is no change.
+    """
+    registry, block = _family_block(game, path)
+    if number not in block:
+        entry = registry.entry_for_tag(number)
+        if entry is not None:
+            other = _deck_card_name(entry.card_id)
+            raise AttachRefused(f"Sticker {number} belongs to a card of another game ({other}), not to one of "
+                                f"your {game} cards. Nothing changed.", "other-game", number, entry.card_id,
+                                other, entry.game)
+        raise AttachRefused(f"Sticker number {number} is not one of your {game} stickers (those are numbers "
+                            f"{block.first} to {block.last}). Nothing changed.", "outside", number)
+    if not card_id.startswith(block.prefix) or card_id in registry:
+        raise RegistryError(f"{card_id} cannot be one of the family's own {game} cards")
+    own = read_family_file(block, home)      # a broken file raises: it is never overwritten
+    holder = own.tag_of_number(number)
+    current = own.tag_of_card(card_id)
+    if holder is not None and holder.card_id == card_id:
+        return Attached(number, card_id, holder.name, None, changed=False)
+    if holder is not None:
+        raise AttachRefused(f"Sticker {number} is already on another card: {holder.name}. Nothing changed.",
+                            "attached", number, holder.card_id, holder.name)
+    former = next((r for r in own.retired if r.tag_id == number), None)
+    if former is not None:
+        raise AttachRefused(f"Sticker {number} was on {former.name} before it got a new sticker; an old number "
+                            f"is never used again. Nothing changed.", "retired", number, former.card_id, former.name)
+    if number not in own.spares:
+        raise AttachRefused(f"Sticker {number} was never printed for your cards by this app. Nothing changed.",
+                            "unissued", number)
+    tags = [t for t in own.tags if t.card_id != card_id]
+    listed = current.listed if current is not None else True
+    tags.append(FamilyTag(number, card_id, name, listed))
+    retired = own.retired + ((RetiredTag(current.tag_id, card_id, current.name),) if current is not None else ())
+    spares = tuple(n for n in own.spares if n != number)
+    _write_family_file(block, FamilyFile(tuple(tags), spares, retired), home)
+    return Attached(number, card_id, name, current.tag_id if current is not None else None)
+
+
+def family_file(game: str, path: Path | str = REGISTRY_PATH, home: Path | None = None) -> FamilyFile:
+    """The whole tag file of the game's block (RegistryError when the registry reserves none or it is broken)."""
+    _, block = _family_block(game, path)
+    return read_family_file(block, home)
 
 
 def family_deck(game: str, path: Path | str = REGISTRY_PATH, home: Path | None = None) -> Deck | None:

@@ -88,6 +88,17 @@ def find_deck(deck: Deck | str | Path) -> Deck:
 def _render(deck, kind, size_mm, paper, registry, progress, dpi) -> tuple[list[Image.Image], int, int]:
     deck = find_deck(deck)
     registry = registry or TagRegistry.load()
+    cards = list(deck.cards)
+    tag_ids = [registry.tag_for_card(c.card_id) for c in cards]  # fails early if the registry is stale
+    if not cards:
+        raise SheetError(f"deck {deck.deck_id} has no cards")
+    items = [(c.card_id, c.name, t) for c, t in zip(cards, tag_ids)]
+    return _render_items(items, deck.name, kind, size_mm, paper, progress, dpi)
+
+
+def _render_items(items: list[tuple[str, str, int]], title: str, kind, size_mm, paper, progress,
+                  dpi) -> tuple[list[Image.Image], int, int]:
+    """Pages of stickers ``(card id, words printed on the sticker, tag number)``."""
     kind = TagKind(kind)
     size_mm = parse_size_mm(size_mm)
     if paper.lower() not in PAPER_MM:
@@ -95,17 +106,16 @@ def _render(deck, kind, size_mm, paper, registry, progress, dpi) -> tuple[list[I
     page_w, page_h = (_px(v, dpi) for v in PAPER_MM[paper.lower()])
     margin, gap, header = _px(MARGIN_MM, dpi), _px(GAP_MM, dpi), _px(HEADER_MM, dpi)
 
-    cards = list(deck.cards)
-    tag_ids = [registry.tag_for_card(c.card_id) for c in cards]  # fails early if the registry is stale
-    total = len(cards)
+    tag_ids = [t for _, _, t in items]
+    total = len(items)
     april = "AprilTag " + " + ".join(sorted({"41h12" if t >= 1000 else "36h11" for t in tag_ids}) or ["36h11"])
     stickers: list[Image.Image] = []
-    for i, (card, tag_id) in enumerate(zip(cards, tag_ids)):
-        stickers.append(render_sticker(card.card_id, card.name, tag_id, kind, size_mm, dpi))
+    for i, (card_id, name, tag_id) in enumerate(items):
+        stickers.append(render_sticker(card_id, name, tag_id, kind, size_mm, dpi))
         if progress:
             progress(i + 1, total)
     if not stickers:
-        raise SheetError(f"deck {deck.deck_id} has no cards")
+        raise SheetError("no stickers to print")
 
     cell_w, cell_h = stickers[0].width + gap, max(s.height for s in stickers) + gap
     cols = (page_w - 2 * margin + gap) // cell_w
@@ -122,7 +132,7 @@ def _render(deck, kind, size_mm, paper, registry, progress, dpi) -> tuple[list[I
         chunk = stickers[p * per_page:(p + 1) * per_page]
         subtitle = f"{april if kind is TagKind.APRILTAG else 'QR code'} · tag {size_mm:g} mm · " \
                    f"page {p + 1} of {page_count} · {total} stickers"
-        _draw_header(draw, margin, margin, page_w - 2 * margin, deck.name, subtitle, dpi)
+        _draw_header(draw, margin, margin, page_w - 2 * margin, title, subtitle, dpi)
         # Centre the grid horizontally so cut guides are symmetric.
         used_cols = min(cols, len(chunk))
         x0 = (page_w - (used_cols * cell_w - gap)) // 2
@@ -197,6 +207,26 @@ def print_tags(deck: Deck | str | Path, output: str | Path, kind: TagKind | str 
     `progress(done, total)` is called after each sticker is drawn (e.g. for a progress bar).
     """
     pages, per_page, stickers = _render(deck, kind, size_mm, paper, registry, progress, dpi)
+    output = Path(output)
+    output.parent.mkdir(parents=True, exist_ok=True)
+    converted = [_bilevel(p) for p in pages]
+    converted[0].save(output, "PDF", save_all=True, append_images=converted[1:], resolution=float(dpi))
+    return PrintResult(output, len(pages), stickers, per_page)
+
+
+def spare_sticker_words(number: int) -> str:
+    """What a sticker printed to attach later says between its tags (its number: it can also be typed)."""
+    return f"Sticker {number}"
+
+
+def print_spare_tags(game: str, numbers: list[int], output: str | Path, size_mm: float | str = 20.0,
+                     paper: str = "a4", progress: Progress | None = None, dpi: int = DEFAULT_DPI) -> PrintResult:
+    """Sheets of stickers to attach later: tag ``numbers`` of the game's block (already recorded with
+    ``vision.registry.issue_spare_tags``), each printed with its number. AprilTag only (a QR code
+    carries a card id, and these name no card yet)."""
+    items = [(f"{game}.sticker-{n}", spare_sticker_words(n), n) for n in numbers]
+    pages, per_page, stickers = _render_items(items, f"{game}: stickers to attach later", TagKind.APRILTAG,
+                                              size_mm, paper, progress, dpi)
     output = Path(output)
     output.parent.mkdir(parents=True, exist_ok=True)
     converted = [_bilevel(p) for p in pages]

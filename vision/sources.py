@@ -312,7 +312,9 @@ class SyntheticSource(_SourceBase):
 
     def show(self, card_ids: Sequence[str]) -> None:
         """Cards to show from the next frame on (an empty list shows the bare table)."""
-        unknown = [c for c in card_ids if c not in self._table.registry] if self._table is not None else []
+        # "tag:<number>": a card carrying a sticker that names no card yet (one printed to attach later)
+        unknown = ([c for c in card_ids if c not in self._table.registry and not _bare_sticker(c)]
+                   if self._table is not None else [])
         if unknown:
             raise ValueError(f"no tag registered for: {', '.join(unknown)}")
         with self._lock:
@@ -332,6 +334,10 @@ class SyntheticSource(_SourceBase):
 
     def close(self) -> None:
         self._opened = False
+
+
+def _bare_sticker(card_id: str) -> bool:
+    return card_id.startswith("tag:") and card_id[4:].isdigit()
 
 
 def open_source(spec: str | int, realtime: bool = False) -> _SourceBase:

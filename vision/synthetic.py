@@ -240,13 +240,25 @@ class SyntheticTable:
         return SyntheticFrame(image, [])
 
     def _card_image(self, card_id: str, finger: bool, rng: np.random.Generator):
-        base, tag_quads = _tagged_card(card_id, self._names.get(card_id, card_id), self.kind,
-                                       self.registry.tag_for_card(card_id), self.double_tags)
+        number = sticker_number(card_id)
+        if number is not None:      # a card carrying a sticker no card is registered with (yet)
+            base, tag_quads = _tagged_card(card_id, f"Sticker {number}", TagKind.APRILTAG, number, self.double_tags)
+        else:
+            base, tag_quads = _tagged_card(card_id, self._names.get(card_id, card_id), self.kind,
+                                           self.registry.tag_for_card(card_id), self.double_tags)
         if not finger:
             return base, tag_quads, -1
         img = base.copy()
         _draw_finger(img, tag_quads[0], rng)  # over the first tag's outer corner: the other tag stays clear
         return img, tag_quads, 0
+
+
+def sticker_number(card_id: str) -> int | None:
+    """``"tag:1520"`` (the tracker's key of an unregistered tag) shows a card carrying sticker 1520,
+    whatever card it names: a sticker printed to attach later, held up to attach it."""
+    if card_id.startswith("tag:") and card_id[4:].isdigit():
+        return int(card_id[4:])
+    return None
 
 
 def _stable_hash(text: str) -> int:
