@@ -24,6 +24,7 @@ from .. import style
 from ..private import journal_table
 from ..table_base import GameTable, NewGameChoices, ShelfScreen, TableShell
 from ..widgets import SlotButton, button, label, plain_tip
+from .clues39_stickers import StickerPanel
 
 SPOTS = ("1", "2", "3", "4")
 MISSION_COLUMNS = 4         # missions beside the stacks, then on further rows
@@ -256,8 +257,7 @@ class LibraryEditor(QWidget):
                 self.broken = exc.message
         vocab = cards_lib.vocabulary()
         layout = QVBoxLayout(self)
-        layout.addWidget(label("Your 39 Clues cards: register each printed card once. Type its number and name, "
-                               "pick the rest, then Register (the next number is ready at once).", "heading"))
+        layout.addWidget(label("Type each card's number and name, pick the rest, then Register.", "heading"))
         form = QGridLayout()
         self.number = QSpinBox()
         self.number.setObjectName("library:number")
@@ -292,15 +292,15 @@ class LibraryEditor(QWidget):
                   ("Points (Secrets, Founders)", self.points), ("Sides", self.sides), ("Copies", self.copies),
                   ("Whose (optional)", self.owners)]
         for i, (text, widget) in enumerate(fields):
-            form.addWidget(label(text), i // 4 * 2, i % 4)
+            form.addWidget(label(text, wrap=False), i // 4 * 2, i % 4)
             form.addWidget(widget, i // 4 * 2 + 1, i % 4)
         layout.addLayout(form)
         row = QHBoxLayout()
         self.register_button = button("Register this card", "primary", name="library:register")
         self.register_button.clicked.connect(self.register_card)
-        self.change_button = button("Save changes to the selected card", name="library:change")
+        self.change_button = button("Save changes to this card", name="library:change")
         self.change_button.clicked.connect(self.change_selected)
-        self.remove_button = button("Remove the selected card", name="library:remove")
+        self.remove_button = button("Remove this card", name="library:remove")
         self.remove_button.clicked.connect(self.remove_selected)
         self.import_button = button("Import a file\u2026", name="library:import")
         self.import_button.clicked.connect(self._ask_import)
@@ -312,6 +312,13 @@ class LibraryEditor(QWidget):
         row.addWidget(self.import_button)
         row.addWidget(self.export_button)
         layout.addLayout(row)
+        self.stickers = StickerPanel(cards_lib.GAME_ID)
+        self.stickers.number_read.connect(self.attach_sticker)
+        self.stickers.card_read.connect(self._card_read)
+        self.stickers.print_requested.connect(self.print_spares)
+        self.stickers.new_button.clicked.connect(self._target_new)
+        self.stickers.copy.valueChanged.connect(lambda _v: self._show_target())
+        layout.addWidget(self.stickers)
         self.error = label("", "error")
         self.error.setObjectName("library:error")
         self.error.hide()
@@ -324,6 +331,7 @@ class LibraryEditor(QWidget):
         self.list.currentRowChanged.connect(self._selected)
         layout.addWidget(self.list, 1)
         self._fill()
+        self._show_target()
         if self.broken:
             self._complain(f"Your library file cannot be used: {self.broken} Fix it in a text editor, or "
                            f"import a good file (the broken one is then kept beside it as library-broken.toml).")
@@ -331,7 +339,8 @@ class LibraryEditor(QWidget):
 
     # --- showing ---------------------------------------------------------------------
     def _enable(self) -> None:
-        for b in (self.register_button, self.change_button, self.remove_button, self.export_button):
+        for b in (self.register_button, self.change_button, self.remove_button, self.export_button,
+                  self.stickers.attach_button, self.stickers.new_button):
             b.setEnabled(self.broken is None)
 
     def _complain(self, text: str) -> None:
@@ -354,15 +363,18 @@ class LibraryEditor(QWidget):
             item.setData(Qt.UserRole, e.id)
             self.list.addItem(item)
         self.list.blockSignals(False)
+        if hasattr(self, "stickers"):
+            self._show_target()
         physical = self.library.physical()
         ones = sum(1 for _, e, _ in physical if e.sides == 1)
         self.summary.setText(f"{len(self.library.entries)} printed cards, {len(physical)} cards with the copies "
-                             f"({ones} one-sided, {len(physical) - ones} two-sided). Each card has its tag number: "
-                             f"print the stickers with \u201cMake the tag sheets\u201d on the start screen."
+                             f"({ones} one-sided, {len(physical) - ones} two-sided). Stickers: \u201cMake the tag sheets\u201d on "
+                             f"the start screen, or attach the ones printed below."
                              if self.library.entries else "No card registered yet.")
 
     def _selected(self, row: int) -> None:
         """A picked card fills the form, to correct it (its id, and so its sticker, stays)."""
+        self._show_target()
         if row < 0:
             return
         e = self.library.entry(self.list.item(row).data(Qt.UserRole))
@@ -448,6 +460,147 @@ class LibraryEditor(QWidget):
         if self.broken and self.path.exists():
             shutil.copyfile(self.path, self.path.with_name("library-broken.toml"))
         return self._save(new)
+
+    # --- stickers: printed to attach later, attached by showing the card -------------------
+    def _selected_entry(self) -> "cards_lib.Entry | None":
+        items = self.list.selectedItems()
+        return self.library.entry(items[0].data(Qt.UserRole)) if items else None
+
+    def _target_new(self) -> None:
+        """The next sticker read goes on a new card: the one filled in on the form."""
+        self.list.clearSelection()
+        self.list.setCurrentRow(-1)
+        self._show_target()
+
+    def _show_target(self) -> None:
+        e = self._selected_entry()
+        copy = self.stickers.copy
+        copy.setVisible(e is not None and e.copies > 1)
+        if e is None:
+            self.stickers.target.setText("A sticker read now goes on a new card: the one in the form above "
+                                         "(or pick a card in the list).")
+            return
+        copy.blockSignals(True)
+        copy.setRange(1, e.copies)
+        copy.blockSignals(False)
+        which = f", copy {copy.value()}" if e.copies > 1 else ""
+        self.stickers.target.setText(f"A sticker read now goes on card {e.number}{which}: {e.name}.")
+
+    def _card_words(self, card_id: str, fallback: str) -> str:
+        """"card 8: Old Secret" (with the copy when there are several) for a card id of the library."""
+        key = card_id.rsplit(".", 1)[-1]
+        for k, e, n in self.library.physical():
+            if k == key:
+                return f"card {e.number}{f' (copy {n})' if e.copies > 1 else ''}: {e.name}"
+        return fallback
+
+    def _card_read(self, card_id: str) -> None:
+        """The camera read a card of this game: its sticker is one attached already."""
+        from vision.registry import RegistryError, family_file
+        try:
+            tag = family_file(cards_lib.GAME_ID).tag_of_card(card_id)
+        except (RegistryError, OSError) as exc:
+            self._sticker_says(f"Your cards' tag file cannot be read ({exc}); nothing changed.")
+            return
+        if tag is not None:
+            self.attach_sticker(tag.tag_id)
+
+    def _sticker_says(self, text: str) -> None:
+        self.stickers.message.setText(text)
+
+    def attach_sticker(self, number: int) -> bool:
+        """Put sticker ``number`` on the selected card (or on the new card of the form); the card's
+        previous number is retired. A refusal is said in words and changes nothing."""
+        from vision.registry import AttachRefused, RegistryError, attach_tag
+        if self.broken:
+            self._sticker_says("Your library file cannot be used, so no sticker can be attached yet.")
+            return False
+        entry, new = self._selected_entry(), None
+        if entry is None:
+            if not self.name.text().strip():
+                self._sticker_says(f"Sticker {number} was read. Pick its card in the list, or fill in the form "
+                                   f"for a new card, then show it again.")
+                return False
+            try:
+                new = cards_lib.register(self.library, self.number.value(), self.name.text(),
+                                         self.type.currentData(), self.colour.currentData(),
+                                         points=self.points.value(), sides=self.sides.currentData(),
+                                         copies=self.copies.value(), owners=self._form_owners())
+            except cards_lib.LibraryError as exc:
+                where = self.library.where
+                why = exc.message.split(": ", 1)[-1] if exc.message.startswith(where) else exc.message
+                self._sticker_says(f"Sticker {number} was read, but the card in the form cannot be registered: "
+                                   f"{why} Nothing changed.")
+                return False
+            entry = next(e for e in new.entries if e.number == self.number.value())
+            copy = 1
+        else:
+            copy = min(self.stickers.copy.value(), entry.copies)
+        library = new or self.library
+        key = entry.physical_ids()[copy - 1]
+        card_id = cards_lib.full_id(key)
+        name = dict(cards_lib.card_ids(library))[card_id]
+        words = f"card {entry.number}{f' (copy {copy})' if entry.copies > 1 else ''}: {entry.name}"
+        try:
+            done = attach_tag(cards_lib.GAME_ID, number, card_id, name)
+        except AttachRefused as exc:
+            if exc.reason == "attached":
+                text = f"Sticker {number} is already on {self._card_words(exc.card_id, exc.name)}. Nothing changed."
+            elif exc.reason == "retired":
+                text = (f"Sticker {number} was on {self._card_words(exc.card_id, exc.name)} before it got a new "
+                        f"sticker; an old number is never used again. Nothing changed.")
+            elif exc.reason == "other-game":
+                text = (f"That sticker is on a card of another game ({exc.name}), not one of your 39 Clues "
+                        f"stickers. Nothing changed.")
+            elif exc.reason == "outside":
+                text = (f"Sticker number {number} is not one of your 39 Clues stickers (they are numbered "
+                        f"1500 to 3114). Nothing changed.")
+            else:
+                text = str(exc)
+            self._sticker_says(text)
+            return False
+        except (RegistryError, OSError) as exc:
+            self._sticker_says(f"The sticker could not be attached: your cards' tag file could not be used "
+                               f"({exc}). Nothing changed.")
+            return False
+        if not done.changed:
+            self._sticker_says(f"Sticker {number} is already on {words}.")
+            return True
+        if new is not None and not self._save(new):
+            return False
+        if new is not None:                          # ready for the next card, as after Register
+            self.number.setValue(self.number.value() + 1)
+            self.name.clear()
+        old = f" Its old sticker number {done.previous} no longer counts." if done.previous is not None else ""
+        self._sticker_says(f"\u2714 Sticker {number} is now on {words}.{old}")
+        self.stickers.restart()                      # the camera reads the card by its new number
+        return True
+
+    def print_spares(self, count: int) -> Path | None:
+        """Take ``count`` numbers from the family's block (recorded first) and save their sheet in the user folder."""
+        from PySide6.QtWidgets import QApplication
+
+        from vision.registry import RegistryError, issue_spare_tags, user_folder
+        from vision.sheets import SheetError, print_spare_tags
+        try:
+            numbers = issue_spare_tags(cards_lib.GAME_ID, count)
+        except (RegistryError, OSError) as exc:
+            self._sticker_says(f"No sticker numbers could be taken ({exc}); nothing was printed.")
+            return None
+        out = user_folder() / cards_lib.GAME_ID / f"stickers-{numbers[0]}-{numbers[-1]}.pdf"
+        QApplication.setOverrideCursor(Qt.WaitCursor)
+        try:
+            print_spare_tags(cards_lib.GAME_ID, numbers, out)
+        except (SheetError, OSError) as exc:
+            self._sticker_says(f"Sticker numbers {numbers[0]} to {numbers[-1]} are kept for you, but the sheet "
+                               f"could not be written ({exc}).")
+            return None
+        finally:
+            QApplication.restoreOverrideCursor()
+        self._sticker_says(f"{len(numbers)} stickers ({numbers[0]} to {numbers[-1]}) to print and stick on any "
+                           f"cards: {out}")
+        self.stickers.restart()                      # the camera knows the new numbers' tag family
+        return out
 
     def export_to(self, path: str | Path) -> bool:
         try:

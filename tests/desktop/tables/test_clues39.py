@@ -310,6 +310,7 @@ def test_registering_a_collection_on_the_library_screen_then_a_whole_game_to_39(
     assert t.text("library:summary").startswith("24 printed cards, 24 cards with the copies (12 one-sided, 12 two-sided)")
     dialog.resize(1280, 680)
     t.qtbot.wait(30)
+    assert dialog.width() <= 1280 and dialog.height() <= 680, dialog.minimumSizeHint()
     assert clipped(dialog) == [], "the library screen at 1280x680"
     # Every registered card has its tag number (the stickers print from the start screen).
     from vision.registry import family_deck
@@ -459,3 +460,129 @@ def test_a_broken_tag_file_is_said_and_the_game_goes_on_by_picks(table, gumshoe_
     assert tags.read_text(encoding="utf-8") == "broken ["
     read(t, "Ann/table/1", 9, "Ann")
     assert tile(t, "Ann/table/1") == "Example Lighthouse Table 1"
+
+
+# --- stickers printed to attach later, attached by showing the card to the camera ------------------
+def camera_on(t, panel) -> None:
+    t.qtbot.waitUntil(lambda: panel.running and panel.simulated is not None and panel.image.pixmap() is not None
+                      and not panel.image.pixmap().isNull(), timeout=15_000)
+
+
+def show(t, panel, card: str, words: str) -> str:
+    """Hold a card up to the simulated camera until the sticker message says ``words``."""
+    camera_on(t, panel)
+    panel.simulated.hold_up([card], seconds=3.0)
+    try:
+        t.qtbot.waitUntil(lambda: words in t.text("library:sticker:message"), timeout=15_000)
+    except Exception:
+        raise AssertionError(t.text("library:sticker:message") + " | " + t.text("library:sticker:status"))
+    return t.text("library:sticker:message")
+
+
+def test_stickers_printed_to_attach_later_then_attached_by_the_simulated_camera(table, gumshoe_home):
+    """Issue 15: "a card can be shown to the camera to attach its sticker". The family prints stickers
+    to attach later (numbers of their block, recorded in tags.toml), sticks one on a registered card
+    and holds it up: the sticker is attached (the card's old number retired); a sticker already on
+    another card, another game's card and a number outside the block are refused in words."""
+    from vision.registry import TagRegistry, TagStatus, family_file
+
+    t = table
+    t.window.resize(1280, 680)
+    dialog = open_library(t)
+    register(t, 7, "Grace's Agent", "agent", "red", sides=2)
+    register(t, 8, "Old Secret", "secret", "blue", points=3)
+    assert TagRegistry.load().tag_for_card("39-clues.card.n7") == 1500        # its number at registration
+
+    t.find("library:sticker:count").setValue(3)
+    t.click("library:sticker:print")
+    message = t.text("library:sticker:message")
+    assert "3 stickers (1502 to 1504) to print and stick on any cards:" in message
+    dialog.resize(1280, 680)
+    t.qtbot.wait(30)
+    assert clipped(dialog) == [], ("the library screen after printing, at 1280x680", clipped(dialog))
+    pdf = gumshoe_home / "39-clues" / "stickers-1502-1504.pdf"
+    assert str(pdf) in message and pdf.stat().st_size > 1000
+    assert family_file("39-clues").spares == (1502, 1503, 1504)
+
+    panel = dialog.body.stickers
+    box = t.find("library:sticker:choice")
+    box.setCurrentIndex(box.findData(-1))                       # the simulated table (no webcam in CI)
+    t.click("library:sticker:camera")
+    editor = dialog.body
+    editor.list.setCurrentRow(0)
+    assert t.text("library:sticker:target") == "A sticker read now goes on card 7: Grace's Agent."
+    said = show(t, panel, "tag:1502", "is now on")
+    assert said == "\u2714 Sticker 1502 is now on card 7: Grace's Agent. Its old sticker number 1500 no longer counts."
+    own = family_file("39-clues")
+    assert own.tag_of_card("39-clues.card.n7").tag_id == 1502 and [r.tag_id for r in own.retired] == [1500]
+
+    # The same sticker on another card: refused, naming the card it is on; nothing changes.
+    editor.list.setCurrentRow(1)
+    before = (gumshoe_home / "39-clues" / "tags.toml").read_text(encoding="utf-8")
+    said = show(t, panel, "tag:1502", "Nothing changed")
+    assert said == "Sticker 1502 is already on card 7: Grace's Agent. Nothing changed."
+    said = show(t, panel, "carmen.loot.gandhis-glasses", "another game")
+    assert "That sticker is on a card of another game (Gandhi's Glasses)" in said
+    assert (gumshoe_home / "39-clues" / "tags.toml").read_text(encoding="utf-8") == before
+
+    # A new card filled in on the form is registered when its sticker is read.
+    t.click("library:sticker:new")
+    t.find("library:number").setValue(9)
+    t.find("library:name").setText("Map of Paris")
+    box = t.find("library:type")
+    box.setCurrentIndex(box.findData("location"))
+    box = t.find("library:colour")
+    box.setCurrentIndex(box.findData("blue"))
+    t.find("library:points").setValue(0)            # the form still shows the Secret picked before
+    said = show(t, panel, "tag:1503", "is now on")
+    assert said == "\u2714 Sticker 1503 is now on card 9: Map of Paris."
+    from engine.games.clues39 import library as lib
+    assert [e.number for e in lib.load_library(gumshoe_home / "39-clues" / "library.toml").entries] == [7, 8, 9]
+
+    # Typed numbers work without a camera: one outside the family's block is refused.
+    editor.list.setCurrentRow(1)
+    t.find("library:sticker:number").setValue(600)
+    t.click("library:sticker:attach")
+    assert t.text("library:sticker:message") == ("Sticker number 600 is not one of your 39 Clues stickers (they are "
+                                                  "numbered 1500 to 3114). Nothing changed.")
+    dialog.resize(1280, 680)
+    t.qtbot.wait(30)
+    assert dialog.width() <= 1280 and dialog.height() <= 680, dialog.minimumSizeHint()
+    assert clipped(dialog) == [], ("the library screen with the camera on, at 1280x680", clipped(dialog))
+    t.click("screen:close")
+    assert not panel.running and panel.simulated is None           # the camera stops with the screen
+
+    # The game's camera reads the card by its new sticker; the old number names nobody.
+    registry = TagRegistry.load()
+    assert registry.identify_tag(1502, active={"39-clues"}).card_id == "39-clues.card.n7"
+    assert registry.identify_tag(1500, active={"39-clues"}).status is TagStatus.UNKNOWN
+    assert registry.tag_for_card("39-clues.card.n9") == 1503
+    from vision.detector import TagDetector
+    from vision.synthetic import SyntheticTable
+    seen = TagDetector(active={"39-clues"}).detect(SyntheticTable(seed=4).frame(["39-clues.card.n7"]))
+    assert {(d.identity.tag_id, d.card_id) for d in seen} == {(1502, "39-clues.card.n7")}
+
+
+def test_no_camera_on_the_library_screen_is_said_and_typing_still_works(table, gumshoe_home, monkeypatch):
+    """No webcam: the screen says so; a sticker's number typed in is attached all the same."""
+    from vision.sources import CameraError, WebcamSource
+
+    def no_camera(self):
+        raise CameraError("Camera 1 was not found.")
+
+    monkeypatch.setattr(WebcamSource, "open", no_camera)
+    t = table
+    dialog = open_library(t)
+    register(t, 7, "Grace's Agent", "agent", "red", sides=2)
+    t.find("library:sticker:count").setValue(1)
+    t.click("library:sticker:print")                              # sticker 1501
+    t.click("library:sticker:camera")
+    t.qtbot.waitUntil(lambda: "No camera is working" in t.text("library:sticker:message"), timeout=15_000)
+    assert "still works by typing" in t.text("library:sticker:message")
+    assert t.text("library:sticker:status") == "No camera."
+    assert not dialog.body.stickers.running
+    dialog.body.list.setCurrentRow(0)
+    t.find("library:sticker:number").setValue(1501)
+    t.click("library:sticker:attach")
+    assert t.text("library:sticker:message").startswith("\u2714 Sticker 1501 is now on card 7: Grace's Agent.")
+    t.click("screen:close")
