@@ -113,6 +113,11 @@ class CluesTable(GameTable):
     def new_game_choices(cls) -> NewGameChoices:
         return DeckChoices()
 
+    @classmethod
+    def before_tag_sheets(cls) -> str | None:
+        # A library edited outside the app (or restored from a backup) gets its numbers here.
+        return sync_tags()
+
     def shows(self, place: str) -> bool:
         return place in self.slots or "/mission/" in place
 

@@ -462,6 +462,24 @@ def test_a_broken_tag_file_is_said_and_the_game_goes_on_by_picks(table, gumshoe_
     assert tile(t, "Ann/table/1") == "Example Lighthouse Table 1"
 
 
+def test_a_library_edited_outside_the_app_gets_tag_numbers_before_the_sheets_are_drawn(table, gumshoe_home):
+    """The tag sheets print the library's cards: a card the family wrote into library.toml by hand
+    (or restored from a backup) gets its number when the start screen makes the sheets."""
+    from engine.games.clues39 import library as lib
+    from vision.registry import family_deck
+
+    book = lib.register(lib.register(lib.Library("Ours"), 7, "Hand Written Agent", "agent", "red"),
+                        8, "Hand Written Lighthouse", "location", "red", sides=2)
+    lib.save_library(book, lib.user_library_path())
+    t = table
+    choose_game(t)
+    t.click("start:print")
+    names = sorted(c.name for c in family_deck("39-clues").cards)
+    assert "Hand Written Agent" in names and "Hand Written Lighthouse" in names
+    t.qtbot.waitUntil(lambda: t.window.start._thread is None, timeout=30_000)
+    assert t.text("start:print-status").startswith("Saved:"), t.text("start:print-status")
+
+
 # --- stickers printed to attach later, attached by showing the card to the camera ------------------
 def camera_on(t, panel) -> None:
     t.qtbot.waitUntil(lambda: panel.running and panel.simulated is not None and panel.image.pixmap() is not None
