@@ -352,19 +352,33 @@ class LibraryEditor(QWidget):
         self.error.setText(text)
         self.error.show()
 
-    def _words(self, e: "cards_lib.Entry") -> str:
+    def _words(self, e: "cards_lib.Entry", stickers: dict[str, int] | None = None) -> str:
         colour = f"{e.colour} " if e.colour else ""
         points = f", {e.points} points" if e.points else ""
         copies = f", {e.copies} copies" if e.copies > 1 else ""
         owners = f", {' and '.join(o or 'nobody' for o in e.owners)}'s" if e.owners else ""
+        numbers = [str(stickers[cards_lib.full_id(k)]) for k in e.physical_ids() if cards_lib.full_id(k) in
+                   (stickers or {})]
+        tags = f"; sticker{'s' if len(numbers) > 1 else ''} {', '.join(numbers)}" if numbers else ""
         return (f"{e.number}: {e.name} ({colour}{e.type}{points}, {'one' if e.sides == 1 else 'two'}-sided"
-                f"{copies}{owners})")
+                f"{copies}{owners}{tags})")
+
+    @staticmethod
+    def _sticker_numbers() -> dict[str, int]:
+        """card id -> the tag number on its sticker (none known when the tag file is broken: the
+        table says so when a game opens)."""
+        from vision.registry import RegistryError, family_file
+        try:
+            return {t.card_id: t.tag_id for t in family_file(cards_lib.GAME_ID).tags}
+        except (RegistryError, OSError):
+            return {}
 
     def _fill(self) -> None:
         self.list.blockSignals(True)
         self.list.clear()
+        stickers = self._sticker_numbers()
         for e in sorted(self.library.entries, key=lambda e: e.number):
-            item = QListWidgetItem(self._words(e))
+            item = QListWidgetItem(self._words(e, stickers))
             item.setData(Qt.UserRole, e.id)
             self.list.addItem(item)
         self.list.blockSignals(False)

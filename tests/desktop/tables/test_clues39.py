@@ -313,8 +313,13 @@ def test_registering_a_collection_on_the_library_screen_then_a_whole_game_to_39(
     assert dialog.width() <= 1280 and dialog.height() <= 680, dialog.minimumSizeHint()
     assert clipped(dialog) == [], "the library screen at 1280x680"
     # Every registered card has its tag number (the stickers print from the start screen).
-    from vision.registry import family_deck
+    from vision.registry import family_deck, family_file
     assert len(family_deck("39-clues").cards) == 24
+    # ... and the list says which sticker goes on which card.
+    numbers = {t.name: t.tag_id for t in family_file("39-clues").tags}
+    listed = t.find("library:list")
+    first = next(listed.item(r).text() for r in range(listed.count()) if listed.item(r).text().startswith("1: "))
+    assert first.endswith(f"; sticker {numbers['Red Agent Ann']})")
     assert (gumshoe_home / "39-clues" / "library.toml").exists()
     t.click("screen:close")
 
