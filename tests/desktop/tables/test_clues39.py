@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from PySide6.QtCore import Qt
 
@@ -203,8 +205,12 @@ def test_registering_a_small_collection(qtbot, tmp_path):
     assert "a Replicator has no colour" in editor.error.text()
     register(9, "Copier", "replicator", None)
     texts = [editor.list.item(i).text() for i in range(editor.list.count())]
-    assert texts == ["7: Grace's Agent (red agent, two-sided)", "8: A Secret (blue secret, 3 points, one-sided)",
-                     "9: Copier (replicator, one-sided)"]
+    # Each card with its sticker's number from the family's block (1500-3114).
+    stickers = [re.search(r"; sticker (\d+)\)$", text) for text in texts]
+    assert all(m and 1500 <= int(m.group(1)) <= 3114 for m in stickers) and len({m.group(1) for m in stickers}) == 3
+    assert [re.sub(r"; sticker \d+\)$", ")", text) for text in texts] == [
+        "7: Grace's Agent (red agent, two-sided)", "8: A Secret (blue secret, 3 points, one-sided)",
+        "9: Copier (replicator, one-sided)"]
     saved = lib.load_library(path)
     assert [(e.id, e.number) for e in saved.entries] == [("n7", 7), ("n8", 8), ("n9", 9)]
     editor.list.setCurrentRow(1)
