@@ -22,6 +22,7 @@ TABLES: dict[str, str] = {
     "39-clues": "desktop.tables.clues39:CluesTable",
     "carmen-usa": "desktop.tables.carmen_usa:CarmenUsaTable",
     "bonnie-clyde": "desktop.tables.bonnie_clyde:BonnieClydeTable",
+    "sudds-malone": "desktop.tables.sudds_malone:SuddsTable",
 }
 
 

@@ -7,7 +7,7 @@ cards) comes from the box data (:mod:`.box`). Chance and hidden cards arrive in 
 >>> from engine.session import Session
 >>> s = Session.new("sudds-malone", ["Ann", "Bob"], {"box_file": None})
 >>> s.prompt().text
-'Ann, deal: a Flimflam card face down on each location, one onto the Conspiracy, 4 Case cards face up.'
+'Ann, deal: a Flimflam card on each location and the Conspiracy, 4 Case cards.'
 """
 
 from __future__ import annotations
@@ -354,8 +354,10 @@ class SuddsRules(Rules):
         state.turn = 0
         state.current = state.badge
         state.phase = DIE
+        # The values first, then a short line: the shared screen's message area shows the last lines.
         state.emit("roll", f"Round {state.round}: {a.player} rolled " +
                    ", ".join(f"{d} {v}" for d, v in sorted(dice.items())) + ".", dice=dice, round=state.round)
+        state.emit("rolled", f"Round {state.round}: {a.player} rolled all {len(dice)} dice.", round=state.round)
         self._start_turn(state)
 
     def _start_turn(self, state: SuddsState) -> None:
@@ -1291,8 +1293,19 @@ class SuddsRules(Rules):
         assert isinstance(state, SuddsState)
         return describe(self, state, action)
 
+    VALUE_WORDS = {"cash": "$1", "points": "2 points", "news": "Read the News", **TRACK_NAME,
+                   "glass": "a glass", "notebook": "a notebook", "telephone": "a telephone", "fedora": "a fedora"}
+
     def place_words(self, state: GameState, place: str, viewer: str | None = None) -> str:
-        where = Place.parse(place, state.players)
+        """A place, or a value the shell shows on a button (a location, an evidence, a column)."""
+        if place in self.box.locations:
+            return self.loc_name(place)
+        if place in self.VALUE_WORDS:
+            return self.VALUE_WORDS[place]
+        try:
+            where = Place.parse(place, state.players)
+        except ValueError:
+            return place
         if where.area == "conspiracy":
             return f"suspect {where.slot} of the Conspiracy"
         if where.area == "city":

@@ -39,8 +39,7 @@ def prompt(rules: "SuddsRules", state: SuddsState) -> Prompt:
     b = state.boards[p]
     locs = tuple(rules.box.locations)
     if state.phase == DEAL:
-        return Prompt(p, f"{p}, deal: a Flimflam card face down on each location, one onto the Conspiracy, "
-                         f"4 Case cards face up.",
+        return Prompt(p, f"{p}, deal: a Flimflam card on each location and the Conspiracy, 4 Case cards.",
                       (Option("deal", "Cards dealt", {"city": locs}),))
     if state.phase == ROLL:
         return Prompt(p, f"{p}, roll all the dice for round {state.round}.",
@@ -53,7 +52,7 @@ def prompt(rules: "SuddsRules", state: SuddsState) -> Prompt:
     stoolie = _stoolie_option(rules, state, p)
     if state.phase == DIE:
         dice = tuple(rules.legal_dice(state, p))
-        return Prompt(p, f"{p}, take a die ({', '.join(f'{d} {state.dice[d]}' for d in dice)}).",
+        return Prompt(p, f"{p}, take a die ({len(dice)} you may take; the dice and their values are on the table).",
                       (Option("take_die", "Take this die",
                               {"die": dice, "shift": tuple(range(-b.bullets, b.bullets + 1)), "news": (False, True)}),
                        *stoolie))

@@ -1,0 +1,1033 @@
+"""The Sudds & Malone table: the dice pool, the city, the Conspiracy, the Case display and every
+player's board, drawn from the engine's public table (``SuddsRules.public_table``: never a face-down
+suspect or a hunch card).
+
+Most of the game's actions need a choice the shell's generic flow cannot make well (a path through
+the city, several columns to improve, a payment), so the table takes them over (``handles``) with a
+small panel in place of the players' boards; each panel offers only what the engine accepts (every
+choice is tried on a copy of the game first) and says what each choice costs and gives. Private
+looks (a peek, the suspect taken, hunch cards) go through the shell's privacy gate. Dice values are
+tapped in, or read by the camera (vision's dice-pool reader); in a demo the simulated table rolls.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from itertools import product
+from typing import Any, Callable
+
+from PySide6.QtWidgets import QComboBox, QGridLayout, QHBoxLayout, QSizePolicy, QVBoxLayout, QWidget
+
+from engine.errors import RuleViolation
+from engine.game import Option, action_from_json
+from engine.games.sudds_malone.box import EVIDENCE, TRACKS
+from engine.games.sudds_malone.rules import DAY_NAME, TRACK_NAME
+from engine.games.sudds_malone.state import HUNCH_PILE, city_place
+from engine.session import PlayerView
+
+from ... import style
+from ...table_base import GameTable, ShelfScreen, TableShell
+from ...widgets import SlotButton, WrappingButton, clear_layout, label, plain_tip
+from . import dice as pool_dice
+from .box_form import SMALL, BoxForm, BoxReview
+
+HANDLED = {"deal", "roll", "take_die", "improve", "investigate", "take_flimflam", "take_cases", "take_case", "reroll",
+           "peek", "use_stoolie", "close_case", "hunch", "keep_hunch", "buy_hunch", "discard", "reveal"}
+LEGEND = "A die's value is its action: 1 The Office, 2 Calendar, 3 Investigate, 4 Flimflam, 5 Take Cases, 6 Moxie."
+AUTO = {"improve", "investigate", "take_flimflam", "take_cases", "take_case", "reroll", "discard"}
+REWARD_WORDS = {"bonus": "a bonus action", "snitch": "a snitch", "fedora": "a fedora", "peek": "a peek",
+                "case": "a Case card", "news": "Read the News", "cash_or_points": "$1 or 2 points",
+                "evidence": "an evidence of your choice"}
+
+
+def reward_words(parts) -> str:
+    out = []
+    for part in parts:
+        name, _, n = part.partition(":")
+        if name == "points":
+            out.append(f"{n} point{'s' if n != '1' else ''}")
+        elif name == "cash":
+            out.append(f"${n}")
+        elif name == "bullets":
+            out.append(f"{n} bullet{'s' if n != '1' else ''}")
+        else:
+            out.append(REWARD_WORDS.get(part, part))
+    return " + ".join(out) or "nothing"
+
+
+def short(card: str) -> str:
+    return card.rsplit(".", 1)[-1]
+
+
+class SuddsTable(GameTable):
+    """Dice pool on top; the city, the Conspiracy and the Case display; the players' boards (or a panel)."""
+
+    def __init__(self, shell: TableShell) -> None:
+        super().__init__(shell)
+        self.session = self.controller.session
+        self.rules = self.session.rules
+        self.players = self.session.players
+        self.setStyleSheet(SMALL)
+        self.slots: dict[str, SlotButton] = {}
+        self.mode: str | None = None          # the panel open now (an option's action), or None
+        self.player: str | None = None
+        self.sel: dict[str, Any] = {}
+        self.skipped: set[str] = set()        # box values the family said "later" to in this game
+        self._last: tuple[PlayerView, set, set] | None = None
+        self.rng = random.Random()
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.setSpacing(3)
+        self.status = label("", "sm")
+        self.status.setObjectName("sm:status")
+        self.status.setToolTip(plain_tip(LEGEND))
+        outer.addWidget(self.status)
+        dice_row = QHBoxLayout()
+        dice_row.setSpacing(2)
+        for die in self.session.state.dice:
+            dice_row.addWidget(self._slot(die, 40, 40))
+            self.slots[die].setToolTip(plain_tip(LEGEND))
+        self.box_button = WrappingButton("")
+        self.box_button.setObjectName("sm:box")
+        self.box_button.setFixedSize(120, 40)
+        self.box_button.setSizePolicy(QSizePolicy.Fixed, QSizePolicy.Fixed)
+        self.box_button.POINT_SIZE = 10
+        self.box_button.clicked.connect(self.open_box_form)
+        dice_row.addWidget(self.box_button)
+        outer.addLayout(dice_row)
+        self.board = QWidget()
+        board = QVBoxLayout(self.board)
+        board.setContentsMargins(0, 0, 0, 0)
+        board.setSpacing(3)
+        # The tiles: the 8 locations; the Conspiracy's 4 positions and the Case display's 4 cards.
+        self.tiles = QWidget()
+        grid = QGridLayout(self.tiles)
+        grid.setContentsMargins(0, 0, 0, 0)
+        grid.setSpacing(2)
+        for i, loc in enumerate(self.rules.box.locations):
+            grid.addWidget(self._slot(loc, 60, 60), 0, i)
+        for pos in (1, 2, 3, 4):
+            grid.addWidget(self._slot(f"conspiracy/{pos}", 60, 50), 1, pos - 1)
+        for i in range(4):
+            grid.addWidget(self._slot(f"display/{i}", 60, 50), 1, 4 + i)
+        for c in range(8):
+            grid.setColumnStretch(c, 1)
+        board.addWidget(self.tiles)
+        self.sheet = QWidget()
+        self.sheet.setObjectName("sm:sheet")
+        self._build_sheet()
+        board.addWidget(self.sheet)
+        self.panel = QWidget()
+        self.panel.setObjectName("sm:panel")
+        pl = QVBoxLayout(self.panel)
+        pl.setContentsMargins(0, 0, 0, 0)
+        pl.setSpacing(2)
+        self.panel_title = label("", "smhead")
+        self.panel_title.setObjectName("sm:panel-title")
+        pl.addWidget(self.panel_title)
+        self.panel_body = QGridLayout()
+        self.panel_body.setSpacing(3)
+        pl.addLayout(self.panel_body)
+        self.panel_note = label("", "sm")
+        self.panel_note.setObjectName("sm:note")
+        pl.addWidget(self.panel_note)
+        self.panel_buttons = QHBoxLayout()
+        pl.addLayout(self.panel_buttons)
+        self.panel.hide()
+        board.addWidget(self.panel)
+        board.addStretch(1)
+        outer.addWidget(self.board, 1)
+        self.box_page = QWidget()
+        QVBoxLayout(self.box_page).setContentsMargins(0, 0, 0, 0)
+        self.box_page.hide()
+        outer.addWidget(self.box_page, 1)
+
+    # --- building blocks -----------------------------------------------------------------
+    def _slot(self, place: str, w: int, h: int) -> SlotButton:
+        slot = SlotButton(place)
+        slot.setMinimumSize(w, h)
+        slot.POINT_SIZE = 11
+        slot.picked.connect(self._clicked)
+        self.slots[place] = slot
+        return slot
+
+    def _build_sheet(self) -> None:
+        """The players' boards as a score sheet: one column per player, one row per thing kept."""
+        grid = QGridLayout(self.sheet)
+        grid.setContentsMargins(0, 0, 0, 0)
+        grid.setHorizontalSpacing(8)
+        grid.setVerticalSpacing(1)
+        self.rows = ("Points, $, bullets", "Glass, notebook, phone, fedora", "Columns 1-6 (Office to Moxie)",
+                     "Calendar; badge at", "Above the file cabinet", "Filed, hand, hunches, suspects, snitches")
+        self.cells: dict[tuple[str, int], Any] = {}
+        for r, words in enumerate(self.rows, 1):
+            grid.addWidget(label(words, "xs", wrap=False), r, 0)
+        for c, p in enumerate(self.players, 1):
+            head = label(p, "smhead")
+            head.setObjectName(f"sm:player:{p}")
+            self.cells[(p, 0)] = head
+            grid.addWidget(head, 0, c)
+            for r in range(1, len(self.rows) + 1):
+                cell = label("", "xs")
+                cell.setObjectName(f"sm:{p}:{r}")
+                self.cells[(p, r)] = cell
+                grid.addWidget(cell, r, c)
+            grid.setColumnStretch(c, 4)
+        grid.setColumnStretch(0, 3)
+
+    def _button(self, text: str, name: str, slot: Callable, *, enabled: bool = True, role: str | None = None,
+                checked: bool = False) -> WrappingButton:
+        b = WrappingButton(text)
+        b.setObjectName(name)
+        b.setMinimumHeight(36)
+        b.POINT_SIZE = 11
+        if role:
+            b.setProperty("role", role)
+        if checked:
+            b.setProperty("role", "primary")
+            b.set_lines(["\u2714 " + text])
+        b.setEnabled(enabled)
+        b.clicked.connect(lambda _=False: slot())
+        return b
+
+    def _row(self, b: WrappingButton) -> None:
+        """A button of the panel's bottom row: as wide as its words (up to a third of the row)."""
+        b.setMinimumWidth(min(300, b.fontMetrics().horizontalAdvance(b.text()) + 36))
+        self.panel_buttons.addWidget(b)
+
+    # --- the contract ------------------------------------------------------------------------
+    def shows(self, place: str) -> bool:
+        return place in self.slots
+
+    def handles(self, option: Option) -> bool:
+        return option.action in HANDLED
+
+    def field_words(self, option: Option, field: str) -> str:
+        words = {"location": "the location for your snitch", "evidence": "the evidence",
+                 "choice": "$1 or 2 points", "action": "the bonus action"}
+        return words.get(field, super().field_words(option, field))
+
+    @classmethod
+    def shelf_screens(cls) -> list[ShelfScreen]:
+        return [ShelfScreen("box", "Your box: check its printed values\u2026", BoxReview)]
+
+    def setup_widget(self) -> QWidget:
+        body = QWidget()
+        layout = QVBoxLayout(body)
+        layout.addWidget(label(
+            "Lay out the board: a suspect or stoolie face down on each location, 4 suspects face down in the "
+            "Conspiracy, a Flimflam card face down on each location and one face up on the Conspiracy, 4 Case cards "
+            "face up. On the first screen tell the app which Flimflam card lies where (by its back) and which Case "
+            "cards are in the display. Personal dice: " + ", ".join(
+                f"{p} {pool_dice.personal_colour(self.players, p)}" for p in self.players) + ".", "heading"))
+        return body
+
+    # --- state helpers ---------------------------------------------------------------------------
+    @property
+    def state(self):
+        return self.session.state
+
+    def name(self, card: str) -> str:
+        return self.rules.deck.name_of(card)
+
+    def refusal(self, action: dict) -> str | None:
+        """Why the engine would refuse ``action`` now (tried on a copy of the game), or None."""
+        try:
+            self.rules.apply(self.state.clone(), action_from_json(action, self.rules.actions))
+        except RuleViolation as exc:
+            return exc.message
+        return None
+
+    def option(self, action: str) -> Option | None:
+        return self.session.prompt().option(action)
+
+    @property
+    def simulator(self):
+        return self.controller.simulator
+
+    # --- drawing -----------------------------------------------------------------------------------
+    def refresh(self, view: PlayerView, legal: set[str], chosen: set[str]) -> None:
+        self._last = (view, legal, chosen)
+        prompt = self.session.prompt()
+        if self.mode is not None and (self.option(self.mode) is None or prompt.player != self.player):
+            self.close_panel(redraw=False)
+        if self.mode is None and len(prompt.options) == 1 and prompt.options[0].action in AUTO:
+            # The die decided the action: its panel opens by itself.
+            self.start(prompt.options[0], prompt.player)
+            return
+        t = self.rules.public_table(self.state)
+        mine = self._mode_legal()
+        legal = set(legal) | mine
+        picked = set(chosen) | self._mode_chosen()
+        rules = self.rules
+        phase = t["phase"]
+        week = next((p["calendar"][0] for p in t["players"].values() if p["calendar"]), 4)
+        self.status.setText(
+            f"Round {t['round']} of 4 (week {week}) \u00B7 badge: {t['badge']} \u00B7 on the board: {t['board_bullets']} "
+            f"bullets \u00B7 decks: Flimflam {t['ff_deck']}, Case {t['case_deck']}, hunch {t['hunch_deck']}")
+        # The dice pool.
+        for d in t["dice"]:
+            die, value, who = d["die"], d["value"], d["taken_by"]
+            colour = pool_dice.die_colour(die, self.players)       # a personal die: its colour (the sheet says whose)
+            shown = self.sel.get("values", {}).get(die) if self.mode == "roll" else value
+            lines = [f"{shown if shown is not None else '?'} {colour}"] + ([who] if who else [])
+            slot = self.slots[die]
+            slot.show_card("Die", die, "#FFFFFF" if not who else "#D6D6D6", name=None, present=True,
+                           legal=die in legal, chosen=die in picked, face_up=False)
+            slot.set_lines(([f"\u25B6 {lines[0]}"] if die in legal else [lines[0]]) + [x for x in lines[1:] if x])
+        # The city.
+        for loc, c in t["city"].items():
+            lines = [c["name"]]
+            if c["back"]:
+                back = "2 bullets" if c["back"] == "bullets" else c["back"]
+                lines.append(f"{back} \u2192 {c['cover']}")
+            else:
+                lines.append("no Flimflam")
+            if c["badges"]:
+                names = " ".join(c["badges"])
+                lines.append("\u25CF " + (names if len(names) <= 12 else f"{len(c['badges'])} detectives"))
+            if c["snitch"]:
+                owner, ev, used = c["snitch"]
+                lines.append(f"snitch {owner} {ev}" + (" (used)" if used else ""))
+            slot = self.slots[loc]
+            slot.show_card("Location", c["name"], style.kind_colour(1), name=None, present=True,
+                           legal=loc in legal, chosen=loc in picked, face_up=False)
+            if loc in legal:
+                lines[0] = "\u25B6 " + lines[0]
+            if loc in picked:
+                lines = ["[picked]"] + lines
+            slot.set_lines(lines)
+        # The Conspiracy: face-down suspects, some covered by a face-up Flimflam card.
+        revealed = t["conspiracy"]
+        for pos in (1, 2, 3, 4):
+            place = f"conspiracy/{pos}"
+            cover = t["covers"].get(str(pos))
+            slot = self.slots[place]
+            slot.show_card("Suspect", f"Suspect {pos}", style.kind_colour(0), name=None, present=True,
+                           legal=place in legal, chosen=place in picked, face_up=False)
+            if revealed:
+                lines = [f"{pos}: {self.name(revealed[pos - 1])}"]
+            elif cover:
+                ff = rules.ff(cover)
+                lines = [f"{pos} covered", self.name(cover), ("$1" if ff.cost == "cash" else "1 bullet")
+                         + (" \u00B7 cat" if ff.cat else "")]
+            else:
+                lines = [f"Suspect {pos}", "face down"]
+            if place in legal:
+                lines[0] = "\u25B6 " + lines[0]
+            slot.set_lines(lines)
+        for i in range(4):
+            place = f"display/{i}"
+            slot = self.slots[place]
+            card = t["display"][i] if i < len(t["display"]) else None
+            slot.show_card("Case", "Case", style.kind_colour(2), name=None, present=card is not None,
+                           legal=place in legal, chosen=place in picked, face_up=False)
+            if card:
+                c = rules.case(card)
+                lines = [self.name(card), ", ".join(c.cost), f"{c.points} pts" + (f" ${c.cash}" if c.cash else "")
+                         + f" {c.tabs}"]
+                if place in picked:
+                    lines = ["[picked]"] + lines
+                slot.set_lines(lines)
+        # The players' boards.
+        for p, b in t["players"].items():
+            now = "\u25B6 " if p == t["current"] and phase != "over" else ""
+            self.cells[(p, 0)].setText(f"{now}{p} ({pool_dice.personal_colour(self.players, p)} die)")
+            ev = b["evidence"]
+            cal = b["calendar"]
+            cal_words = (f"week {cal[0]} {DAY_NAME[cal[1]]}" if cal else "off the calendar") + \
+                (" (done this round)" if b["calendar_done"] else "")
+            above = ", ".join(self.name(c) for c in b["above"]) or "nothing"
+            values = [f"{b['score']} points, ${b['cash']}, {b['bullets']} bullets",
+                      " \u00B7 ".join(str(ev[e]) for e in EVIDENCE),
+                      " \u00B7 ".join(str(b["levels"][tr]) for tr in TRACKS),
+                      f"{cal_words}; {rules.loc_name(b['location'])}",
+                      above,
+                      f"{len(b['filed'])}, {b['hand']}, {b['hunches']}, {b['suspects']}, {len(b['snitches'])}"]
+            for r, text in enumerate(values, 1):
+                self.cells[(p, r)].setText(text)
+        self._refresh_box_button()
+
+    def _redraw(self) -> None:
+        if self._last is not None:
+            self.refresh(*self._last)
+
+    def _clicked(self, place: str) -> None:
+        if self.mode is None and place in self.state.dice and self.option("take_die") is not None:
+            self.mode, self.player, self.sel = "take_die", self.session.prompt().player, {"die": place}
+            self._draw_panel()
+            return
+        handler = getattr(self, f"_click_{self.mode}", None) if self.mode else None
+        if handler is not None:
+            handler(place)
+        else:
+            self.place_clicked.emit(place)
+
+    def _mode_legal(self) -> set[str]:
+        m, s = self.mode, self.sel
+        if m == "roll":
+            return set(self.state.dice)
+        if m == "take_die" or (m is None and self.option("take_die") is not None):
+            return set() if s.get("die") else {str(d) for d in self.option("take_die").targets["die"]}
+        if m == "investigate":
+            return set(self._next_locations())
+        if m in ("peek", "use_stoolie"):
+            return {f"conspiracy/{p}" for p in self.option(m).targets["position"]}
+        return set()
+
+    def _mode_chosen(self) -> set[str]:
+        m, s = self.mode, self.sel
+        if m == "roll" and s.get("die"):
+            return {s["die"]}
+        if m == "take_die" and s.get("die"):
+            return {s["die"]}
+        if m == "investigate":
+            return set(s.get("path", []))
+        return set()
+
+    # --- panels ---------------------------------------------------------------------------------
+    def start(self, option: Option, player: str) -> None:
+        self.mode, self.player, self.sel = option.action, player, {}
+        getattr(self, f"_start_{option.action}", lambda: None)()
+        self._draw_panel()
+
+    def close_panel(self, redraw: bool = True) -> None:
+        self.mode = self.player = None
+        self.sel = {}
+        self.panel.hide()
+        self.sheet.show()
+        self.tiles.show()
+        if redraw:
+            self._redraw()
+
+    def _draw_panel(self) -> None:
+        if self.mode is None:
+            return
+        clear_layout(self.panel_body)
+        clear_layout(self.panel_buttons)
+        self.panel_note.setText("")
+        getattr(self, f"_panel_{self.mode}")()
+        self.tiles.setVisible(self.mode in ("investigate", "peek", "use_stoolie")
+                              or (self.mode == "take_die" and not self.sel.get("die")))
+        self.sheet.setVisible(self.mode == "take_die" and not self.sel.get("die"))
+        self.panel.setVisible(not self.sheet.isVisibleTo(self.board))
+        self.panel_buttons.addStretch(1)
+        self._row(self._button("Cancel", "sm:cancel", self.close_panel))
+        for layout in (self.panel_body, self.panel_buttons):
+            for i in range(layout.count()):
+                w = layout.itemAt(i).widget()
+                if w is not None:
+                    w.show()        # now: a layout shows new children only on the next event-loop pass
+        self._redraw()
+
+    def _grid(self, widgets: list[QWidget], per_row: int = 4) -> None:
+        for i, w in enumerate(widgets):
+            self.panel_body.addWidget(w, i // per_row, i % per_row)
+
+    def _send(self, action: dict) -> None:
+        action = {"player": self.player, **action}
+        if self.shell.send(action):
+            self.close_panel()
+
+    def _read(self, action: dict, reads: list[tuple[str, str]], heading: str) -> None:
+        action = {"player": self.player, **action}
+        self.close_panel()
+        self.shell.read_cards(action, reads, private=True, heading=heading)
+
+    # deal --------------------------------------------------------------------------------------
+    def _start_deal(self) -> None:
+        if self.simulator is not None:
+            wanted = self.simulator._candidate(self.state, self.player)
+            self.sel = {"city": dict(wanted["city"]), "conspiracy": wanted["conspiracy"],
+                        "display": list(wanted["display"])}
+
+    def _ff_label(self, card: str) -> str:
+        f = self.rules.ff(card)
+        back = "2 bullets" if f.back == "bullets" else f.back
+        return f"{self.name(card)} (back: {back}, suspect {f.cover})"
+
+    def _combo(self, name: str, items: list[tuple[str, str]], current: str | None, on: Callable[[str], None]) -> QComboBox:
+        box = QComboBox()
+        box.setObjectName(name)
+        # As narrow as the panel needs: the list opens wide enough to read every card.
+        box.setSizeAdjustPolicy(QComboBox.AdjustToMinimumContentsLengthWithIcon)
+        box.setMinimumContentsLength(6)
+        box.setSizePolicy(QSizePolicy.Ignored, QSizePolicy.Fixed)
+        box.setStyleSheet("QComboBox { font-size: 11pt; } QAbstractItemView { min-width: 320px; }")
+        box.addItem("(choose)", "")
+        for value, words in items:
+            box.addItem(words, value)
+        if current:
+            i = box.findData(current)
+            box.setCurrentIndex(max(i, 0))
+        box.currentIndexChanged.connect(lambda _i, b=box: on(b.currentData()))
+        return box
+
+    def _panel_deal(self) -> None:
+        self.panel_title.setText(f"{self.player}, the deal: the Flimflam card on each location (by its back), the one "
+                                 f"face up on the Conspiracy, the 4 Case cards of the display.")
+        ffs = [(c.id, self._ff_label(c.id)) for c in self.rules.deck.of_kind("flimflam")]
+        cases = sorted(((c, self.name(c)) for c in self.state.cases_in_play), key=lambda x: x[1])
+        city = self.sel.setdefault("city", {})
+        widgets = []
+        for loc in self.rules.box.locations:
+            widgets.append(self._labelled(self.rules.loc_name(loc), self._combo(
+                f"sm:deal:{loc}", ffs, city.get(loc), lambda v, loc=loc: city.__setitem__(loc, v))))
+        widgets.append(self._labelled("On the Conspiracy", self._combo(
+            "sm:deal:conspiracy", [(c, self.name(c)) for c, _ in ffs], self.sel.get("conspiracy"),
+            lambda v: self.sel.__setitem__("conspiracy", v))))
+        display = self.sel.setdefault("display", ["", "", "", ""])
+        for i in range(4):
+            widgets.append(self._labelled(f"Display card {i + 1}", self._combo(
+                f"sm:deal:display{i}", cases, display[i], lambda v, i=i: display.__setitem__(i, v))))
+        self._grid(widgets, 7)
+        self._row(self._button("These are the cards", "sm:send", self._send_deal, role="primary"))
+
+    def _labelled(self, text: str, widget: QWidget) -> QWidget:
+        cell = QWidget()
+        lay = QVBoxLayout(cell)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.setSpacing(0)
+        lay.addWidget(label(text, "sm"))
+        lay.addWidget(widget)
+        return cell
+
+    def _send_deal(self) -> None:
+        self._send({"type": "deal", "city": dict(self.sel["city"]), "conspiracy": self.sel.get("conspiracy", ""),
+                    "display": list(self.sel["display"])})
+
+    # roll ------------------------------------------------------------------------------------------
+    def _start_roll(self) -> None:
+        self.sel = {"values": {}, "die": next(iter(self.state.dice))}
+
+    def _click_roll(self, die: str) -> None:
+        if die in self.state.dice:
+            self.sel["die"] = die
+            self._draw_panel()
+
+    def _panel_roll(self) -> None:
+        values = self.sel["values"]
+        left = [d for d in self.state.dice if d not in values]
+        die = self.sel.get("die")
+        self.panel_title.setText(f"{self.player}, roll every die. Tap a die above, then the value it shows "
+                                 f"({len(values)} of {len(self.state.dice)} entered).")
+        keys = [self._button(str(v), f"sm:value:{v}", lambda v=v: self._set_die(v), enabled=die is not None)
+                for v in range(1, 7)]
+        self._grid(keys, 6)
+        if self.simulator is not None:
+            self._row(self._button("Roll on the simulated table (its camera reads the dice)",
+                                                      "sm:dice:camera", self._camera_dice))
+        else:
+            self._row(self._button("Read the dice with the camera", "sm:dice:camera",
+                                                      self._camera_dice))
+        self._row(self._button("These are the dice", "sm:send", self._send_roll,
+                                                  enabled=not left, role="primary"))
+
+    def _set_die(self, value: int) -> None:
+        die = self.sel.get("die")
+        if die is None:
+            return
+        self.sel["values"][die] = value
+        order = list(self.state.dice)
+        after = order[order.index(die) + 1:] + order[:order.index(die)]
+        self.sel["die"] = next((d for d in after if d not in self.sel["values"]), None)
+        self._draw_panel()
+
+    def _camera_panel(self):
+        from ...camera import CameraPanel
+        return self.window().findChild(CameraPanel)
+
+    def _camera_dice(self) -> None:
+        """The dice read from the camera's newest frame (in a demo: the simulated table's roll)."""
+        dice = list(self.state.dice)
+        if self.simulator is not None:
+            truth = {d: self.simulator.rng.randint(1, 6) for d in dice}
+            frame = pool_dice.simulated_frame(truth, self.players, seed=self.rng.randrange(1 << 20))
+        else:
+            panel = self._camera_panel()
+            frame = panel.latest_frame() if panel is not None else None
+            if frame is None:
+                self.panel_note.setText("The camera is off: start it under Camera, or tap the values in.")
+                return
+        values, problems = pool_dice.read_frame(frame, dice, self.players)
+        self.sel["values"].update(values)
+        self.sel["die"] = next((d for d in dice if d not in self.sel["values"]), None)
+        self._draw_panel()
+        self.panel_note.setText(f"The camera read {len(values)} of {len(dice)} dice"
+                                + (f" ({'; '.join(problems)}): tap in the rest." if problems else "."))
+
+    def _send_roll(self) -> None:
+        self._send({"type": "roll", "dice": dict(self.sel["values"])})
+
+    # take a die ------------------------------------------------------------------------------------
+    def _click_take_die(self, die: str) -> None:
+        if die in self._mode_legal():
+            self.sel["die"] = die
+            self._draw_panel()
+
+    def _panel_take_die(self) -> None:
+        die = self.sel.get("die")
+        if die is None:
+            self.panel_title.setText(f"{self.player}, click the die you take (\u25B6).")
+            return
+        value = self.state.dice[die]
+        bullets = self.state.boards[self.player].bullets
+        self.panel_title.setText(f"{self.player}: the {die} die shows {value}. What do you do with it?")
+        choices = []
+        for shift in sorted(range(-min(3, bullets), min(3, bullets) + 1), key=lambda s: (abs(s), -s)):
+            new = (value - 1 + shift) % 6 + 1
+            if any(c[1] == new for c in choices):
+                continue
+            action = {"type": "take_die", "player": self.player, "die": die, "shift": shift}
+            if self.refusal(action) is None:
+                cost = f" for {abs(shift)} bullet{'s' if abs(shift) != 1 else ''}" if shift else ""
+                choices.append((shift, new, f"{TRACK_NAME[TRACKS[new - 1]]} ({new}){cost}"))
+        widgets = [self._button(words, f"sm:use:{new}", lambda s=shift: self._send({"type": "take_die", "die": die,
+                                                                                    "shift": s}))
+                   for shift, new, words in sorted(choices, key=lambda c: c[1])]
+        widgets.append(self._button("Read the News ($1, an evidence, a bullet)", "sm:use:news",
+                                    lambda: self._send({"type": "take_die", "die": die, "news": True})))
+        self._grid(widgets, 4)
+        self._row(self._button("Another die", "sm:other", self._other_die))
+
+    def _other_die(self) -> None:
+        self.sel.pop("die", None)
+        self._draw_panel()
+
+    # The Office ------------------------------------------------------------------------------------
+    def _panel_improve(self) -> None:
+        ups = self.sel.setdefault("ups", [])
+        b = self.state.boards[self.player]
+        n = self.rules.box.allowance("office", b.office_level)
+        levels = dict(b.levels)
+        for t in ups:
+            levels[t] += 1
+        cost = sum(self.rules.box.step_cost(t, lv) for t, lv in self._steps(ups))
+        self.panel_title.setText(f"{self.player}, The Office: improve up to {n} column{'s' if n != 1 else ''}, in "
+                                 f"order (you have ${b.cash}). Chosen: "
+                                 + (", ".join(TRACK_NAME[t] for t in ups) + f" (${cost})" if ups else "nothing"))
+        widgets = []
+        for t in TRACKS:
+            if levels[t] >= 4:
+                widgets.append(self._button(f"{TRACK_NAME[t]}: at the top", f"sm:up:{t}", lambda: None, enabled=False))
+                continue
+            lv = self.rules.box.level(t, levels[t] + 1)
+            ok = self.refusal({"type": "improve", "player": self.player, "tracks": ups + [t]}) is None
+            widgets.append(self._button(f"{TRACK_NAME[t]} to {lv.level}: ${lv.cost}, {reward_words(lv.reward)}",
+                                        f"sm:up:{t}", lambda t=t: self._add_up(t), enabled=ok))
+        self._grid(widgets, 3)
+        self._row(self._button("Start again", "sm:clear", self._clear_ups, enabled=bool(ups)))
+        self._row(self._button("Improve these" if ups else "Improve nothing", "sm:send",
+                                                  lambda: self._send({"type": "improve", "tracks": list(ups)}),
+                                                  role="primary"))
+
+    def _steps(self, ups: list[str]):
+        levels = dict(self.state.boards[self.player].levels)
+        for t in ups:
+            levels[t] += 1
+            yield t, levels[t]
+
+    def _add_up(self, t: str) -> None:
+        self.sel["ups"].append(t)
+        self._draw_panel()
+
+    def _clear_ups(self) -> None:
+        self.sel["ups"] = []
+        self._draw_panel()
+
+    # Investigate -------------------------------------------------------------------------------------
+    def _next_locations(self) -> list[str]:
+        b = self.state.boards[self.player]
+        path = self.sel.get("path", [])
+        n = self.rules.box.allowance("investigate", b.levels["investigate"])
+        if len(path) >= n:
+            return []
+        here = path[-1] if path else b.location
+        gone = {b.location, *b.visited, *path}
+        return [x for x in self.rules.box.neighbours[here] if x not in gone]
+
+    def _click_investigate(self, loc: str) -> None:
+        if loc in self._next_locations():
+            self.sel.setdefault("path", []).append(loc)
+            self.sel.pop("draw", None)
+            self._draw_panel()
+
+    def _deck_then(self, final: str) -> list[str]:
+        moving = self.state.city.get(final)
+        returned = self.state.covers.get(self.rules.ff(moving).cover) if moving else None
+        return [*self.state.ff_deck, *([returned] if returned else [])]
+
+    def _panel_investigate(self) -> None:
+        path = self.sel.setdefault("path", [])
+        snitches = self.sel.setdefault("snitches", [])
+        b = self.state.boards[self.player]
+        n = self.rules.box.allowance("investigate", b.levels["investigate"])
+        words = " \u2192 ".join(self.rules.loc_name(x) for x in [b.location, *path])
+        self.panel_title.setText(f"{self.player}, Investigate: click up to {n} location{'s' if n != 1 else ''} "
+                                 f"(\u25B6), one after another. {words}")
+        widgets = []
+        cash = b.cash - sum(1 for s in snitches if self.state.snitch_at[s][0] != self.player)
+        for loc in path:
+            s = self.state.snitch_at.get(loc)
+            if s and not s[2]:
+                own = s[0] == self.player
+                on = loc in snitches
+                widgets.append(self._button(
+                    f"Use {'your' if own else s[0] + chr(39) + 's'} snitch at {self.rules.loc_name(loc)}: a {s[1]}"
+                    + ("" if own else " for $1"), f"sm:snitch:{loc}", lambda loc=loc: self._toggle("snitches", loc),
+                    enabled=on or own or cash >= 1, checked=on))
+        if path:
+            deck = self._deck_then(path[-1])
+            if deck:
+                if self.simulator is not None and not self.sel.get("draw"):
+                    self.sel["draw"] = self.simulator.rng.choice(sorted(deck))
+                widgets.append(self._labelled(
+                    f"The new Flimflam card for {self.rules.loc_name(path[-1])} (read its back)",
+                    self._combo("sm:draw", [(c, self._ff_label(c)) for c in sorted(deck)], self.sel.get("draw"),
+                                self._set_draw)))
+        self._grid(widgets, 3)
+        self._row(self._button("Start again", "sm:clear", self._clear_path, enabled=bool(path)))
+        ready = bool(path) and (not self._deck_then(path[-1]) or bool(self.sel.get("draw")))
+        self._row(self._button("Investigate", "sm:send", self._send_investigate, enabled=ready,
+                                                  role="primary"))
+
+    def _set_draw(self, card: str) -> None:
+        self.sel["draw"] = card
+        self._draw_panel()
+
+    def _toggle(self, key: str, value: Any) -> None:
+        chosen = self.sel.setdefault(key, [])
+        chosen.remove(value) if value in chosen else chosen.append(value)
+        self._draw_panel()
+
+    def _clear_path(self) -> None:
+        self.sel = {}
+        self._draw_panel()
+
+    def _send_investigate(self) -> None:
+        path = list(self.sel["path"])
+        action = {"type": "investigate", "path": path, "snitches": list(self.sel.get("snitches", [])),
+                  "draw": self.sel.get("draw", "")}
+        final = path[-1]
+        if self.state.table.top(city_place(final)) is None:
+            self._send({**action, "found": ""})
+            return
+        self._read(action, [("found", f"city/{final}")],
+                   f"{self.player}, look at the card you take at {self.rules.loc_name(final)}")
+
+    # Flimflam ------------------------------------------------------------------------------------------
+    def _panel_take_flimflam(self) -> None:
+        chosen = self.sel.setdefault("positions", [])
+        b = self.state.boards[self.player]
+        n = self.rules.box.allowance("flimflam", b.levels["flimflam"])
+        self.panel_title.setText(f"{self.player}, Flimflam: take up to {n} card{'s' if n != 1 else ''} from the "
+                                 f"Conspiracy (you have ${b.cash} and {b.bullets} bullets).")
+        widgets = []
+        for pos, card in sorted(self.state.covers.items()):
+            f = self.rules.ff(card)
+            on = pos in chosen
+            ok = on or self.refusal({"type": "take_flimflam", "player": self.player,
+                                     "positions": chosen + [pos]}) is None
+            widgets.append(self._button(
+                f"{pos}: {self.name(card)}, {'$1' if f.cost == 'cash' else '1 bullet'} for {reward_words(f.reward)}, "
+                f"tabs {f.tabs}" + (", a cat" if f.cat else ""), f"sm:ff:{pos}",
+                lambda pos=pos: self._toggle("positions", pos), enabled=ok, checked=on))
+        self._grid(widgets, 2)
+        self._row(self._button("Take them", "sm:send", lambda: self._send(
+            {"type": "take_flimflam", "positions": list(chosen)}), enabled=bool(chosen), role="primary"))
+
+    # Take Cases (the action, and a Case card reward) -----------------------------------------------------
+    def _panel_take_cases(self, one: bool = False) -> None:
+        picks = self.sel.setdefault("picks", [])
+        refill = self.sel.setdefault("refill", [])
+        b = self.state.boards[self.player]
+        n = 1 if one else self.rules.box.allowance("cases", b.levels["cases"])
+        self.panel_title.setText(f"{self.player}, take {'a Case card' if one else f'up to {n} Case cards'} from the "
+                                 f"display or the top of the deck ({self.state.case_deck} in the deck).")
+        widgets = []
+        from_deck = picks.count("deck")
+        for card in self.state.display:
+            c = self.rules.case(card)
+            on = card in picks
+            widgets.append(self._button(f"{self.name(card)}: {', '.join(c.cost)}, {c.points} pts, tabs {c.tabs}",
+                                        f"sm:case:{short(card)}", lambda card=card: self._pick_case(card),
+                                        enabled=on or len(picks) < n, checked=on))
+        widgets.append(self._button(f"From the deck ({from_deck})", "sm:case:deck", lambda: self._pick_case("deck"),
+                                    enabled=len(picks) < n and from_deck < self.state.case_deck))
+        need = min(4 - (len(self.state.display) - (len(picks) - from_deck)), self.state.case_deck - from_deck)
+        del refill[need:]
+        refill += [""] * (need - len(refill))
+        pool = sorted(self.rules.case_pool(self.state), key=self.name)
+        if self.simulator is not None:
+            spare = [c for c in pool if c not in refill]
+            self.rng.shuffle(spare)
+            for i in range(need):
+                if not refill[i]:
+                    refill[i] = spare.pop()
+        for i in range(need):
+            widgets.append(self._labelled(f"Turned up to refill the display ({i + 1})", self._combo(
+                f"sm:refill{i}", [(c, self.name(c)) for c in pool], refill[i],
+                lambda v, i=i: refill.__setitem__(i, v))))
+        self._grid(widgets, 3)
+        self._row(self._button("Clear", "sm:clear", self._clear_picks, enabled=bool(picks)))
+        self._row(self._button("Take them", "sm:send", self._send_cases, enabled=bool(picks),
+                                                  role="primary"))
+
+    def _panel_take_case(self) -> None:
+        self._panel_take_cases(one=True)
+
+    def _pick_case(self, card: str) -> None:
+        picks = self.sel["picks"]
+        if card != "deck" and card in picks:
+            picks.remove(card)
+        else:
+            picks.append(card)
+        self._draw_panel()
+
+    def _clear_picks(self) -> None:
+        self.sel = {}
+        self._draw_panel()
+
+    def _send_cases(self) -> None:
+        refill = [c for c in self.sel["refill"] if c]
+        if len(refill) != len(self.sel["refill"]):
+            self.panel_note.setText("Choose each card turned up to refill the display.")
+            return
+        if self.mode == "take_case":
+            self._send({"type": "take_case", "source": self.sel["picks"][0], "refill": refill[0] if refill else ""})
+        else:
+            self._send({"type": "take_cases", "picks": list(self.sel["picks"]), "refill": refill})
+
+    # Moxie's re-roll ---------------------------------------------------------------------------------
+    def _panel_reroll(self) -> None:
+        self.panel_title.setText(f"{self.player}, re-roll the Moxie die: what does it show?")
+        words = [f"{v}: {TRACK_NAME[TRACKS[v - 1]]}" for v in range(1, 6)] + ["6: nothing"]
+        self._grid([self._button(w, f"sm:value:{v}", lambda v=v: self._send({"type": "reroll", "value": v}))
+                    for v, w in enumerate(words, 1)], 6)
+        if self.simulator is not None:
+            self._row(self._button("Re-roll on the simulated table", "sm:reroll:sim", lambda: self._send(
+                {"type": "reroll", "value": self.simulator.rng.randint(1, 6)})))
+
+    # peeks ------------------------------------------------------------------------------------------
+    def _panel_peek(self) -> None:
+        self.panel_title.setText(f"{self.player}, click the uncovered suspect you peek at (\u25B6).")
+
+    _panel_use_stoolie = _panel_peek
+
+    def _click_peek(self, place: str) -> None:
+        if place in self._mode_legal():
+            pos = int(place.split("/")[1])
+            self._read({"type": self.mode, "position": pos}, [("card", place)],
+                       f"{self.player}, peek at suspect {pos} of the Conspiracy")
+
+    _click_use_stoolie = _click_peek
+
+    # Close Cases --------------------------------------------------------------------------------------
+    def _panel_close_case(self) -> None:
+        b = self.state.boards[self.player]
+        self.panel_title.setText(f"{self.player}, close a case: which Case card do you play, and how do you pay?")
+        known = [(c, f"{self.name(c)} (taken from the display)") for c in b.hand_known]
+        pool = [(c, self.name(c)) for c in sorted(self.rules.case_pool(self.state), key=self.name)] \
+            if b.hand_unknown else []
+        card = self.sel.get("card")
+        widgets: list[QWidget] = [self._labelled("The Case card you play", self._combo(
+            "sm:close:card", known + pool, card, self._close_card))]
+        if card:
+            c = self.rules.case(card)
+            q = self.rules.card_question(card)
+            self.panel_note.setText(f"{self.name(card)} needs {', '.join(c.cost)}; pays {c.points} points"
+                                    + (f" and ${c.cash}" if c.cash else "") + f"; tabs {c.tabs}."
+                                    + (" (Not checked against your box yet: 'Check this card'.)" if q else ""))
+            if q:
+                widgets.append(self._button("Check this card", "sm:close:check", lambda: self.open_box_form(q.key)))
+            for i, pay in enumerate(self._payments(c.cost, b.evidence)):
+                widgets.append(self._button("Pay " + ", ".join(pay), f"sm:pay:{i}", lambda pay=pay: self._send(
+                    {"type": "close_case", "card": card, "pay": list(pay)})))
+            if len(widgets) == 1 or (q and len(widgets) == 2):
+                widgets.append(label("You do not have the evidence this case needs.", "sm"))
+        self._grid(widgets, 3)
+
+    def _close_card(self, card: str) -> None:
+        self.sel["card"] = card
+        self._draw_panel()
+
+    def _payments(self, cost, have) -> list[tuple[str, ...]]:
+        """Every exact way to pay ``cost`` with the evidence ``have`` (a fedora stands for any one)."""
+        out = []
+        ranges = [range(min(have[e], len(cost)) + 1) for e in EVIDENCE]
+        for counts in product(*ranges):
+            if sum(counts) != len(cost):
+                continue
+            pay = Counter({e: n for e, n in zip(EVIDENCE, counts) if n})
+            if self.rules.pays(tuple(cost), pay):
+                out.append(tuple(sorted(pay.elements())))
+        return out
+
+    # hunches ---------------------------------------------------------------------------------------------
+    def _panel_hunch(self) -> None:
+        cards = self.sel.setdefault("cards", [])
+        snitches = self.sel.setdefault("snitches", [])
+        b = self.state.boards[self.player]
+        self.panel_title.setText(f"{self.player}, gain a hunch: pick cards above your file cabinet (and your "
+                                 f"snitches) that give A, B and C, each one at least one letter.")
+        widgets = []
+        for c in b.above:
+            widgets.append(self._button(f"{self.name(c)}: {self.rules.tabs_of(c)}", f"sm:hunch:{short(c)}",
+                                        lambda c=c: self._toggle("cards", c), checked=c in cards))
+        for loc, (owner, ev, _) in sorted(self.state.snitch_at.items()):
+            if owner == self.player:
+                widgets.append(self._button(f"Your snitch at {self.rules.loc_name(loc)} (wild)", f"sm:hunch:s:{loc}",
+                                            lambda loc=loc: self._toggle("snitches", loc), checked=loc in snitches))
+        tab = "*" if self.rules.box.snitch_tab == "wild" else self.rules.box.snitch_tab
+        ok = bool(cards) and self.rules.makes_set([self.rules.tabs_of(c) for c in cards] + [tab] * len(snitches))
+        self._grid(widgets, 3)
+        can_read = hasattr(self.shell, "read_card_list")
+        if not can_read:
+            self.panel_note.setText("Drawing hunch cards privately needs the shell's card-list entry.")
+        elif cards and not ok:
+            self.panel_note.setText("These do not make A, B and C yet.")
+        self._row(self._button("Draw the hunch cards", "sm:send", self._draw_hunches,
+                                                  enabled=ok and can_read, role="primary"))
+
+    def _draw_hunches(self) -> None:
+        need = min(3, self.state.table.count(HUNCH_PILE))
+        p = self.player
+        action = {"type": "hunch", "player": p, "cards": list(self.sel["cards"]),
+                  "snitches": list(self.sel["snitches"])}
+        demo = None
+        if self.simulator is not None:
+            demo = list(reversed(self.simulator.cards_in(self.state, str(HUNCH_PILE))))[:need]
+        self.close_panel()
+        self.shell.read_card_list(action, "drawn", str(HUNCH_PILE), private=True,
+                                  heading=f"{p}, draw {need} hunch card{'s' if need != 1 else ''} and look at them",
+                                  least=need, most=need, kinds=("hunch",), demo_cards=demo)
+
+    def _start_keep_hunch(self) -> None:
+        p = self.player
+        self.mode = None
+        self.shell.read_cards({"type": "keep_hunch", "player": p}, [("card", f"{p}/drawn")], private=True,
+                              heading=f"{p}, which hunch card do you keep? The others go under the hunch deck.")
+
+    def _start_buy_hunch(self) -> None:
+        p = self.player
+        self.mode = None
+        self.shell.read_cards({"type": "buy_hunch", "player": p}, [("card", str(HUNCH_PILE))], private=True,
+                              heading=f"{p}, pay $1 and draw one more hunch card")
+
+    # End of Turn limits ----------------------------------------------------------------------------------
+    def _panel_discard(self) -> None:
+        b = self.state.boards[self.player]
+        over = self.rules.over_limits(self.state, self.player)
+        above = self.sel.setdefault("above", [])
+        hand = self.sel.setdefault("hand", [""] * over.get("hand", 0))
+        ev = self.sel.setdefault("evidence", Counter())
+        self.panel_title.setText(f"{self.player}, put back the extras: " + ", ".join(
+            f"{n} {'card' if k in ('above', 'hand') else k}{'s' if n != 1 else ''}"
+            + (" from above the file cabinet" if k == "above" else " from your hand" if k == "hand" else "")
+            for k, n in over.items()) + (" (the bullets go back to the board)." if "bullets" in over else "."))
+        widgets: list[QWidget] = []
+        if "above" in over:
+            for c in b.above:
+                widgets.append(self._button(self.name(c), f"sm:back:{short(c)}", lambda c=c: self._toggle("above", c),
+                                            checked=c in above))
+        if "hand" in over:
+            items = [(c, self.name(c)) for c in b.hand_known]
+            if b.hand_unknown:
+                items += [(c, self.name(c)) for c in sorted(self.rules.case_pool(self.state), key=self.name)]
+            for i in range(over["hand"]):
+                widgets.append(self._labelled(f"Case card put back ({i + 1})", self._combo(
+                    f"sm:back:hand{i}", items, hand[i], lambda v, i=i: hand.__setitem__(i, v))))
+        if "evidence" in over:
+            for e in EVIDENCE:
+                if b.evidence[e]:
+                    widgets.append(self._button(f"Put back a {e} ({ev[e]})", f"sm:back:{e}",
+                                                lambda e=e: self._more_evidence(e),
+                                                enabled=ev[e] < b.evidence[e]
+                                                and sum(ev.values()) < over["evidence"]))
+            widgets.append(self._button("Start the evidence again", "sm:back:clear", self._clear_evidence))
+        self._grid(widgets, 4)
+        self._row(self._button("Put them back", "sm:send", lambda: self._send(
+            {"type": "discard", "above": list(above), "hand": [c for c in hand if c], "bullets": over.get("bullets", 0),
+             "evidence": {k: n for k, n in ev.items() if n}}), role="primary"))
+
+    def _more_evidence(self, e: str) -> None:
+        self.sel["evidence"][e] += 1
+        self._draw_panel()
+
+    def _clear_evidence(self) -> None:
+        self.sel["evidence"] = Counter()
+        self._draw_panel()
+
+    # End of Game ------------------------------------------------------------------------------------------
+    def _start_reveal(self) -> None:
+        self.sel = {"cards": [""] * 4}
+        if self.simulator is not None:
+            self.sel["cards"] = [self.simulator.card_at(self.state, f"conspiracy/{i}") for i in (1, 2, 3, 4)]
+
+    def _panel_reveal(self) -> None:
+        self.panel_title.setText(f"{self.player}, turn up the 4 suspects of the Conspiracy for everyone.")
+        suspects = [(c.id, c.name) for c in self.rules.deck.of_kind("suspect") if self.rules.role[c.id] != "stoolie"]
+        cards = self.sel["cards"]
+        self._grid([self._labelled(f"Suspect {i + 1}", self._combo(f"sm:reveal{i + 1}", suspects, cards[i],
+                                                                   lambda v, i=i: cards.__setitem__(i, v)))
+                    for i in range(4)], 4)
+        self._row(self._button("These are the suspects", "sm:send", lambda: self._send(
+            {"type": "reveal", "cards": list(cards)}), role="primary"))
+
+    # learn your box ------------------------------------------------------------------------------------------
+    def _needed(self) -> list:
+        return [q for q in self.rules.needed(self.state) if q.key not in self.skipped]
+
+    def _refresh_box_button(self) -> None:
+        n = len(self._needed())
+        self.box_button.set_lines([f"Check your box ({n} to check)"])
+        self.box_button.setProperty("role", "primary" if n else None)
+        self.box_button.setVisible(bool(n) and self.box_page.isHidden())
+
+    def open_box_form(self, key: str | None = None) -> None:
+        """The next value of the box the table needs (or ``key``), asked once with its card's layout."""
+        needed = self._needed()
+        question = next((q for q in needed if q.key == key), None) if key else (needed[0] if needed else None)
+        if question is None and key:
+            question = self.rules.box.question(key)
+        layout = self.box_page.layout()
+        clear_layout(layout)
+        if question is None:
+            self.close_box_form()
+            return
+        form = BoxForm(question, lambda answer, k=question.key: self._learn(k, answer),
+                       later=lambda k=question.key: self._later(k), names=dict(self.rules.box.locations))
+        layout.addWidget(form)
+        layout.addStretch(1)
+        form.show()
+        self.board.hide()
+        self.box_page.show()
+        self.box_button.hide()
+
+    def close_box_form(self) -> None:
+        clear_layout(self.box_page.layout())
+        self.box_page.hide()
+        self.board.show()
+        self._redraw()
+        if self.mode is not None:
+            self._draw_panel()
+
+    def _learn(self, key: str, answer: dict) -> str | None:
+        try:
+            self.rules.learn(key, answer)
+        except RuleViolation as exc:
+            return exc.message
+        self.shell.say([f"Noted in your box file: {self.rules.box.question(key).title}."])
+        self._next_box_question(key)
+        return None
+
+    def _later(self, key: str) -> None:
+        self.skipped.add(key)
+        self._next_box_question(key)
+
+    def _next_box_question(self, key: str) -> None:
+        if self._needed() and not key.startswith("case."):
+            self.open_box_form()
+        else:
+            self.close_box_form()

@@ -1,0 +1,401 @@
+"""Sudds & Malone at the table, driven by clicks as a family would play it.
+
+A whole first round with two detectives (the deal, dice tapped in, the Office, the Calendar with a
+snitch and a peek, an Investigate with the suspect taken behind the privacy gate, Flimflam, Read the
+News, Take Cases, the end of the round), the learn-your-box form and the box review screen, the dice
+read by the camera (a frame of vision's synthetic dice table through the real reader), a privacy walk
+of the shared screen, and the fit on a laptop screen with 2 and 4 players.
+Rule sections cited are the rulebook's (shared/rulebooks/sudds-and-malone.txt).
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections import Counter
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QAbstractButton, QComboBox
+
+from desktop.tables.sudds_malone import SuddsTable
+from desktop.tables.sudds_malone import dice as pool_dice
+from tests.desktop.driver import visible_texts
+from tests.desktop.test_fit import fits
+
+PLAYERS = [("Ann", 12), ("Bob", 13)]
+LOCS = ["brooklyn", "flatbush", "queens", "east-side", "bensonhurst", "midtown", "downtown", "staten-island"]
+FF = "sudds.flimflam.ff-{:02d}"
+CASE = "sudds.case.case-{:02d}"
+ROLL = {"white-1": 1, "white-2": 2, "white-3": 6, "black-1": 4, "black-2": 5, "black-3": 3, "grey-1": 3,
+        "grey-2": 6, "grey-3": 1, "personal-Ann": 2, "personal-Bob": 5}
+SIZES = [(1280, 680), (1366, 728)]
+
+
+@pytest.fixture
+def game(table):
+    table.choose_game("sudds-malone")
+    table.new_game(PLAYERS)
+    assert isinstance(table.window.table.table, SuddsTable)
+    return table
+
+
+def sm(t) -> SuddsTable:
+    return t.window.table.table
+
+
+def press(t, name: str) -> None:
+    buttons = [b for b in t.window.findChildren(QAbstractButton, name) if b.isVisible()]
+    assert buttons, f"no visible button {name!r}"
+    assert buttons[0].isEnabled(), f"{name!r} is disabled"
+    t.qtbot.mouseClick(buttons[0], Qt.LeftButton)
+
+
+def pick(t, name: str, value: str) -> None:
+    box = t.find(name, QComboBox)
+    i = box.findData(value)
+    assert i >= 0, f"{value} not offered in {name}"
+    box.setCurrentIndex(i)
+
+
+def board(t, player: str):
+    return t.session.state.boards[player]
+
+
+def deal(t) -> None:
+    press(t, "action:deal")
+    for i, loc in enumerate(LOCS, 1):
+        pick(t, f"sm:deal:{loc}", FF.format(i))
+    pick(t, "sm:deal:conspiracy", FF.format(9))
+    for i in range(4):
+        pick(t, f"sm:deal:display{i}", CASE.format(i + 1))
+    press(t, "sm:send")
+
+
+def roll(t, values: dict[str, int]) -> None:
+    press(t, "action:roll")
+    for die, v in values.items():
+        t.click(f"slot:{die}")
+        press(t, f"sm:value:{v}")
+    press(t, "sm:send")
+
+
+def take(t, die: str, use: str) -> None:
+    t.click(f"slot:{die}")
+    press(t, f"sm:use:{use}")
+
+
+def private_card(t, card: str, field: str = "card") -> None:
+    assert t.window.stack.currentWidget() is t.window.gate
+    t.click("gate:reveal")
+    t.choose(field, card)
+    t.click("entry:submit")
+
+
+def first_round(t) -> None:
+    """Ann and Bob play round 1 (How to Play: 4 dice each, one of each colour and the personal die)."""
+    rules = t.session.rules
+    deal(t)
+    assert "roll all the dice" in t.prompt
+    roll(t, ROLL)
+    assert "take a die" in t.prompt
+    # Ann: white 1, The Office (The Office): Calendar to level 2 costs the box's $1 and scores its point.
+    take(t, "white-1", "1")
+    step = rules.box.level("calendar", 2)
+    press(t, "sm:up:calendar")
+    press(t, "sm:send")
+    assert board(t, "Ann").levels["calendar"] == 2
+    assert board(t, "Ann").cash == 1 - step.cost and board(t, "Ann").score == 1 + 1
+    assert t.text("sm:Ann:1").startswith("2 points, $0")
+    t.click("action:end_turn")
+    # Bob: white 2, Calendar (Calendar): Monday $2, Tuesday a snitch placed on Queens.
+    take(t, "white-2", "2")
+    t.click("action:calendar")
+    assert board(t, "Bob").cash == 3
+    t.click("action:place_snitch")
+    assert "queens" in t.legal_slots()
+    t.click("slot:queens")
+    t.click("choose:glass")
+    assert t.session.state.snitch_at["queens"] == ("Bob", "glass", False)
+    assert "snitch Bob glass" in " ".join(t.find("slot:queens").text().split())
+    t.click("action:end_turn")
+    # Ann: black 3, Investigate (Investigate): East Side -> Queens, its Flimflam's back gives a telephone;
+    # the suspect there is taken behind the privacy gate; ff-03 covers suspect 3; a new card is drawn.
+    take(t, "black-3", "3")
+    assert {"midtown", "queens", "downtown"} <= t.legal_slots()
+    t.click("slot:queens")
+    pick(t, "sm:draw", FF.format(10))
+    press(t, "sm:send")
+    private_card(t, "sudds.suspect.rat-2", "found")
+    assert board(t, "Ann").evidence["telephone"] == 2
+    assert t.session.state.covers[3] == FF.format(3)
+    assert board(t, "Ann").location == "queens"
+    t.click("action:end_turn")
+    # Bob: black 1, Flimflam (Flimflam): the card on suspect 3 costs $1 and gives a fedora.
+    take(t, "black-1", "4")
+    press(t, "sm:ff:3")
+    press(t, "sm:send")
+    assert board(t, "Bob").cash == 2 and board(t, "Bob").evidence["fedora"] == 2
+    assert FF.format(3) in board(t, "Bob").above
+    t.click("action:end_turn")
+    # Ann: grey 1 read as the News (Read the News): $1, a bullet from the board, a notebook.
+    take(t, "grey-1", "news")
+    t.click("action:pick_evidence")
+    t.click("choose:notebook")
+    assert board(t, "Ann").cash == 1 and board(t, "Ann").bullets == 3 and board(t, "Ann").evidence["notebook"] == 2
+    t.click("action:end_turn")
+    # Bob: grey 3, The Office: improve nothing.
+    take(t, "grey-3", "1")
+    press(t, "sm:send")
+    t.click("action:end_turn")
+    # Ann: her personal die, Calendar at level 2: Monday $2, Tuesday blocked by Bob, Wednesday a peek.
+    take(t, "personal-Ann", "2")
+    t.click("action:calendar")
+    assert board(t, "Ann").cash == 3
+    t.click("action:peek")
+    covered = rules.ff(FF.format(9)).cover            # only uncovered suspects can be peeked at
+    assert f"conspiracy/{covered}" not in t.legal_slots() and "conspiracy/3" in t.legal_slots()
+    t.click("slot:conspiracy/3")
+    private_card(t, "sudds.suspect.mole-1")
+    t.click("action:end_turn")
+    # Bob: his personal die, Take Cases: Case 1 from the display; Case 5 turned up to refill it.
+    take(t, "personal-Bob", "5")
+    press(t, "sm:case:case-01")
+    pick(t, "sm:refill0", CASE.format(5))
+    press(t, "sm:send")
+    assert board(t, "Bob").hand_known == [CASE.format(1)]
+    assert CASE.format(5) in t.session.state.display
+
+
+def test_a_whole_first_round_by_clicks(game):
+    """Round 1 to its end (End of Round): the badge passes to the fewest bullets, round 2 is rolled for."""
+    t = game
+    first_round(t)
+    t.click("action:end_turn")
+    state = t.session.state
+    assert state.round == 2
+    assert state.badge == "Bob"                       # Bob 2 bullets, Ann 3 (End of Round: badge)
+    assert "Bob, roll all the dice for round 2" in t.prompt
+    assert t.text("sm:status").startswith("Round 2 of 4")
+    scores = {p: state.boards[p].score for p in ("Ann", "Bob")}
+    assert t.text("sm:Ann:1").startswith(f"{scores['Ann']} points")
+    assert t.text("sm:Bob:1").startswith(f"{scores['Bob']} points")
+
+
+def test_only_legal_choices_are_offered_for_a_die(game):
+    """Dice Action: each colour once a round, bullets change a die by one each (6 and 1 wrap)."""
+    t = game
+    deal(t)
+    roll(t, ROLL)
+    t.click("slot:white-3")                           # a 6: Moxie; +1 bullet wraps to 1, the Office
+    names = {b.objectName() for b in t.window.findChildren(QAbstractButton) if b.isVisible()
+             and b.objectName().startswith("sm:use:")}
+    assert {"sm:use:6", "sm:use:1", "sm:use:5", "sm:use:news"} <= names
+    assert "for 1 bullet" in " ".join(t.find("sm:use:1").text().split())
+    press(t, "sm:use:1")
+    assert board(t, "Ann").bullets == 1               # one bullet back to the board
+    press(t, "sm:send")
+    t.click("action:end_turn")
+    t.click("slot:white-1")
+    t.click("action:cancel") if t.visible("action:cancel") else press(t, "sm:cancel")
+    # Ann used her white die: Bob may take the other whites, Ann may not take one on her next turn.
+    take(t, "white-1", "1")
+    press(t, "sm:send")
+    t.click("action:end_turn")
+    assert "white-2" not in t.legal_slots()
+
+
+def test_the_shared_screen_never_shows_a_private_suspect(game):
+    """Investigate and Calendar peeks are private: the shared screen names no suspect card."""
+    t = game
+    first_round(t)
+    suspects = [c.name for c in t.session.rules.deck.of_kind("suspect")]
+    seen = " ".join(visible_texts(t.window))
+    assert not [s for s in suspects if s in seen]
+    assert "Rat (2)" not in " ".join(t.log()) and "Mole (1)" not in " ".join(t.log())
+    # Ann's journal (behind the gate) has both.
+    t.click("journal:Ann")
+    t.click("gate:reveal")
+    inside = " ".join(visible_texts(t.window))
+    assert "Rat (2)" in inside and "Mole (1)" in inside
+
+
+def test_learn_your_box_asks_once_and_stores_the_answer(game, gumshoe_home):
+    """Your box (docs/rules/sudds-malone.md): an unchecked value is asked with its layout and kept."""
+    t = game
+    deal(t)
+    rules = t.session.rules
+    before = len(rules.needed(t.session.state))
+    assert before and t.visible("sm:box")
+    press(t, "sm:box")
+    key = sm(t).box_page.findChild(QAbstractButton, "box:save").parent().question.key
+    title = t.text("box:title")
+    assert title == rules.box.question(key).title
+    press(t, "box:save")                               # "this is what our box says": the reading stands
+    path = gumshoe_home / "boxes" / "sudds-malone.toml"
+    answers = tomllib.loads(path.read_text())["answers"]
+    assert key in answers and rules.box.is_verified(key)
+    assert len(rules.needed(t.session.state)) == before - 1
+    # "Later" skips a value for this game; a wrong answer is refused in words and nothing is stored.
+    nxt = sm(t).box_page.findChild(QAbstractButton, "box:save").parent().question
+    press(t, "box:later")
+    assert nxt.key not in [q.key for q in sm(t)._needed()]
+    if sm(t).box_page.isVisible():
+        form = sm(t).box_page.findChild(QAbstractButton, "box:save").parent()
+        text_fields = [f for f in form.question.fields if f.kind == "text"]
+        if text_fields:
+            edit = t.find(f"box:field:{text_fields[0].name}")
+            edit.setText("a bag of gold")
+            press(t, "box:save")
+            assert t.text("box:error")
+            assert form.question.key not in tomllib.loads(path.read_text())["answers"]
+
+
+def test_a_track_answer_changes_the_cost_the_table_computes(game, gumshoe_home):
+    """The Office: after the family says Calendar level 2 costs $0 and gives 2 points, the app uses that."""
+    t = game
+    deal(t)
+    roll(t, ROLL)
+    sm(t).open_box_form("track.calendar.2")
+    t.find("box:field:cost").setValue(0)
+    t.find("box:field:reward").setText("points:2")
+    press(t, "box:save")
+    assert not sm(t).box_page.isVisible() or t.text("box:title") != "Your player board: Calendar column, level 2"
+    if sm(t).box_page.isVisible():
+        press(t, "box:later")
+        while sm(t).box_page.isVisible():
+            press(t, "box:later")
+    take(t, "white-1", "1")
+    assert "$0, 2 points" in " ".join(t.find("sm:up:calendar").text().split())
+    press(t, "sm:up:calendar")
+    press(t, "sm:send")
+    assert board(t, "Ann").cash == 1 and board(t, "Ann").score == 3
+
+
+def test_the_box_review_screen_lists_every_value_and_saves_a_correction(qtbot, gumshoe_home):
+    from desktop.style import apply_style
+    from desktop.tables.sudds_malone.box_form import BoxReview
+    from PySide6.QtWidgets import QApplication
+    apply_style(QApplication.instance())
+    review = BoxReview()
+    qtbot.addWidget(review)
+    review.resize(1100, 650)
+    review.show()
+    rows = review.findChild(type(review.rows), "box:rows")
+    assert rows.count() == len(review.box.keys())
+    for i in range(rows.count()):
+        if rows.item(i).data(Qt.UserRole) == "map.staten-island":
+            rows.setCurrentRow(i)
+    review.findChild(QAbstractButton, "box:check:brooklyn").setChecked(True)
+    qtbot.mouseClick(review.findChild(QAbstractButton, "box:save"), Qt.LeftButton)
+    answers = tomllib.loads((gumshoe_home / "boxes" / "sudds-malone.toml").read_text())["answers"]
+    assert "brooklyn" in answers["map.staten-island"]["neighbours"]
+    assert "brooklyn" in review.box.neighbours["staten-island"]
+    assert "staten-island" in review.box.neighbours["brooklyn"]       # the map stays symmetric
+    review.only.setCurrentIndex(1)                                       # not checked yet
+    assert all("(our reading)" in rows.item(i).text() for i in range(rows.count()))
+
+
+def test_the_shelf_offers_the_box_screen(window):
+    from desktop.tables import table_class
+    screens = table_class("sudds-malone").shelf_screens()
+    assert [s.name for s in screens] == ["box"]
+
+
+def test_dice_read_by_the_camera(game, monkeypatch):
+    """The dice pool read from a camera frame by vision's reader (How to Play: the badge holder rolls)."""
+    t = game
+    deal(t)
+    players = ["Ann", "Bob"]
+    frame = pool_dice.simulated_frame(ROLL, players, seed=3)
+    from desktop.camera import CameraPanel
+    monkeypatch.setattr(CameraPanel, "latest_frame", lambda self: frame)
+    press(t, "action:roll")
+    press(t, "sm:dice:camera")
+    values = sm(t).sel["values"]
+    assert len(values) == len(ROLL)
+    for colour in ("white", "black", "grey", "red", "blue"):
+        want = Counter(v for d, v in ROLL.items() if pool_dice.die_colour(d, players) == colour)
+        got = Counter(v for d, v in values.items() if pool_dice.die_colour(d, players) == colour)
+        assert got == want, colour
+    press(t, "sm:send")
+    assert "take a die" in t.prompt
+    # Each colour's values are the pool's (dice of one colour are alike until taken).
+    assert Counter(t.session.state.dice.values()) == Counter(ROLL.values())
+
+
+def test_a_camera_that_is_off_leaves_the_dice_to_tap_in(game, monkeypatch):
+    t = game
+    deal(t)
+    from desktop.camera import CameraPanel
+    monkeypatch.setattr(CameraPanel, "latest_frame", lambda self: None)
+    press(t, "action:roll")
+    press(t, "sm:dice:camera")
+    assert "camera is off" in t.text("sm:note")
+    assert not t.find("sm:send").isEnabled()
+
+
+def test_a_demo_round_rolls_on_the_simulated_table(window, qtbot):
+    """Demo: the simulated table deals and rolls; its dice frame goes through vision's reader."""
+    from desktop.games import GameController
+    from engine.game import Assist
+    from tests.desktop.driver import Driver
+    c = GameController.new("sudds-malone", ["Ann", "Bob"], {"Ann": 9, "Bob": 10}, Assist.FULL, demo=True)
+    window._open(c)
+    window.show_table()
+    t = Driver(window, qtbot)
+    press(t, "action:deal")
+    press(t, "sm:send")
+    press(t, "action:roll")
+    press(t, "sm:dice:camera")
+    while len(sm(t).sel["values"]) < len(t.session.state.dice):     # a die the reader was unsure of
+        press(t, "sm:value:4")
+    press(t, "sm:send")
+    assert "take a die" in t.prompt
+    window.leave_game()
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_table_fits_with_two_players(game, size):
+    t = game
+    fits(t, size, "deal panel") if press(t, "action:deal") is None else None
+    press(t, "sm:cancel")
+    deal(t)
+    roll(t, ROLL)
+    fits(t, size, "dice rolled")
+    t.click("slot:white-1")
+    fits(t, size, "take a die")
+    press(t, "sm:use:1")
+    fits(t, size, "office")
+    press(t, "sm:send")
+    t.click("action:end_turn")
+    take(t, "white-2", "3")
+    fits(t, size, "investigate")
+    press(t, "sm:cancel")
+    press(t, "sm:box")
+    fits(t, size, "learn your box")
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_table_fits_with_four_players(window, qtbot, size):
+    from desktop.games import GameController
+    from engine.game import Assist
+    from tests.desktop.driver import Driver
+    names = ["Ann", "Bob", "Cyd", "Dee"]
+    c = GameController.new("sudds-malone", names, {n: 12 for n in names}, Assist.FULL, demo=True)
+    window._open(c)
+    window.show_table()
+    t = Driver(window, qtbot)
+    press(t, "action:deal")
+    fits(t, size, "deal, 4 players")
+    press(t, "sm:send")
+    press(t, "action:roll")
+    fits(t, size, "roll, 4 players")
+    for die in c.session.state.dice:
+        sm(t).sel["values"][die] = 3
+    sm(t)._draw_panel()
+    press(t, "sm:send")
+    fits(t, size, "take a die, 4 players")
+    t.click("slot:white-1")
+    press(t, "sm:use:5")
+    fits(t, size, "take cases, 4 players")
+    window.leave_game()
