@@ -194,6 +194,7 @@ class SuddsTable(GameTable):
     def _row(self, b: WrappingButton) -> None:
         """A button of the panel's bottom row: as wide as its words (up to a third of the row)."""
         b.setMinimumWidth(min(300, b.fontMetrics().horizontalAdvance(b.text()) + 36))
+        b.setSizePolicy(QSizePolicy.Minimum, QSizePolicy.Preferred)     # a box layout ignores an Ignored one's minimum
         self.panel_buttons.addWidget(b)
 
     # --- the contract ------------------------------------------------------------------------

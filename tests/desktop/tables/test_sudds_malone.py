@@ -399,3 +399,45 @@ def test_the_table_fits_with_four_players(window, qtbot, size):
     press(t, "sm:use:5")
     fits(t, size, "take cases, 4 players")
     window.leave_game()
+
+
+def test_a_hunch_drawn_and_kept_behind_the_privacy_gate(table, gumshoe_home):
+    """Close Cases (Gain a Hunch): the family's box says ff-09 has tabs A, B and C; Bob uses it alone,
+    draws 3 hunch cards privately (the shell's card-list entry), keeps one; the Flimflam goes back."""
+    box_file = gumshoe_home / "boxes" / "sudds-malone.toml"
+    box_file.parent.mkdir(parents=True, exist_ok=True)
+    box_file.write_text('[answers."flimflam.ff-09"]\ntabs = "ABC"\n', encoding="utf-8")
+    t = table
+    t.choose_game("sudds-malone")
+    t.new_game(PLAYERS)
+    deal(t)
+    roll(t, ROLL)
+    take(t, "white-1", "1")
+    press(t, "sm:send")                                # Ann improves nothing
+    t.click("action:end_turn")
+    take(t, "black-1", "4")                            # Bob: Flimflam, the card on suspect 1 ($1)
+    press(t, "sm:ff:1")
+    press(t, "sm:send")
+    t.click("action:pick_evidence")
+    t.click("choose:telephone")
+    assert board(t, "Bob").above == [FF.format(9)]
+    press(t, "action:hunch")
+    press(t, "sm:hunch:ff-09")
+    press(t, "sm:send")
+    drawn = list(t.session.state.hunches_in_play[:3])
+    assert t.window.stack.currentWidget() is t.window.gate
+    t.click("gate:reveal")
+    lst = t.find("choose:drawn")
+    for row in range(lst.count()):
+        if lst.item(row).data(Qt.UserRole) in drawn:
+            lst.item(row).setSelected(True)
+    t.click("entry:submit")
+    names = [t.session.rules.deck.name_of(c) for c in drawn]
+    assert not [n for n in names if n in " ".join(visible_texts(t.window))]     # never on the shared screen
+    t.click("action:keep_hunch")
+    private_card(t, drawn[1])
+    state = t.session.state
+    assert board(t, "Bob").hunches == [drawn[1]]
+    assert board(t, "Bob").above == [] and FF.format(9) in state.ff_deck
+    assert t.text("sm:Bob:6").startswith("0, 3, 1, 0")                          # one hunch in front of Bob
+    t.click("action:end_turn")
