@@ -33,6 +33,7 @@ from .widgets import WrappingButton, button, clear_layout, label, plain_tip
 SIDE_WIDTH = 320
 BOTTOM_HEIGHT = 96         # the log's height; the journals and the camera fit beside it
 MESSAGE_LINES = 2          # the message area shows the newest lines; the log keeps them all
+COMPACT_FROM = 6           # this many action buttons or more: lower buttons, so the column fits a laptop
 
 
 @dataclass
@@ -363,6 +364,12 @@ class TableScreen(QWidget):
             role = "primary" if len(prompt.options) - len(direct) <= 2 or not option.targets else None
             self._action_button(option.label, f"action:{option.action}", role,
                                 lambda _=False, o=option: self.start_option(o))
+        buttons = [self.action_layout.itemAt(i).widget() for i in range(self.action_layout.count())]
+        buttons = [b for b in buttons if isinstance(b, WrappingButton)]
+        for b in buttons:
+            if len(buttons) >= COMPACT_FROM:
+                b.setMinimumHeight(30)
+                b.set_compact()
 
     # --- messages ------------------------------------------------------------------
     def say(self, lines: list[str]) -> None:

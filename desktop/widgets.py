@@ -75,12 +75,18 @@ class WrappingButton(QPushButton):
         super().__init__(parent)
         self._lines: list[str] = [text] if text else []
         self._base_sheet = ""
+        self._compact = False
         self.setFocusPolicy(Qt.StrongFocus)
         self.setSizePolicy(QSizePolicy.Ignored, QSizePolicy.Preferred)
         self._fit_text()
 
     def set_lines(self, lines: list[str]) -> None:
         self._lines = list(lines)
+        self._fit_text()
+
+    def set_compact(self, compact: bool = True) -> None:
+        """Less padding and a lower minimum height than the app's buttons: for a column of many."""
+        self._compact = compact
         self._fit_text()
 
     def resizeEvent(self, event) -> None:
@@ -107,7 +113,8 @@ class WrappingButton(QPushButton):
         if self._base_sheet:
             sheet = self._base_sheet.replace("color: #111;", f"color: #111; font-size: {size}pt;")
         else:
-            sheet = f"QPushButton {{ font-size: {size}pt; padding: 4px 6px; }}"
+            low = " min-height: 20px; padding: 1px 6px;" if self._compact else " padding: 4px 6px;"
+            sheet = f"QPushButton {{ font-size: {size}pt;{low} }}"
         if sheet != self.styleSheet():      # restyling on every refresh costs a frame
             self.setStyleSheet(sheet)
         if literal(text) != self.text():

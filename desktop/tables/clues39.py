@@ -88,7 +88,10 @@ class CluesTable(GameTable):
         return slot
 
     def _sync_missions(self, player: str, places: list[str]) -> None:
-        """Mission stacks come and go: one tile per open mission, in mission order."""
+        """Mission stacks come and go: one tile per open mission, in mission order. More missions
+        than a row holds go on further rows; with three or four players (little height each) they
+        stay on one row instead, narrower, each tile giving only its number and points (the rest
+        is in its tooltip)."""
         if places == self.missions[player]:
             return
         for place in self.missions[player]:
@@ -96,13 +99,22 @@ class CluesTable(GameTable):
             slot.hide()
             slot.deleteLater()
         grid = self.grids[player]
+        dense = self._dense(player, len(places))
+        per_row = len(places) if dense else MISSION_COLUMNS
         first = (len(SPOTS) + 1) * UNIT
         for i, place in enumerate(places):
-            row = i // MISSION_COLUMNS
-            in_row = min(MISSION_COLUMNS, len(places) - row * MISSION_COLUMNS)
+            row = i // per_row
+            in_row = min(per_row, len(places) - row * per_row)
             span = MISSION_COLUMNS * UNIT // in_row          # few missions: wider tiles, fewer lines
-            self._slot(grid, place, row, first + (i % MISSION_COLUMNS) * span, span)
+            slot = self._slot(grid, place, row, first + (i % per_row) * span, span)
+            if dense:
+                slot.setMinimumWidth(48)
         self.missions[player] = list(places)
+
+    def _dense(self, player: str, missions: int | None = None) -> bool:
+        """Whether this player's mission tiles are one line each (see :meth:`_sync_missions`)."""
+        count = len(self.missions[player]) if missions is None else missions
+        return count > MISSION_COLUMNS and len(self.boxes) >= COMPACT_PLAYERS
 
     # --- the contract ------------------------------------------------------------------
     @classmethod
@@ -206,13 +218,21 @@ class CluesTable(GameTable):
             # Little height per player: the Location (what a steal needs) and the points; the
             # Agent's name and the card count are in the tooltip and the accessible name.
             location = named[1].name if len(named) > 1 else ""
+            if self._dense(place.split("/")[0]):
+                return [f"{where}:", f"{points} pts"]
             short = ", ".join([f"{points} pts", *(["immune"] if immune else []), *(["new"] if new else [])])
             return [f"{where}: {short}", location] if location else [where, short]
         if top.name is None:
             count = f"{len(cards)} card{'s' if len(cards) != 1 else ''}"
             # A deck's top card is read when it is played: the tile only counts the deck.
             return [where, count, "(not read yet)"] if "/table/" in place else [where, count]
-        extra = f"+{len(cards) - 1} under it" if len(cards) > 1 else ""
+        under = len(cards) - 1
+        self.slots[place].setToolTip("")
+        if under and len(self.boxes) >= COMPACT_PLAYERS:
+            # Little height: "+2" (cards under the top one) on the tile, the words in its tooltip.
+            self.slots[place].setToolTip(plain_tip(f"{top.name} \u2014 {where}, {under} more under it"))
+            return [top.name, f"{where} +{under}"]
+        extra = f"+{under} under it" if under else ""
         return [top.name, f"{where} {extra}".strip()]
 
     def setup_widget(self) -> QWidget:

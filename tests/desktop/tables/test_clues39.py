@@ -615,3 +615,53 @@ def test_no_camera_on_the_library_screen_is_said_and_typing_still_works(table, g
     t.click("library:sticker:attach")
     assert t.text("library:sticker:message").startswith("\u2714 Sticker 1501 is now on card 7: Grace's Agent.")
     t.click("screen:close")
+
+
+def most_missions(view) -> int:
+    owners: dict[str, set[str]] = {}
+    for card in view.cards:
+        if "/mission/" in card.place:
+            owners.setdefault(card.place.split("/")[0], set()).add(card.place)
+    return max((len(places) for places in owners.values()), default=0)
+
+
+@pytest.mark.parametrize("size", [(1280, 680), (1366, 728)])
+def test_five_missions_of_one_player_still_fit_with_four_players(table, size):
+    """docs/desktop.md: no limit on open missions (Missions). With four players a player's five
+    missions stay on one row of narrow tiles (number and points; the rest in the tooltip) and
+    nothing is cut, across or down. The game is played on by the simulated players until someone
+    has five missions open."""
+    t = table
+    t.window.resize(*size)
+    choose_game(t)
+    t.click("start:new")
+    t.find("new:count").setValue(4)
+    for i, name in enumerate(NAMES):
+        t.find(f"new:name{i}").setText(name)
+        t.find(f"new:age{i}").setValue(9 + i)
+    t.click("new:start")
+    t.click("setup:done")
+    c = t.window.controller
+    # The simulated players' moves are found on a session of the same setup (no screen, no file),
+    # then made in the app's game.
+    from engine.session import Session
+    for seed in (13, *range(40)):
+        trial = Session.new("39-clues", list(NAMES), dict(c.session.options))
+        sim = trial.rules.simulator(trial.initial, seed)
+        moves = []
+        while trial.outcome is None and most_missions(trial.view(None)) < 5 and len(moves) < 800:
+            moves.append(sim.random_action(trial))
+            trial.apply(moves[-1])
+        if most_missions(trial.view(None)) >= 5:
+            break
+    for move in moves:
+        c.session.apply(move)
+    assert most_missions(c.session.view(None)) >= 5
+    t.window.table.refresh()
+    fits(t, size, "five missions of one player, four players", vertical=True)
+    owner = max(NAMES, key=lambda p: sum(1 for place in t.window.table.table.slots if place.startswith(f"{p}/mission/")))
+    tiles = [place for place in t.window.table.table.slots if place.startswith(f"{owner}/mission/")]
+    assert len(tiles) >= 5
+    for place in tiles:              # one row of narrow tiles: the number and the points, the rest in the tooltip
+        assert re.fullmatch(r"(\u25B6 )?Mission \d+: \d+ pts", tile(t, place)), tile(t, place)
+        assert " at " in t.find(f"slot:{place}").toolTip()
