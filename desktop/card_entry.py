@@ -54,13 +54,18 @@ class CardChooser(_Chooser):
     """One card to identify: a list of every card that can lie there (of the slot's type, if known)."""
 
     def __init__(self, controller: GameController, field: str, place: str, *, hint: str | None = None,
-                 parent: QWidget | None = None) -> None:
+                 choices: list[str] | None = None, parent: QWidget | None = None) -> None:
+        """``choices``: the only cards it can be (one of the cards a player drew); None: any of its type."""
         super().__init__(parent)
         self.field = field
         self.place = place
+        self.choices = list(choices) if choices is not None else None
         self.kind = controller.kind_at(place)
         self.kind_words = controller.kind_name(self.kind) if self.kind is not None else "card"
-        self.names = dict(controller.cards_of_kind(self.kind))
+        if self.choices is not None:
+            self.names = dict(sorted(card_names(controller, self.choices).items(), key=lambda kv: kv[1]))
+        else:
+            self.names = dict(controller.cards_of_kind(self.kind))
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         where = controller.words(place)
@@ -103,6 +108,11 @@ class CardChooser(_Chooser):
 
     def demo_problem(self, controller: GameController) -> str | None:
         """On the simulated table the truth is known: a wrong pick is a slip, not a card."""
+        if self.choices is not None:       # one of several cards lying there (which one is the player's choice)
+            if self.card() not in controller.true_cards_in(self.place):
+                return (f"That card is not among the cards {controller.words(self.place)} on the simulated table. "
+                        f"Pick again, or show it to the simulated camera.")
+            return None
         if self.card() != controller.true_card_at(self.place):
             return (f"That is not the card lying there on the simulated table ({controller.words(self.place)}). "
                     f"Pick again, or show it to the simulated camera.")
@@ -226,7 +236,7 @@ class CardEntry(QWidget):
                  hints: dict[str, str] | None = None, camera_note: str | None = None,
                  show_to_camera: Callable[[], None] | None = None,
                  send: Callable[[dict], list] | None = None, choosers: list[QWidget] | None = None,
-                 parent: QWidget | None = None) -> None:
+                 choices: dict[str, list[str]] | None = None, parent: QWidget | None = None) -> None:
         """``send``: how the finished action is applied (default: the controller's ``apply``).
         ``choosers``: ready-made choosers (a :class:`CardListChooser`) instead of one per read."""
         super().__init__(parent)
@@ -242,7 +252,7 @@ class CardEntry(QWidget):
             layout.addWidget(note)
         row = QHBoxLayout()
         self.choosers = choosers if choosers is not None else \
-            [CardChooser(controller, f, p, hint=(hints or {}).get(f)) for f, p in reads]
+            [CardChooser(controller, f, p, hint=(hints or {}).get(f), choices=(choices or {}).get(f)) for f, p in reads]
         for chooser in self.choosers:
             row.addWidget(chooser)
         layout.addLayout(row, 1)

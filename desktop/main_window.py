@@ -201,7 +201,7 @@ class MainWindow(QMainWindow):
         self.show_start()
 
     # --- card entry: private (behind the gate) or public (on the shared screen) ----------
-    def read_cards(self, action: dict, reads: list, private: bool, heading: str) -> None:
+    def read_cards(self, action: dict, reads: list, private: bool, heading: str, choices: dict | None = None) -> None:
         c = self.controller
         assert c is not None
         reads = [tuple(r) for r in reads]
@@ -213,13 +213,16 @@ class MainWindow(QMainWindow):
         if private and c.demo:
             # The simulated player is looking at the card: behind the gate, only they see this.
             for card_field, place in reads:
+                if (choices or {}).get(card_field) is not None:
+                    # one of several cards there: the simulated player may choose any of them
+                    continue
                 hints[card_field] = f"On the simulated table this card is: {c.deck.name_of(c.true_card_at(place))}"
 
         def make_entry() -> CardEntry:
             entry = CardEntry(c, heading, reads, lambda cards: {**action, **cards},
                               submit_text="Note it in my journal" if private else
                               ("This is the card" if len(reads) == 1 else "These are the cards"),
-                              hints=hints, camera_note=camera,
+                              hints=hints, camera_note=camera, choices=choices,
                               show_to_camera=self._simulated_show([place for _, place in reads]))
             entry.done.connect(self._entry_done)
             self.entry = entry

@@ -80,9 +80,12 @@ class TableShell(Protocol):
     def send(self, action: dict) -> bool:
         """Apply an action; on a refusal show why (nothing changes) and return False."""
 
-    def read_cards(self, action: dict, reads: list[tuple[str, str]], *, private: bool, heading: str) -> None:
+    def read_cards(self, action: dict, reads: list[tuple[str, str]], *, private: bool, heading: str,
+                   choices: dict[str, list[str]] | None = None) -> None:
         """Ask for the identity of the cards at places (card field, place), then send ``action``
-        with them: behind the privacy gate for ``action["player"]`` when ``private``."""
+        with them: behind the privacy gate for ``action["player"]`` when ``private``.
+        ``choices``: card field -> the only cards it may be (one of the cards a player drew and
+        saw); the list shows just those, and in a demo any of them that lies there is right."""
 
     def read_card_list(self, action: dict, field: str, place: str, *, private: bool, heading: str,
                        least: int = 1, most: int | None = None, kinds: tuple[str, ...] | None = None,

@@ -50,8 +50,8 @@ class OptionFlow:
 
 
 class TableScreen(QWidget):
-    #: a card entry is needed: (action so far, [(card field, place)], private, heading)
-    read_requested = Signal(dict, list, bool, str)
+    #: a card entry is needed: (action so far, [(card field, place)], private, heading, choices)
+    read_requested = Signal(dict, list, bool, str, dict)
     #: several cards from one place: (action so far, the read: field, place, private, heading,
     #: least, most, kinds, demo_cards)
     list_read_requested = Signal(dict, dict)
@@ -425,8 +425,10 @@ class TableScreen(QWidget):
         if self.speaker is not None:
             self.speaker.say(text)
 
-    def read_cards(self, action: dict, reads: list[tuple[str, str]], *, private: bool, heading: str) -> None:
-        self.read_requested.emit(dict(action), [tuple(r) for r in reads], private, heading)
+    def read_cards(self, action: dict, reads: list[tuple[str, str]], *, private: bool, heading: str,
+                   choices: dict[str, list[str]] | None = None) -> None:
+        self.read_requested.emit(dict(action), [tuple(r) for r in reads], private, heading,
+                                 {f: list(cards) for f, cards in (choices or {}).items()})
 
     def read_card_list(self, action: dict, field: str, place: str, *, private: bool, heading: str,
                        least: int = 1, most: int | None = None, kinds: tuple[str, ...] | None = None,
