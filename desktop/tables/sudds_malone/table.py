@@ -535,10 +535,6 @@ class SuddsTable(GameTable):
         self.sel["die"] = next((d for d in after if d not in self.sel["values"]), None)
         self._draw_panel()
 
-    def _camera_panel(self):
-        from ...camera import CameraPanel
-        return self.window().findChild(CameraPanel)
-
     def _camera_dice(self) -> None:
         """The dice read from the camera's newest frame (in a demo: the simulated table's roll)."""
         dice = list(self.state.dice)
@@ -546,8 +542,7 @@ class SuddsTable(GameTable):
             truth = {d: self.simulator.rng.randint(1, 6) for d in dice}
             frame = pool_dice.simulated_frame(truth, self.players, seed=self.rng.randrange(1 << 20))
         else:
-            panel = self._camera_panel()
-            frame = panel.latest_frame() if panel is not None else None
+            frame = self.shell.camera_frame()
             if frame is None:
                 self.panel_note.setText("The camera is off: start it under Camera, or tap the values in.")
                 return
@@ -908,7 +903,8 @@ class SuddsTable(GameTable):
         p = self.player
         self.mode = None
         self.shell.read_cards({"type": "keep_hunch", "player": p}, [("card", f"{p}/drawn")], private=True,
-                              heading=f"{p}, which hunch card do you keep? The others go under the hunch deck.")
+                              heading=f"{p}, which hunch card do you keep? The others go under the hunch deck.",
+                              choices={"card": list(self.state.drawn)})
 
     def _start_buy_hunch(self) -> None:
         p = self.player

@@ -301,14 +301,13 @@ def test_the_shelf_offers_the_box_screen(window):
     assert [s.name for s in screens] == ["box"]
 
 
-def test_dice_read_by_the_camera(game, monkeypatch):
+def test_dice_read_by_the_camera(game):
     """The dice pool read from a camera frame by vision's reader (How to Play: the badge holder rolls)."""
     t = game
     deal(t)
     players = ["Ann", "Bob"]
     frame = pool_dice.simulated_frame(ROLL, players, seed=3)
-    from desktop.camera import CameraPanel
-    monkeypatch.setattr(CameraPanel, "latest_frame", lambda self: frame)
+    t.window.table.frame_source = lambda: frame            # the shell's camera_frame(): the newest frame
     press(t, "action:roll")
     press(t, "sm:dice:camera")
     values = sm(t).sel["values"]
@@ -323,11 +322,10 @@ def test_dice_read_by_the_camera(game, monkeypatch):
     assert Counter(t.session.state.dice.values()) == Counter(ROLL.values())
 
 
-def test_a_camera_that_is_off_leaves_the_dice_to_tap_in(game, monkeypatch):
+def test_a_camera_that_is_off_leaves_the_dice_to_tap_in(game):
     t = game
     deal(t)
-    from desktop.camera import CameraPanel
-    monkeypatch.setattr(CameraPanel, "latest_frame", lambda self: None)
+    t.window.table.frame_source = lambda: None
     press(t, "action:roll")
     press(t, "sm:dice:camera")
     assert "camera is off" in t.text("sm:note")
