@@ -23,9 +23,30 @@ from .widgets import button, label
 class _Chooser(QWidget):
     """What both choosers share: a list of cards (``names``: id -> words) and camera sightings."""
 
+    field: str
     names: dict[str, str]
     list: QListWidget
     status: QWidget
+
+    def _build(self, title: str | None, hint: str | None, point_size: int) -> None:
+        """The title, the simulated table's hint, a status line and the list of ``names``."""
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        if title:
+            layout.addWidget(label(title, "heading"))
+        if hint:
+            layout.addWidget(label(hint, "banner"))
+        self.status = label("")
+        self.status.setObjectName(f"status:{self.field}")
+        layout.addWidget(self.status)
+        self.list = QListWidget()
+        self.list.setObjectName(f"choose:{self.field}")
+        self.list.setStyleSheet(f"font-size: {point_size}pt;")
+        for card_id, name in self.names.items():
+            item = QListWidgetItem(name)
+            item.setData(Qt.UserRole, card_id)
+            self.list.addItem(item)
+        layout.addWidget(self.list, 1)
 
     def item(self, card_id: str) -> QListWidgetItem | None:
         return next((self.list.item(r) for r in range(self.list.count())
@@ -66,24 +87,8 @@ class CardChooser(_Chooser):
             self.names = dict(sorted(card_names(controller, self.choices).items(), key=lambda kv: kv[1]))
         else:
             self.names = dict(controller.cards_of_kind(self.kind))
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
         where = controller.words(place)
-        title = label(f"{where[:1].upper()}{where[1:]}: which {self.kind_words} is it?", "heading")
-        layout.addWidget(title)
-        if hint:
-            layout.addWidget(label(hint, "banner"))
-        self.status = label("")
-        self.status.setObjectName(f"status:{field}")
-        layout.addWidget(self.status)
-        self.list = QListWidget()
-        self.list.setObjectName(f"choose:{field}")
-        self.list.setStyleSheet("font-size: 17pt;")
-        for card_id, name in self.names.items():
-            item = QListWidgetItem(name)
-            item.setData(Qt.UserRole, card_id)
-            self.list.addItem(item)
-        layout.addWidget(self.list, 1)
+        self._build(f"{where[:1].upper()}{where[1:]}: which {self.kind_words} is it?", hint, 17)
 
     def card(self) -> str | None:
         # The selection, not the current item: a list that merely got keyboard focus has a
@@ -153,23 +158,9 @@ class CardListChooser(_Chooser):
         self.kind_words = " or ".join(controller.kind_name(k) for k in kinds) + " cards"
         ids = [c.id for k in kinds for c in deck.of_kind(k)]
         self.names = dict(sorted(card_names(controller, ids).items(), key=lambda kv: kv[1]))
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        if hint:
-            layout.addWidget(label(hint, "banner"))
-        self.status = label("")
-        self.status.setObjectName(f"status:{field}")
-        layout.addWidget(self.status)
-        self.list = QListWidget()
-        self.list.setObjectName(f"choose:{field}")
+        self._build(None, hint, 15)
         self.list.setSelectionMode(QAbstractItemView.MultiSelection)
-        self.list.setStyleSheet("font-size: 15pt;")
-        for card_id, name in self.names.items():
-            item = QListWidgetItem(name)
-            item.setData(Qt.UserRole, card_id)
-            self.list.addItem(item)
         self.list.itemSelectionChanged.connect(self._show_count)
-        layout.addWidget(self.list, 1)
         self._show_count()
 
     def cards(self) -> list[str]:

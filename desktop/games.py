@@ -8,6 +8,7 @@ engine commits before ``apply`` returns).
 
 from __future__ import annotations
 
+import os
 import random
 from datetime import datetime
 from pathlib import Path
@@ -98,7 +99,9 @@ class GameController(QObject):
             path: Path | None = None) -> "GameController":
         chosen: dict[str, Any] = {**dict(options or {}), "ages": dict(ages), "assist": Assist(assist).value}
         if demo:
-            chosen["demo_seed"] = random.SystemRandom().randrange(1 << 30)
+            # A new shuffle each demo; GUMSHOE_DEMO_SEED replays one (tests, a reported problem).
+            fixed = os.environ.get("GUMSHOE_DEMO_SEED", "")
+            chosen["demo_seed"] = int(fixed) if fixed.isdigit() else random.SystemRandom().randrange(1 << 30)
         path = path or new_game_path()
         return cls(Session.new(game_id, players, chosen, path=path), path)
 

@@ -10,6 +10,8 @@ def gumshoe_home(tmp_path, monkeypatch):
     """Every test gets its own folder for saved games, never the developer's."""
     home = tmp_path / "home"
     monkeypatch.setenv("GUMSHOE_HOME", str(home))
+    # The same simulated shuffle on every run: a demo test that passes once passes always.
+    monkeypatch.setenv("GUMSHOE_DEMO_SEED", os.environ.get("GUMSHOE_TEST_DEMO_SEED", "20261123"))
     return home
 
 

@@ -22,6 +22,18 @@ def image_to_bgr(image: QImage) -> np.ndarray:
     return np.ascontiguousarray(raw[:, : w * 3].reshape(h, w, 3)[:, :, ::-1])
 
 
+def hold_up_a_card(t, qtbot) -> str:
+    """A demo game whose current player's Top Loot card is held up until the camera confirms it."""
+    start_demo_game(t)
+    panel = t.window.camera_panel
+    card = t.window.controller.true_card_at(f"{t.session.prompt().player}/loot/top")
+    panel.simulated.hold_up([card], seconds=5)
+    seen = []
+    panel.card_seen.connect(seen.append)
+    qtbot.waitUntil(lambda: seen == [card], timeout=10_000)
+    return card
+
+
 def test_a_peek_is_read_by_the_simulated_camera_and_recorded(table, qtbot):
     t = table
     played: list[str] = []
@@ -49,13 +61,8 @@ def test_the_preview_on_the_shared_screen_decodes_to_nothing(table, qtbot):
     from vision.detector import TagDetector
 
     t = table
-    start_demo_game(t)
+    hold_up_a_card(t, qtbot)                                     # the camera really sees the card...
     panel = t.window.camera_panel
-    card = t.window.controller.true_card_at(f"{t.session.prompt().player}/loot/top")
-    panel.simulated.hold_up([card], seconds=5)
-    seen = []
-    panel.card_seen.connect(seen.append)
-    qtbot.waitUntil(lambda: seen == [card], timeout=10_000)     # the camera really sees the card...
     frame = image_to_bgr(panel.image.pixmap().toImage())
     assert frame.std() > 5                                       # ...a real picture is on screen...
     assert TagDetector().detect(frame) == []                     # ...and nothing in it can be read
@@ -69,13 +76,8 @@ def test_a_table_gets_the_newest_camera_frame_only_while_the_camera_runs(table, 
     from vision.detector import TagDetector
 
     t = table
-    start_demo_game(t)
+    card = hold_up_a_card(t, qtbot)
     panel = t.window.camera_panel
-    card = t.window.controller.true_card_at(f"{t.session.prompt().player}/loot/top")
-    panel.simulated.hold_up([card], seconds=5)
-    seen = []
-    panel.card_seen.connect(seen.append)
-    qtbot.waitUntil(lambda: seen == [card], timeout=10_000)
     frame = t.window.table.camera_frame()
     assert frame is not None and frame.ndim == 3
     assert {d.card_id for d in TagDetector().detect(frame)} == {card}     # sharp enough to read

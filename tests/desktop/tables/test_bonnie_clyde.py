@@ -63,6 +63,15 @@ def deal_by_picking(t, c) -> None:
     t.click("entry:submit")
 
 
+def deal_and_draw(t) -> None:
+    """Bob deals, Joplin (4) starts the FBI Files, Ann draws from the Case File."""
+    t.click("action:deal")
+    t.click("choose:Bob")
+    t.choose("card", E(4, "a"))
+    t.click("entry:submit")
+    t.click("action:draw")
+
+
 def look(t, place: str, card: str) -> None:
     """The look under a location: the highlighted tile, then the privacy gate."""
     t.click(f"slot:{place}")
@@ -133,11 +142,7 @@ def test_a_refused_meld_is_explained_and_changes_nothing(game):
 def test_hinton_panel_can_be_cancelled(game):
     """Play, Ted Hinton: choosing what he does can be put off; nothing is played."""
     t = game
-    t.click("action:deal")
-    t.click("choose:Bob")
-    t.choose("card", E(4, "a"))
-    t.click("entry:submit")
-    t.click("action:draw")
+    deal_and_draw(t)
     before = t.session.view(None)
     t.click("action:hinton")
     assert t.visible("bc:use:draw") and not t.visible("bc:player:Ann")
@@ -177,11 +182,7 @@ def test_every_screen_fits_a_laptop(table, vertical):
 def test_ted_hinton_look_by_clicks(game):
     """Play, Ted Hinton: look under any location (behind the privacy gate) and leave the card."""
     t = game
-    t.click("action:deal")
-    t.click("choose:Bob")
-    t.choose("card", E(4, "a"))
-    t.click("entry:submit")
-    t.click("action:draw")
+    deal_and_draw(t)
     t.click("action:hinton")
     where = t.find("bc:where")
     where.setCurrentIndex(where.findData("board/10"))
@@ -254,6 +255,7 @@ def test_face_up_cards_read_by_the_simulated_camera(table, qtbot):
         pytest.fail("no simulated hand held a meld in 40 turns")
     number = rules.location_of[meld[0]]
     under = c.true_card_at(f"board/{number}")
+    car_there = t.session.state.car == number        # the meld moves the car on
     t.click("action:meld")
     chooser = t.window.entry.chooser("cards")
     t.click("entry:camera")
@@ -268,7 +270,7 @@ def test_face_up_cards_read_by_the_simulated_camera(table, qtbot):
     assert seen[-1] == under
     assert t.session.journal(player).where(under) != "Unknown"
     other = next(p for p in t.session.players if p != player)
-    captured = under in (B, C) and t.session.state.car == number
+    captured = under in (B, C) and car_there
     assert (t.session.journal(other).where(under) != "Unknown") == captured
 
 

@@ -126,12 +126,8 @@ def test_a_game_by_clicks_setup_mission_retrieve_and_a_blocked_steal(game):
     assert t.prompt == "Ann, play another card or end your turn."
 
 
-@pytest.mark.parametrize("size", SCREENS)
-@pytest.mark.parametrize("players", [2, 3, 4])
-def test_every_screen_fits_a_laptop_with_missions_on_the_table(table, players, size, vertical=True):
-    """docs/desktop.md: the table fits 1280x680 and cuts no text (across or down), with open missions and
-    long names; from three players on a mission tile gives its Location and points (the rest in its tooltip)."""
-    t = table
+def new_game_at(t, size: tuple[int, int], players: int) -> None:
+    """A new game of ``players`` (Ann, Bob, Cyd, Dee) in a window of ``size``, up to the setup picture."""
     t.window.resize(*size)
     choose_game(t)
     t.click("start:new")
@@ -140,6 +136,15 @@ def test_every_screen_fits_a_laptop_with_missions_on_the_table(table, players, s
         t.find(f"new:name{i}").setText(name)
         t.find(f"new:age{i}").setValue(9 + i)
     t.click("new:start")
+
+
+@pytest.mark.parametrize("size", SCREENS)
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_every_screen_fits_a_laptop_with_missions_on_the_table(table, players, size, vertical=True):
+    """docs/desktop.md: the table fits 1280x680 and cuts no text (across or down), with open missions and
+    long names; from three players on a mission tile gives its Location and points (the rest in its tooltip)."""
+    t = table
+    new_game_at(t, size, players)
     fits(t, size, "setup", vertical=vertical)
     t.click("setup:done")
     fits(t, size, "table before the reads", vertical=vertical)
@@ -632,14 +637,7 @@ def test_five_missions_of_one_player_still_fit_with_four_players(table, size):
     nothing is cut, across or down. The game is played on by the simulated players until someone
     has five missions open."""
     t = table
-    t.window.resize(*size)
-    choose_game(t)
-    t.click("start:new")
-    t.find("new:count").setValue(4)
-    for i, name in enumerate(NAMES):
-        t.find(f"new:name{i}").setText(name)
-        t.find(f"new:age{i}").setValue(9 + i)
-    t.click("new:start")
+    new_game_at(t, size, 4)
     t.click("setup:done")
     c = t.window.controller
     # The simulated players' moves are found on a session of the same setup (no screen, no file),
