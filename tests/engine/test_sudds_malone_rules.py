@@ -708,6 +708,25 @@ def test_a_peek_that_contradicts_your_own_notes_is_asked_about_then_confirmed():
     assert s.journal("Ann").where(SUSPECT("mole-1")) == "Conspiracy 2"
 
 
+def test_hunch_cards_put_back_together_may_come_up_in_any_order():
+    """Close Cases (Gain a Hunch: "the rest to the bottom"): the cards drawn are shown as a set, and the order of
+    cards put back together is nobody's note: drawn again in the other order, no question is asked."""
+    from engine.games.sudds_malone.state import BOX_PLACE, HUNCH_PILE
+    s = new_game()
+    b = board(s, "Ann")
+    after_action(s)
+    b.above = [CASE(4), CASE(3)]
+    act(s, "hunch", cards=[CASE(4), CASE(3)], drawn=[HUNCH(1), HUNCH(2), HUNCH(3)])
+    act(s, "keep_hunch", card=HUNCH(2))
+    table = s.state.table
+    for token in table.at(HUNCH_PILE)[2:]:         # the deck runs down to the two cards Ann put back
+        table.move(token, BOX_PLACE)
+    b.above = [CASE(1), CASE(5)]
+    act(s, "hunch", cards=[CASE(1), CASE(5)], drawn=[HUNCH(3), HUNCH(1)])
+    j = s.journal("Ann")
+    assert j.where(HUNCH(1)) == "Just drawn" and j.where(HUNCH(3)) == "Just drawn"
+
+
 def test_a_hunch_card_returned_under_the_deck_is_remembered_and_a_misread_is_asked_about():
     """Close Cases: the hunch cards not kept go to the bottom of the deck (the player knows which); one of them
     read again on top of the deck clashes with that note: the engine asks, ``confirm`` corrects it."""

@@ -23,6 +23,7 @@ from engine.errors import RuleViolation
 from engine.game import Option, action_from_json
 from engine.games.sudds_malone.box import EVIDENCE, TRACKS
 from engine.games.sudds_malone.rules import DAY_NAME, TRACK_NAME
+from engine.games.sudds_malone.scoring import hunch_points
 from engine.games.sudds_malone.state import HUNCH_PILE, city_place
 from engine.session import PlayerView
 
@@ -117,6 +118,26 @@ class SuddsTable(GameTable):
         self.sheet = QWidget()
         self.sheet.setObjectName("sm:sheet")
         self._build_sheet()
+        # After the reveal: the final scoring, one line per player (End of Game), in place of the tiles.
+        self.final = QWidget()
+        self.final.setObjectName("sm:final")
+        fl = QVBoxLayout(self.final)
+        fl.setContentsMargins(0, 0, 0, 0)
+        fl.setSpacing(2)
+        self.final_head = label("", "smhead")
+        self.final_head.setObjectName("sm:final:head")
+        fl.addWidget(self.final_head)
+        self.final_lines: dict[str, Any] = {}
+        for p in self.players:
+            line = label("", "sm")
+            line.setObjectName(f"sm:final:{p}")
+            self.final_lines[p] = line
+            fl.addWidget(line)
+        self.final_verdict = label("", "smhead")
+        self.final_verdict.setObjectName("sm:final:verdict")
+        fl.addWidget(self.final_verdict)
+        self.final.hide()
+        board.addWidget(self.final)
         board.addWidget(self.sheet)
         self.panel = QWidget()
         self.panel.setObjectName("sm:panel")
@@ -250,6 +271,8 @@ class SuddsTable(GameTable):
     # --- drawing -----------------------------------------------------------------------------------
     def refresh(self, view: PlayerView, legal: set[str], chosen: set[str]) -> None:
         self._last = (view, legal, chosen)
+        if self.simulator is not None:
+            self.simulator.align_drawn(self.state)        # the simulated table: drawn cards as they were shown
         prompt = self.session.prompt()
         if self.mode is not None and (self.option(self.mode) is None or prompt.player != self.player):
             self.close_panel(redraw=False)
@@ -348,7 +371,42 @@ class SuddsTable(GameTable):
                       f"{len(b['filed'])}, {b['hand']}, {b['hunches']}, {b['suspects']}, {len(b['snitches'])}"]
             for r, text in enumerate(values, 1):
                 self.cells[(p, r)].setText(text)
+        self._refresh_final(t)
         self._refresh_box_button()
+
+    def final_scoring(self) -> dict[str, str]:
+        """The final scoring line of each player, from the engine's figures (End of Game)."""
+        t = self.rules.public_table(self.state)
+        if not t["final"]:
+            return {}
+        makeup = Counter(self.rules.role[c] for c in t["conspiracy"])
+        out = {}
+        for p in self.players:
+            b, f = self.state.boards[p], t["final"][p]
+            before = b.score - f["tokens"] - f["matchbooks"] - f["hunches"]
+            n_tokens = b.cash + b.bullets + b.evidence_total
+            books = Counter(self.rules.case(c).bottom.split(":", 1)[1] for c in b.filed
+                            if self.rules.case(c).bottom.startswith("matchbook:"))
+            hunches = "; ".join(f"{self.name(h)} {hunch_points(self.rules.hunch(h).points, makeup):+d}"
+                                for h in b.hunches) or "no hunch cards"
+            out[p] = (f"{p}: {before} points before the end, + {f['tokens']} for {n_tokens} tokens, "
+                      f"+ {f['matchbooks']} for {sum(books.values())} matchbooks ({len(books)} kinds), "
+                      f"+ {f['hunches']} for hunches ({hunches}) = {b.score} points.")
+        return out
+
+    def _refresh_final(self, t: dict) -> None:
+        lines = self.final_scoring()
+        over = bool(lines)
+        if over:
+            self.final_head.setText("Final scoring. The Conspiracy: " + ", ".join(
+                f"{i}: {self.name(c)}" for i, c in enumerate(t["conspiracy"], 1)) + ".")
+            for p, text in lines.items():
+                self.final_lines[p].setText(text)
+            outcome = self.session.outcome
+            self.final_verdict.setText(outcome.reason if outcome is not None else "")
+        self.final.setVisible(over)
+        if over:
+            self.tiles.hide()
 
     def _redraw(self) -> None:
         if self._last is not None:

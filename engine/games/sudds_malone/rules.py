@@ -982,9 +982,20 @@ class SuddsRules(Rules):
         A card read that clashes with the player's own notes is asked about (``confirm``); one that
         clashes with another player's notes is held by the referee (nobody is told).
         """
+        know = state.knowledge[p]
+        # The cards drawn are a set (shown in any order), and cards put back under the deck together lie
+        # in an order nobody noted: the top cards, and a run of cards this player put back that reaches
+        # into them, are matched to this player's notes first; another card is the top one not noted.
+        top = list(reversed(state.table.at(HUNCH_PILE)))
+        window = top[:len(cards)]
+        while len(window) < len(top) and know.card_at(window[-1]) and know.card_at(top[len(window)]):
+            window.append(top[len(window)])
         for card in cards:
-            token = state.table.top(HUNCH_PILE)
+            token = next((t for t in window if know.card_at(t) == card), None)
+            if token is None:
+                token = next((t for t in window if know.card_at(t) is None), window[0] if window else None)
             assert token is not None
+            window.remove(token)
             state.table.move(token, drawn_place(p))
             state.observe(token, card, private(p), confirm=confirm)
             state.drawn.append(card)

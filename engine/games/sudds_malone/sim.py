@@ -20,7 +20,7 @@ from ...table import Place
 from .actions import ACTIONS
 from .box import EVIDENCE, LEVELS, PLAIN_EVIDENCE, TRACKS
 from .state import (AFTER, DEAL, DIE, HUNCH_PILE, LIMIT, OVER, PENDING, REVEAL, ROLL, SuddsState, city_place,
-                    conspiracy_place)
+                    conspiracy_place, drawn_place)
 
 
 class SuddsSimulator(Simulator):
@@ -42,6 +42,16 @@ class SuddsSimulator(Simulator):
         self.rng.shuffle(hunches)
         cards.update(zip(initial.table.at(HUNCH_PILE), hunches))
         return Truth(cards)
+
+    def align_drawn(self, state: SuddsState) -> None:
+        """Hunch cards just drawn lie in the order their player showed them: they were shown as a set, so
+        nobody saw another order (a deferred decision, like the decks' order)."""
+        for p in state.players:
+            tokens = state.table.at(drawn_place(p))
+            read = [state.knowledge[p].card_at(t) for t in tokens]
+            true = [self.truth.cards.get(t) for t in tokens]
+            if read != true and None not in read and sorted(read) == sorted(true):     # type: ignore[type-var]
+                self.truth = Truth({**self.truth.cards, **dict(zip(tokens, read))})
 
     def _top_hunches(self, state: SuddsState, n: int) -> list[str]:
         """The true cards on top of the hunch deck, the top one first."""

@@ -430,6 +430,7 @@ def test_a_hunch_drawn_and_kept_behind_the_privacy_gate(table, gumshoe_home):
         if lst.item(row).data(Qt.UserRole) in drawn:
             lst.item(row).setSelected(True)
     t.click("entry:submit")
+    assert not t.visible("entry-error") and not t.visible("question"), visible_texts(t.window)
     names = [t.session.rules.deck.name_of(c) for c in drawn]
     assert not [n for n in names if n in " ".join(visible_texts(t.window))]     # never on the shared screen
     t.click("action:keep_hunch")
@@ -439,3 +440,232 @@ def test_a_hunch_drawn_and_kept_behind_the_privacy_gate(table, gumshoe_home):
     assert board(t, "Bob").above == [] and FF.format(9) in state.ff_deck
     assert t.text("sm:Bob:6").startswith("0, 3, 1, 0")                          # one hunch in front of Bob
     t.click("action:end_turn")
+
+
+# --- a whole game by clicks ---------------------------------------------------------------------------
+def demo_game(window, qtbot, seed: int, names=("Ann", "Bob")):
+    """A game on the simulated table with a fixed deal (``demo_seed``): its truth answers every private look."""
+    import random
+
+    from desktop.games import GameController
+    from engine.game import Assist
+    from tests.desktop.driver import Driver
+    c = GameController.new("sudds-malone", list(names), {n: 12 for n in names}, Assist.FULL,
+                           options={"demo_seed": seed})
+    window._open(c)
+    window.show_table()
+    t = Driver(window, qtbot)
+    sm(t).rng.seed(seed)
+    t.rng = random.Random(seed)
+    return t
+
+
+def enabled(t, prefix: str) -> list[str]:
+    """Object names of the visible, enabled buttons whose name starts with ``prefix``."""
+    return sorted({b.objectName() for b in t.window.findChildren(QAbstractButton)
+                   if b.isVisible() and b.isEnabled() and b.objectName().startswith(prefix)})
+
+
+def true_card(t, place: str) -> str:
+    return t.window.controller.simulator.card_at(t.session.state, place)
+
+
+def gate_pick(t, place: str, field: str = "card", card: str | None = None) -> None:
+    """Behind the privacy gate: the player looks at the card at ``place`` and picks it."""
+    assert t.window.stack.currentWidget() is t.window.gate, "no privacy gate"
+    t.click("gate:reveal")
+    t.choose(field, card or true_card(t, place))
+    t.click("entry:submit")
+    assert not t.visible("entry-error") and not t.visible("question"), visible_texts(t.window)
+
+
+def gate_pick_list(t, field: str, cards: list[str]) -> None:
+    assert t.window.stack.currentWidget() is t.window.gate, "no privacy gate"
+    t.click("gate:reveal")
+    lst = t.find(f"choose:{field}")
+    for row in range(lst.count()):
+        if lst.item(row).data(Qt.UserRole) in cards:
+            lst.item(row).setSelected(True)
+    t.click("entry:submit")
+    assert not t.visible("entry-error") and not t.visible("question"), visible_texts(t.window)
+
+
+def shell_choose(t, action: str, value: str | None = None) -> None:
+    """A simple option through the shell's flow: its button, then a value button if one is asked."""
+    t.click(f"action:{action}")
+    if value is not None and t.visible(f"choose:{value}"):
+        t.click(f"choose:{value}")
+
+
+def click_step(t, seen: Counter) -> None:
+    """One legal step of the game, made by clicks on the real widgets (the engine's prompt, the table's
+    panels, the privacy gate); the simulated table's truth answers what a player looks at."""
+    from engine.games.sudds_malone.state import AFTER, DEAL, DIE, LIMIT, PENDING, REVEAL, ROLL
+    s, rng = t.session.state, t.rng
+    sim = t.window.controller.simulator
+    rules = t.session.rules
+    table = sm(t)
+    p = t.session.prompt().player
+    opts = {o.action for o in t.session.prompt().options}
+    if s.phase == DEAL:
+        press(t, "action:deal")
+        press(t, "sm:send")
+    elif s.phase == ROLL:
+        press(t, "action:roll")
+        press(t, "sm:dice:camera")
+        while len(table.sel["values"]) < len(s.dice):        # a die the reader was unsure of: tapped in
+            press(t, f"sm:value:{rng.randint(1, 6)}")
+        press(t, "sm:send")
+    elif s.phase == REVEAL:
+        press(t, "action:reveal")
+        press(t, "sm:send")
+    elif s.phase == DIE:
+        if "use_stoolie" in opts and rng.random() < 0.6:
+            use_stoolie(t)
+            seen["use_stoolie"] += 1
+            return
+        dice = sorted(t.legal_slots() & set(s.dice))
+        t.click(f"slot:{rng.choice(dice)}")
+        uses = enabled(t, "sm:use:")
+        moxie = "sm:use:6" if "sm:use:6" in uses and rng.random() < 0.5 else None
+        press(t, moxie or rng.choice(uses))
+    elif s.phase == LIMIT:
+        over = rules.over_limits(s, p)
+        b = s.boards[p]
+        for c in b.above[:over.get("above", 0)]:
+            press(t, f"sm:back:{c.rsplit('.', 1)[-1]}")
+        hand = (b.hand_known + sorted(rules.case_pool(s)))[:over.get("hand", 0)]
+        for i, c in enumerate(hand):
+            pick(t, f"sm:back:hand{i}", c)
+        for _ in range(over.get("evidence", 0)):
+            press(t, rng.choice([n for n in enabled(t, "sm:back:") if n.split(":")[-1] in b.evidence]))
+        press(t, "sm:send")
+        seen["discard"] += 1
+    elif s.phase == AFTER:
+        close = sim._close(s, p)
+        hunch = sim._hunch(s, p)
+        if close is not None:
+            press(t, "action:close_case")
+            pick(t, "sm:close:card", close["card"])
+            press(t, rng.choice(enabled(t, "sm:pay:")))
+            seen["close_case"] += 1
+        elif hunch is not None and rng.random() < 0.8:
+            press(t, "action:hunch")
+            for c in hunch["cards"]:
+                press(t, f"sm:hunch:{c.rsplit('.', 1)[-1]}")
+            for loc in hunch["snitches"]:
+                press(t, f"sm:hunch:s:{loc}")
+            press(t, "sm:send")
+            gate_pick_list(t, "drawn", hunch["drawn"])
+            seen["hunch"] += 1
+        elif "use_stoolie" in opts and rng.random() < 0.7:
+            use_stoolie(t)
+            seen["use_stoolie"] += 1
+        else:
+            t.click("action:end_turn")
+    else:
+        assert s.phase == PENDING
+        head = rules._head(s)
+        kind = head["kind"]
+        seen[kind if kind != "action" else head["track"]] += 1
+        if kind == "action":
+            track = head["track"]
+            if track in ("calendar", "moxie"):
+                t.click(f"action:{track}")
+            elif track == "office":
+                ups = enabled(t, "sm:up:")
+                if ups and rng.random() < 0.7:
+                    press(t, rng.choice(ups))
+                press(t, "sm:send")
+            elif track == "investigate":
+                while True:
+                    t.click(f"slot:{rng.choice(sorted(t.legal_slots() & set(rules.box.locations)))}")
+                    if not (t.legal_slots() & set(rules.box.locations)) or rng.random() < 0.5:
+                        break
+                for name in enabled(t, "sm:snitch:"):
+                    press(t, name)
+                final = table.sel["path"][-1]
+                press(t, "sm:send")
+                if t.window.stack.currentWidget() is t.window.gate:
+                    gate_pick(t, f"city/{final}", "found")
+            elif track == "flimflam":
+                press(t, rng.choice(enabled(t, "sm:ff:")))
+                press(t, "sm:send")
+            else:
+                press(t, rng.choice(enabled(t, "sm:case:")))
+                press(t, "sm:send")
+        elif kind == "reroll":
+            press(t, "sm:reroll:sim")
+        elif kind == "snitch":
+            t.click("action:place_snitch")
+            t.click(f"slot:{rng.choice(sorted(t.legal_slots()))}")
+            if t.visible("choose:" + s.boards[p].snitches[0]):
+                t.click("choose:" + s.boards[p].snitches[0])
+        elif kind == "peek":
+            t.click("action:peek")
+            place = rng.choice(sorted(t.legal_slots()))
+            t.click(f"slot:{place}")
+            gate_pick(t, place)
+        elif kind == "evidence":
+            shell_choose(t, "pick_evidence", rng.choice(["glass", "notebook", "telephone"]))
+        elif kind == "cash_or_points":
+            shell_choose(t, "cash_or_points", rng.choice(["cash", "points"]))
+        elif kind == "case":
+            press(t, rng.choice(enabled(t, "sm:case:")))
+            press(t, "sm:send")
+        elif kind == "bonus":
+            option = t.session.prompt().options[0]
+            shell_choose(t, "bonus", rng.choice(option.targets["action"]))
+        else:                                       # a hunch draw: buy one more, or keep one
+            if "buy_hunch" in opts and rng.random() < 0.3:
+                t.click("action:buy_hunch")
+                top = sim.cards_in(s, "pile/hunch")[-1]
+                gate_pick(t, "pile/hunch", card=top)
+            else:
+                t.click("action:keep_hunch")
+                gate_pick(t, f"{p}/drawn", card=rng.choice(s.drawn))
+
+
+def use_stoolie(t) -> None:
+    t.click("action:use_stoolie")
+    place = t.rng.choice(sorted(t.legal_slots()))
+    t.click(f"slot:{place}")
+    gate_pick(t, place)
+
+
+def play_by_clicks(t, until, limit: int = 3000) -> Counter:
+    seen: Counter = Counter()
+    for _ in range(limit):
+        if until(t.session.state):
+            return seen
+        before = len(t.session.done)
+        click_step(t, seen)
+        assert len(t.session.done) > before, (f"no move made: {t.session.prompt().text} / "
+                                              f"{visible_texts(t.window.table.messages)} / {sm(t).panel_note.text()}")
+    raise AssertionError("the game did not get there")
+
+
+@pytest.mark.parametrize("seed", [5, 2])
+def test_a_whole_game_by_clicks_to_the_final_scoring(window, qtbot, seed):
+    """How to Play to End of Game: a 2-player game from the deal to the final scoring, every step a click
+    (dice, actions, rewards, cases closed, hunches, limits, stoolies, the reveal); the final scoring shown
+    line by line is the engine's."""
+    from engine.games.sudds_malone.state import OVER
+    t = demo_game(window, qtbot, seed=seed)
+    seen = play_by_clicks(t, lambda s: s.phase == OVER)
+    state = t.session.state
+    assert state.round == 4 and state.outcome is not None
+    assert window.stack.currentWidget() is window.end
+    t.click("end:back")                                   # back to the table: the final scoring stays there
+    for p in ("Ann", "Bob"):
+        f, b = state.final[p], state.boards[p]
+        line = t.text(f"sm:final:{p}")
+        assert f"+ {f['tokens']} for " in line and f"+ {f['matchbooks']} for " in line
+        assert f"+ {f['hunches']} for hunches" in line and line.endswith(f"= {b.score} points.")
+        assert b.score == sum(b.sources.values())
+        for h in b.hunches:
+            assert t.session.rules.deck.name_of(h) in line
+    assert t.text("sm:final:verdict") == state.outcome.reason
+    for kind in ("close_case", "hunch", "moxie", "reroll", "investigate", "use_stoolie"):
+        assert seen[kind], f"the game never had {kind}"
+    window.leave_game()
