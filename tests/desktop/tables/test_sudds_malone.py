@@ -669,3 +669,93 @@ def test_a_whole_game_by_clicks_to_the_final_scoring(window, qtbot, seed):
     for kind in ("close_case", "hunch", "moxie", "reroll", "investigate", "use_stoolie"):
         assert seen[kind], f"the game never had {kind}"
     window.leave_game()
+
+
+# --- one rule at a time, by clicks ---------------------------------------------------------------------
+def test_closing_a_case_with_a_fedora(game):
+    """Close Cases: pay exactly the evidence the case needs, a fedora standing for any one; its points and
+    cash at once; the card goes above the file cabinet."""
+    t = game
+    deal(t)
+    roll(t, ROLL)
+    take(t, "white-1", "1")
+    press(t, "sm:send")                                   # Ann improves nothing: now she may close cases
+    before = board(t, "Ann").score
+    press(t, "action:close_case")
+    pick(t, "sm:close:card", CASE.format(5))              # notebook + glass: 4 points
+    pays = {" ".join(b.text().split()): b.objectName() for b in t.window.findChildren(QAbstractButton)
+            if b.isVisible() and b.objectName().startswith("sm:pay:")}
+    assert set(pays) == {"Pay glass, notebook", "Pay fedora, glass", "Pay fedora, notebook"}   # no telephone
+    press(t, pays["Pay fedora, glass"])
+    b = board(t, "Ann")
+    assert b.evidence == {"glass": 0, "notebook": 1, "telephone": 1, "fedora": 0}
+    assert b.score == before + 4 and CASE.format(5) in b.above and b.hand == 2
+    assert "close cases" in t.prompt
+
+
+def test_end_of_turn_limits_put_back_exactly_the_extras(game):
+    """End of Turn: at most 7 evidence tokens; the extras go back to the supply, chosen by the player."""
+    t = game
+    deal(t)
+    roll(t, ROLL)
+    take(t, "white-1", "1")
+    press(t, "sm:send")
+    board(t, "Ann").evidence["glass"] = 6                 # 6 + 1 + 1 + 1 = 9 evidence: 2 too many
+    t.click("action:end_turn")
+    assert "put back the extras: 2 evidence" in t.text("sm:panel-title")
+    assert t.find("sm:back:glass").isEnabled()
+    press(t, "sm:back:glass")
+    press(t, "sm:back:notebook")
+    assert not t.find("sm:back:glass").isEnabled()        # two chosen: no more
+    press(t, "sm:send")
+    b = board(t, "Ann")
+    assert b.evidence == {"glass": 5, "notebook": 0, "telephone": 1, "fedora": 1}
+    assert t.session.prompt().player == "Bob"
+
+
+def test_a_moxie_re_roll_does_that_action_at_your_level(game):
+    """Moxie: bullets from the board, then the die is re-rolled: a 5 is Take Cases at your level."""
+    t = game
+    deal(t)
+    roll(t, ROLL)
+    take(t, "white-3", "6")                               # a 6: Moxie
+    t.click("action:moxie")
+    allow = t.session.rules.box.allowance("moxie", 1)
+    assert board(t, "Ann").bullets == 2 + min(allow, 4)
+    assert "re-roll the Moxie die" in t.text("sm:panel-title")
+    press(t, "sm:value:5")
+    assert "Moxie re-roll" in t.prompt and "Take Cases" in t.prompt
+    press(t, "sm:case:case-02")
+    pick(t, "sm:refill0", CASE.format(7))
+    press(t, "sm:send")
+    assert board(t, "Ann").hand_known == [CASE.format(2)] and CASE.format(7) in t.session.state.display
+
+
+def test_a_stoolie_peek_behind_the_privacy_gate(game):
+    """Investigate, step 2: a stoolie found is revealed and paid $1 on a later turn to peek privately at an
+    uncovered suspect; the shared screen never names it."""
+    t = game
+    deal(t)
+    roll(t, ROLL)
+    take(t, "black-3", "3")                               # Ann investigates Queens and finds a stoolie
+    t.click("slot:queens")
+    pick(t, "sm:draw", FF.format(10))
+    press(t, "sm:send")
+    private_card(t, "sudds.suspect.stoolie-1", "found")
+    t.click("action:end_turn")
+    take(t, "white-1", "1")                               # Bob improves nothing
+    press(t, "sm:send")
+    t.click("action:end_turn")
+    cash = board(t, "Ann").cash
+    t.click("action:use_stoolie")
+    assert "conspiracy/3" not in t.legal_slots()          # covered by the Flimflam of Queens: no peek
+    t.click("slot:conspiracy/2")
+    assert t.window.stack.currentWidget() is t.window.gate
+    private_card(t, "sudds.suspect.frog-3")
+    assert board(t, "Ann").cash == cash - 1
+    assert "Frog (3)" not in " ".join(visible_texts(t.window)) and "Frog (3)" not in " ".join(t.log())
+    log = " ".join(t.log())
+    assert "Ann revealed Stoolie" in log and "Ann peeked at suspect 2 of the Conspiracy" in log
+    j = t.session.journal("Ann")
+    assert j.where("sudds.suspect.frog-3") == "Conspiracy 2"
+    assert j.where("sudds.suspect.stoolie-1") == "Returned to the box"
