@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from fractions import Fraction
 from itertools import product
 from typing import Any, Callable
 
 from PySide6.QtWidgets import QComboBox, QGridLayout, QHBoxLayout, QSizePolicy, QVBoxLayout, QWidget
 
 from engine.errors import RuleViolation
-from engine.game import Option, action_from_json
+from engine.game import Journal, Option, action_from_json
 from engine.games.sudds_malone.box import EVIDENCE, TRACKS
 from engine.games.sudds_malone.rules import DAY_NAME, TRACK_NAME
 from engine.games.sudds_malone.scoring import hunch_points
@@ -28,6 +29,7 @@ from engine.games.sudds_malone.state import HUNCH_PILE, city_place
 from engine.session import PlayerView
 
 from ... import style
+from ...private import journal_table
 from ...table_base import GameTable, ShelfScreen, TableShell
 from ...widgets import SlotButton, WrappingButton, clear_layout, label, plain_tip
 from . import dice as pool_dice
@@ -244,6 +246,54 @@ class SuddsTable(GameTable):
             "cards are in the display. Personal dice: " + ", ".join(
                 f"{p} {pool_dice.personal_colour(self.players, p)}" for p in self.players) + ".", "heading"))
         return body
+
+    def journal_widget(self, journal: Journal) -> QWidget:
+        """The player's Conspiracy journal: what they saw (peeks, with covered or not; suspects and stoolies
+        taken), the exact odds of the Conspiracy's make-up and of each position, and each hunch card's
+        expected points (all computed by the engine: ``engine/games/sudds_malone/odds.py``)."""
+        body = QWidget()
+        row = QHBoxLayout(body)
+        row.setContentsMargins(0, 0, 0, 0)
+        seen = [[e.name, e.where] for e in journal.entries if e.kind == "suspect" and e.where != "Unknown"]
+        saw = self._journal_table("journal:seen", ["Suspect or stoolie", "Where you saw it"],
+                                  seen or [["(nothing seen yet)", ""]])
+        d = {x.kind: x for x in journal.deductions}
+        hunch = [x.data for x in journal.deductions if x.kind == "hunch_ev"]
+        where = {e.card: e.where for e in journal.entries}
+        hunch_rows = [[self.name(h["card"]), where.get(h["card"], ""), f"{float(Fraction(h['expected'])):+.2f}"]
+                      for h in hunch]
+        if not hunch_rows:
+            hunch_rows = [[self.name(e.card), e.where, ""] for e in journal.entries
+                          if e.kind == "hunch" and e.where in ("Your hunches", "Just drawn")]
+        left = QVBoxLayout()
+        left.addWidget(saw, 3)
+        left.addWidget(self._journal_table("journal:hunches", ["Hunch card", "Where", "Expected points"],
+                                           hunch_rows or [["(no hunch cards)", "", ""]]), 2)
+        row.addLayout(left, 5)
+        right = QVBoxLayout()
+        if "makeup" in d:
+            ranked = sorted(d["makeup"].data["makeup"].items(), key=lambda kv: -Fraction(kv[1]))
+            rows = []
+            for key, p in ranked:
+                m, r, f = key.split(",")
+                rows.append([m, r, f, f"{p} ({float(Fraction(p)):.0%})"])
+            right.addWidget(self._journal_table("journal:makeup", ["Moles", "Rats", "Frogs", "Chance"], rows), 3)
+        if "positions" in d:
+            pos = d["positions"].data["positions"]
+            rows = [[str(i)] + [f"{float(Fraction(pos[str(i)].get(k, '0'))):.0%}" for k in ("mole", "rat", "frog")]
+                    for i in (1, 2, 3, 4)]
+            right.addWidget(self._journal_table("journal:positions", ["Suspect", "Mole", "Rat", "Frog"], rows), 2)
+        if right.count():
+            row.addLayout(right, 4)
+        return body
+
+    @staticmethod
+    def _journal_table(name: str, headers: list[str], rows: list[list[str]]):
+        table = journal_table(headers, rows)
+        table.setObjectName(name)
+        table.setStyleSheet("font-size: 12pt;")
+        table.resizeColumnsToContents()
+        return table
 
     # --- state helpers ---------------------------------------------------------------------------
     @property

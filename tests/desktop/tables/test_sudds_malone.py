@@ -440,6 +440,14 @@ def test_a_hunch_drawn_and_kept_behind_the_privacy_gate(table, gumshoe_home):
     assert board(t, "Bob").above == [] and FF.format(9) in state.ff_deck
     assert t.text("sm:Bob:6").startswith("0, 3, 1, 0")                          # one hunch in front of Bob
     t.click("action:end_turn")
+    # Bob's journal: the kept hunch card with its expected points (nothing seen: every deal alike).
+    from engine.games.sudds_malone.odds import expected_hunch, makeup
+    t.click("journal:Bob")
+    t.click("gate:reveal")
+    hunches = t.find("journal:hunches")
+    want = expected_hunch(t.session.rules.hunch(drawn[1]).points, makeup({}, {}))
+    assert [hunches.item(0, c).text() for c in range(3)] == [names[1], "Your hunches", f"{float(want):+.2f}"]
+    t.click("journal:hide")
 
 
 # --- a whole game by clicks ---------------------------------------------------------------------------
@@ -759,3 +767,31 @@ def test_a_stoolie_peek_behind_the_privacy_gate(game):
     j = t.session.journal("Ann")
     assert j.where("sudds.suspect.frog-3") == "Conspiracy 2"
     assert j.where("sudds.suspect.stoolie-1") == "Returned to the box"
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_conspiracy_journal_shows_peeks_takes_odds_and_hunch_points(game, size):
+    """The Conspiracy journal (issue 16): the peek (position, suspect, covered or not), the suspect taken, the
+    exact make-up and per-position odds and each hunch card's expected points, as the engine computes them."""
+    from fractions import Fraction
+
+    from engine.games.sudds_malone.odds import makeup
+    t = game
+    first_round(t)
+    t.click("action:end_turn")
+    t.click("journal:Ann")
+    t.click("gate:reveal")
+    fits(t, size, "Sudds & Malone journal")
+    seen = t.find("journal:seen")
+    rows = {seen.item(r, 0).text(): seen.item(r, 1).text() for r in range(seen.rowCount())}
+    assert rows == {"Mole (1)": "Conspiracy 3", "Rat (2)": "Your suspects"}     # Bob took its Flimflam: uncovered
+    # Ann saw a Mole at 3 and a Rat outside: the engine's exact distribution, every make-up listed.
+    dist = makeup({3: "mole"}, {"rat": 1})
+    table = t.find("journal:makeup")
+    shown = {tuple(int(table.item(r, c).text()) for c in range(3)): table.item(r, 3).text().split()[0]
+             for r in range(table.rowCount())}
+    assert {k: Fraction(v) for k, v in shown.items()} == dist
+    pos = t.find("journal:positions")
+    assert [pos.item(2, c).text() for c in range(1, 4)] == ["100%", "0%", "0%"]     # suspect 3: the Mole
+    assert t.find("journal:hunches").item(0, 0).text() == "(no hunch cards)"
+    t.click("journal:hide")
