@@ -1120,6 +1120,9 @@ class SuddsTable(GameTable):
 
     def _learn(self, key: str, answer: dict) -> str | None:
         try:
+            # Undo and resume replay the game with today's box: an answer that would change a move already
+            # played is not taken during the game (docs/rules/sudds-malone.md).
+            self.rules.check_in_game(self.session.initial, list(self.session.done), key, answer)
             self.rules.learn(key, answer)
         except RuleViolation as exc:
             return exc.message

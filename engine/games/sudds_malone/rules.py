@@ -145,6 +145,39 @@ class SuddsRules(Rules):
         except BoxError as exc:
             raise BadInput(str(exc)) from None
 
+    def check_in_game(self, initial: GameState, actions: list[Action], key: str, answer: Mapping[str, Any]) -> None:
+        """An answer given during a game is taken only if the game's moves so far play out the same with it
+        (undo and resume replay them with today's box): otherwise ``BadInput`` names the first move it changes."""
+        from .box import _apply_one, check_box
+        try:
+            new = _apply_one(self.box, key, answer, "your answer")
+            check_box(new, f"your answer for {key}")
+        except (BoxError, KeyError, TypeError, ValueError) as exc:
+            raise BadInput(str(exc)) from None
+        old, self.box = self.box, new
+        states = [initial]
+        try:
+            for n, action in enumerate(actions, 1):
+                nxt = states[-1].clone()
+                try:
+                    self.apply(nxt, action)
+                except RuleViolation as exc:
+                    raise BadInput(f"This game already played with the value your box had: move {n} could not be "
+                                   f"played again ({exc.message}). Correct it on the 'Your box' screen after the "
+                                   f"game.") from None
+                states.append(nxt)
+        finally:
+            self.box = old
+        played = [initial]
+        for action in actions:
+            nxt = played[-1].clone()
+            self.apply(nxt, action)
+            played.append(nxt)
+        for n, (a, b) in enumerate(zip(states[1:], played[1:]), 1):
+            if _summary(a) != _summary(b):
+                raise BadInput(f"This game already used that value (move {n} would have gone otherwise). Correct "
+                               f"it on the 'Your box' screen after the game.")
+
     # --- setup ----------------------------------------------------------------------------
     def setup(self, players: tuple[str, ...], options: Mapping[str, Any]) -> SuddsState:
         """Game and Player Setup: boards, $1 and one of each evidence, badges on East Side, scores by
@@ -1334,3 +1367,9 @@ class SuddsRules(Rules):
     def simulator(self, initial: GameState, seed: int):
         from .sim import SuddsSimulator
         return SuddsSimulator(self, initial, seed)
+
+
+def _summary(state: SuddsState) -> tuple:
+    """What a move changed: the boards, the bullets on the board, the phase and what is pending."""
+    return (tuple((p, sorted(b.to_json().items(), key=str), sorted(b.sources.items())) for p, b in state.boards.items()),
+            state.board_bullets, state.phase, str(state.pending), state.round)

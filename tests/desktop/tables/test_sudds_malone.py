@@ -795,3 +795,33 @@ def test_the_conspiracy_journal_shows_peeks_takes_odds_and_hunch_points(game, si
     assert [pos.item(2, c).text() for c in range(1, 4)] == ["100%", "0%", "0%"]     # suspect 3: the Mole
     assert t.find("journal:hunches").item(0, 0).text() == "(no hunch cards)"
     t.click("journal:hide")
+
+
+def test_an_answer_that_would_change_a_move_already_played_is_not_taken(game, gumshoe_home):
+    """Your box during a game (docs/rules/sudds-malone.md): undo and resume replay the moves with today's box,
+    so an answer that changes a value a move already used is refused in words and nothing is stored; an answer
+    about a value not used yet is taken, and undo still works."""
+    t = game
+    deal(t)
+    roll(t, ROLL)
+    take(t, "white-1", "1")
+    press(t, "sm:up:calendar")                            # Ann pays the box's $1 for Calendar level 2
+    press(t, "sm:send")
+    t.click("action:end_turn")
+    path = gumshoe_home / "boxes" / "sudds-malone.toml"
+    sm(t).open_box_form("track.calendar.2")
+    t.find("box:field:cost").setValue(3)                  # Ann had only $1: her move could not be played again
+    press(t, "box:save")
+    assert "move 4" in t.text("box:error") and "could not be played again" in t.text("box:error")
+    assert not path.exists() and t.session.rules.box.step_cost("calendar", 2) == 1
+    press(t, "box:later")
+    while sm(t).box_page.isVisible():
+        press(t, "box:later")
+    sm(t).open_box_form("track.moxie.2")                  # not used yet: taken
+    press(t, "box:save")
+    assert "track.moxie.2" in tomllib.loads(path.read_text())["answers"]
+    while sm(t).box_page.isVisible():
+        press(t, "box:later")
+    t.session.undo()
+    t.session.undo()
+    assert board(t, "Ann").levels["calendar"] == 1 and board(t, "Ann").cash == 1
