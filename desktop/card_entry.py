@@ -147,12 +147,16 @@ class CardListChooser(_Chooser):
 
     def __init__(self, controller: GameController, field: str, place: str, *, least: int = 1,
                  most: int | None = None, kinds: tuple[str, ...] | None = None, hint: str | None = None,
-                 parent: QWidget | None = None) -> None:
+                 demo_cards: list[str] | None = None, parent: QWidget | None = None) -> None:
+        """``demo_cards``: in a demo, the cards the simulated player shows; when they are exactly as
+        many as the read takes (cards drawn), they are the only right answer."""
         super().__init__(parent)
         self.field = field
         self.place = place
         self.least = least
         self.most = most
+        self.demo_cards = list(demo_cards or [])
+        self.order: list[str] = []          # the cards chosen, in the order they were picked or seen
         deck = controller.deck
         kinds = tuple(kinds) if kinds else tuple(deck.kinds)
         self.kind_words = " or ".join(controller.kind_name(k) for k in kinds) + " cards"
@@ -160,13 +164,17 @@ class CardListChooser(_Chooser):
         self.names = dict(sorted(card_names(controller, ids).items(), key=lambda kv: kv[1]))
         self._build(None, hint, 15)
         self.list.setSelectionMode(QAbstractItemView.MultiSelection)
-        self.list.itemSelectionChanged.connect(self._show_count)
+        self.list.itemSelectionChanged.connect(self._selection_changed)
         self._show_count()
 
     def cards(self) -> list[str]:
-        """The cards chosen, in the order the list shows them."""
-        return [self.list.item(r).data(Qt.UserRole) for r in range(self.list.count())
-                if self.list.item(r).isSelected()]
+        """The cards chosen, in the order they were picked or seen by the camera."""
+        return list(self.order)
+
+    def _selection_changed(self) -> None:
+        chosen = {item.data(Qt.UserRole) for item in self.list.selectedItems()}
+        self.order = [c for c in self.order if c in chosen] + sorted(chosen - set(self.order))
+        self._show_count()
 
     def _count_words(self) -> str:
         if self.most == self.least:
@@ -201,6 +209,12 @@ class CardListChooser(_Chooser):
         return f"Choose {self._count_words()} {self.kind_words} (now {len(self.cards())})."
 
     def demo_problem(self, controller: GameController) -> str | None:
+        if self.demo_cards and self.least == self.most == len(self.demo_cards):
+            # Cards drawn: the simulated player drew exactly these (not any card of the pile).
+            if sorted(self.cards()) != sorted(self.demo_cards):
+                return ("Those are not the cards drawn on the simulated table. Pick again, or show them to the "
+                        "simulated camera.")
+            return None
         there = list(controller.true_cards_in(self.place))
         for card_id in self.cards():
             if card_id not in there:

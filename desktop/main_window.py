@@ -267,7 +267,7 @@ class MainWindow(QMainWindow):
 
         def make_entry() -> CardEntry:
             chooser = CardListChooser(c, read["field"], place, least=read["least"], most=read["most"],
-                                      kinds=read["kinds"], hint=hint)
+                                      kinds=read["kinds"], hint=hint, demo_cards=shown)
             entry = CardEntry(c, read["heading"], [], lambda cards: {**action, **cards},
                               submit_text="Note them in my journal" if private else "These are the cards",
                               camera_note=camera, choosers=[chooser],

@@ -394,3 +394,20 @@ def test_a_whole_hand_read_by_the_simulated_camera(table, qtbot):
     assert "Hand 1 is over" in log and "Total: " in log
     assert sum(t.session.state.scores.totals().values()) > 0
     assert reads > 20                                     # a whole hand, not a few turns
+
+
+def test_a_meld_lists_its_cards_in_the_order_they_were_laid(game):
+    """The shell's list read keeps the order cards were picked (or seen by the camera), and a
+    second click takes a card back out."""
+    t = game
+    deal_and_draw(t)
+    t.click("action:meld")
+    lst = t.find("choose:cards")
+    rows = {lst.item(r).data(Qt.UserRole): lst.item(r) for r in range(lst.count())}
+    for card in (E(1, "c"), E(1, "a"), E(1, "b")):
+        rows[card].setSelected(True)
+    chooser = t.window.entry.chooser("cards")
+    assert chooser.cards() == [E(1, "c"), E(1, "a"), E(1, "b")]
+    rows[E(1, "a")].setSelected(False)
+    assert chooser.cards() == [E(1, "c"), E(1, "b")]
+    assert t.text("status:cards").startswith("2 of 3 or more chosen: Kaufman, Texas (c), Kaufman, Texas (b)")
