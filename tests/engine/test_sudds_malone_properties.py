@@ -42,6 +42,7 @@ class Watch:
         self.logged = 0
         self.n = len(s.players)
         self.inputs: list[dict] = []
+        self.swaps = 0
         self.note(s.log)
 
     def named(self, text: str, table: dict[str, str]) -> set[str]:
@@ -142,9 +143,19 @@ class Watch:
     def step(self) -> None:
         action = self.sim.random_action(self.s)
         self.inputs.append(action)
+        noted = self.s.state.city.get(action["path"][-1]) if action["type"] == "investigate" else None
         events = self.s.apply(action)
         self.note(events)
         self.check()
+        for e in events:         # Investigate 1: the face read covers the suspect its back names
+            if e.type == "flimflam_face":
+                self.swaps += 1
+                card = e.data["card"]
+                if self.s.state.covers.get(self.rules.ff(card).cover) != card or card == noted:
+                    self.fail(f"the face read {card} does not cover its suspect")
+                f, n = self.rules.ff(card), self.rules.ff(noted)
+                if (f.back, f.cover) != (n.back, n.cover):
+                    self.fail(f"{card} was exchanged with a card of another back")
 
 
 def _parse(place: str, players):
@@ -169,6 +180,7 @@ def test_random_games_keep_every_property(n):
         final = {p: st.final[p] for p in w.s.players}
         for p in w.s.players:
             assert st.boards[p].sources["tokens"] == final[p]["tokens"]
+        assert w.swaps, "no Flimflam turned up as another card with its back: the face read is never tried"
 
 
 def view_of(s: Session):

@@ -743,3 +743,90 @@ def test_a_hunch_card_returned_under_the_deck_is_remembered_and_a_misread_is_ask
         act(s, "hunch", cards=[CASE(1), CASE(5)], drawn=[HUNCH(1), HUNCH(7), HUNCH(8)])
     act(s, "hunch", cards=[CASE(1), CASE(5)], drawn=[HUNCH(1), HUNCH(7), HUNCH(8)], confirm=True)
     assert s.journal("Ann").where(HUNCH(1)) == "Just drawn"
+
+
+# --- Investigate, step 1: the Flimflam turned face up (its face is read) ---------------------------------
+def _state_of_flimflams(s: Session) -> tuple:
+    return dict(s.state.city), dict(s.state.covers), sorted(s.state.ff_deck), s.state.phase
+
+
+def test_investigate_face_read_from_the_deck_exchanges_the_alike_cards():
+    """Investigate 1 ("placing it face up over the Suspect indicated on its back"): the deal named Queens'
+    card by its back (a fedora, suspect 4); turned up it is another card with that back, still in the deck.
+    The two notes are exchanged: the face read covers suspect 4, the card first noted joins the deck."""
+    s = new_game(roll=dice_for(("Ann", "Bob"), 3))
+    assert CITY["queens"] == FF(4) and FF(20) in s.state.ff_deck        # both: a fedora, suspect 4
+    act(s, "take_die", die="white-1")
+    before = _state_of_flimflams(s)
+    with pytest.raises(RuleViolation, match="not in the Flimflam deck"):   # ff-20 is the card turned up now
+        act(s, "investigate", path=["queens"], found=SUSPECT("rat-1"), draw=FF(20), face=FF(20))
+    assert _state_of_flimflams(s) == before
+    texts = act(s, "investigate", path=["queens"], found=SUSPECT("rat-1"), draw=FF(12), face=FF(20))
+    assert s.state.covers[4] == FF(20)
+    assert FF(4) in s.state.ff_deck and FF(20) not in s.state.ff_deck
+    assert s.state.city["queens"] == FF(12)
+    assert board(s, "Ann").evidence["fedora"] == 2                           # the back's evidence
+    assert any("turned up at Queens is" in t and s.rules.deck.name_of(FF(20)) in t for t in texts)
+
+
+def test_investigate_face_read_exchanges_with_a_face_down_card_on_another_location():
+    """Investigate 1 and Game Setup 4: two face-down cards with one back are alike; the face read at the
+    last location moves the other note to the location where the card read was believed to lie."""
+    city = {**CITY, "brooklyn": FF(12)}                                      # ff-12 and ff-04: fedora, suspect 4
+    s = Session.new("sudds-malone", ["Ann", "Bob"], {"box_file": None})
+    s.apply({"type": "deal", "player": "Ann", "city": city, "conspiracy": FF(1), "display": DISPLAY})
+    s.apply({"type": "roll", "player": "Ann", "dice": dice_for(("Ann", "Bob"), 3)})
+    act(s, "take_die", die="white-1")
+    act(s, "investigate", path=["queens"], found=SUSPECT("rat-1"), draw=FF(20), face=FF(12))
+    assert s.state.covers[4] == FF(12)
+    assert s.state.city["brooklyn"] == FF(4)                                 # the alike card, still face down
+    assert s.state.city["queens"] == FF(20)
+    ids = [c for c in s.state.city.values() if c] + list(s.state.covers.values()) + s.state.ff_deck
+    assert sorted(ids) == sorted(c.id for c in s.rules.deck.of_kind("flimflam"))
+
+
+def test_investigate_face_with_another_back_is_refused_and_changes_nothing():
+    """Investigate 1: the card covers "the Suspect indicated on its back": a face whose back differs from the
+    back everyone saw (Queens: a fedora, suspect 4) is a misread, refused in words."""
+    s = new_game(roll=dice_for(("Ann", "Bob"), 3))
+    act(s, "take_die", die="white-1")
+    before, log = _state_of_flimflams(s), list(s.public_log())
+    with pytest.raises(RuleViolation, match="Read the face again") as err:
+        act(s, "investigate", path=["queens"], found=SUSPECT("rat-1"), draw=FF(20), face=FF(5))
+    assert "back" in str(err.value) and "Queens" in str(err.value)
+    assert _state_of_flimflams(s) == before and list(s.public_log()) == log
+    assert board(s, "Ann").location == "east-side"
+
+
+def test_investigate_face_already_seen_is_refused():
+    """Investigate 1: a card face up on the Conspiracy cannot also be the one turned up at Downtown."""
+    s = new_game(roll=dice_for(("Ann", "Bob"), 3))
+    s.state.covers[4] = FF(16)                                               # telephone, suspect 4, face up
+    s.state.ff_deck.remove(FF(16))
+    act(s, "take_die", die="white-1")
+    assert CITY["downtown"] == FF(8)                                         # telephone, suspect 4
+    with pytest.raises(RuleViolation, match="already face up"):
+        act(s, "investigate", path=["downtown"], found=SUSPECT("rat-1"), draw=FF(24), face=FF(16))
+    act(s, "investigate", path=["downtown"], found=SUSPECT("rat-1"), draw=FF(16), face=FF(24))
+    assert s.state.covers[4] == FF(24) and s.state.city["downtown"] == FF(16) and FF(8) in s.state.ff_deck
+
+
+def test_face_candidates_are_the_unseen_cards_with_the_same_back():
+    """Game Setup 4-5: a face-down card is known only by its back (evidence or bullets, suspect to cover)."""
+    s = new_game()
+    assert s.rules.face_candidates(s.state, "queens") == [FF(4), FF(12), FF(20)]
+    assert s.rules.face_candidates(s.state, "staten-island") == [FF(9), FF(17)]   # ff-01 is face up
+
+
+def test_the_face_read_names_no_face_down_card_where_it_lies():
+    """Privacy: a face-down card's identity is nobody's knowledge until turned up; the public log names the
+    card turned up and never says which card lies face down where."""
+    city = {**CITY, "brooklyn": FF(12)}
+    s = Session.new("sudds-malone", ["Ann", "Bob"], {"box_file": None})
+    s.apply({"type": "deal", "player": "Ann", "city": city, "conspiracy": FF(1), "display": DISPLAY})
+    s.apply({"type": "roll", "player": "Ann", "dice": dice_for(("Ann", "Bob"), 3)})
+    act(s, "take_die", die="white-1")
+    texts = act(s, "investigate", path=["queens"], found=SUSPECT("rat-1"), draw=FF(20), face=FF(12))
+    assert not any("Brooklyn" in t for t in texts)
+    table = repr(s.rules.public_table(s.state))
+    assert "ff-04" not in table and "ff-20" not in table

@@ -57,12 +57,15 @@ class CalendarMove(Action):
 @dataclass(frozen=True)
 class Investigate(Action):
     """Move along ``path``; pay the snitches at ``snitches``; ``found``: the suspect or stoolie
-    taken at the last location (read privately); ``draw``: the new Flimflam put there."""
+    taken at the last location (read privately); ``draw``: the new Flimflam put there.
+    ``face``: the last location's Flimflam card as it is turned face up onto the Conspiracy (read
+    on the shared screen); "" keeps the card noted there (games saved before the face was read)."""
     type = "investigate"
     path: tuple[str, ...] = ()
     snitches: tuple[str, ...] = ()
     found: str = ""
     draw: str = ""
+    face: str = ""
     confirm: bool = False
 
 

@@ -625,8 +625,12 @@ class SuddsRules(Rules):
         elif a.found:
             raise RuleViolation(f"No suspect or stoolie is left at {self.loc_name(final)}.", INVESTIGATE)
         moving = state.city.get(final)
+        swap = self.face_swap(state, final, a.face) if a.face else None
+        ff_deck = list(state.ff_deck)
+        if swap is not None and swap[1] == "deck":
+            ff_deck[ff_deck.index(a.face)] = moving
         returned = state.covers.get(self.ff(moving).cover) if moving else None
-        deck_then = [*state.ff_deck, *([returned] if returned else [])]
+        deck_then = [*ff_deck, *([returned] if returned else [])]
         needs_draw = bool(deck_then)
         if needs_draw:
             draw = self._card(state, a.draw, "flimflam", INVESTIGATE)
@@ -636,6 +640,8 @@ class SuddsRules(Rules):
             raise RuleViolation("The Flimflam deck is empty: nothing is drawn.", INVESTIGATE)
         # Everything checked: now change the table.
         state.pending.remove(item)
+        if swap is not None:
+            self._swap_face(state, final, a.face, swap)
         words = []
         for loc in path:
             card = state.city.get(loc)
@@ -687,6 +693,55 @@ class SuddsRules(Rules):
                        f"(its back shows {self._back_words(a.draw)}).", location=final,
                        back=self.ff(a.draw).back)
         self._settle(state)
+
+    def face_candidates(self, state: GameState, location: str) -> list[str]:
+        """The cards the face-down Flimflam at ``location`` can turn out to be: the cards with its back
+        (evidence or bullets, and the suspect it covers) that nobody has seen where they lie now, face
+        down on a location or in the deck (its order is unknown). The card noted there is one of them."""
+        assert isinstance(state, SuddsState)
+        card = state.city.get(location)
+        if card is None:
+            return []
+        back = (self.ff(card).back, self.ff(card).cover)
+        unseen = [c for c in state.city.values() if c] + list(state.ff_deck)
+        return sorted(c for c in unseen if (self.ff(c).back, self.ff(c).cover) == back)
+
+    def face_swap(self, state: SuddsState, location: str, face: Any) -> tuple[str, str] | None:
+        """Check the face read of the Flimflam turned up from ``location`` (Investigate): None when it is
+        the card noted there, else (the card noted there, where ``face`` was noted: a location or "deck").
+        Cards with the same back are alike until turned up (Game Setup 4-5: the family picked this one by
+        its back), so the two notes are exchanged; a face with another back is a misread, refused."""
+        noted = state.city.get(location)
+        if noted is None:
+            raise RuleViolation(f"No Flimflam card lies at {self.loc_name(location)} to turn face up.", INVESTIGATE)
+        face = self._card(state, face, "flimflam", INVESTIGATE)
+        if face == noted:
+            return None
+        f, n = self.ff(face), self.ff(noted)
+        if (f.back, f.cover) != (n.back, n.cover):
+            raise RuleViolation(
+                f"{self.deck.name_of(face)} has a back showing {self._back_words(face)} and suspect {f.cover}; the "
+                f"card at {self.loc_name(location)} shows {self._back_words(noted)} and suspect {n.cover} on its "
+                f"back. Read the face again.", INVESTIGATE)
+        where = next((loc for loc, c in state.city.items() if c == face), None)
+        if where is None and face not in state.ff_deck:
+            raise RuleViolation(f"{self.deck.name_of(face)} is already face up (or above a file cabinet): it "
+                                f"cannot be the card turned up at {self.loc_name(location)}. Read the face again.",
+                                INVESTIGATE)
+        return noted, where or "deck"
+
+    def _swap_face(self, state: SuddsState, location: str, face: str, swap: tuple[str, str]) -> None:
+        noted, where = swap
+        if where == "deck":
+            state.ff_deck[state.ff_deck.index(face)] = noted
+        else:
+            state.city[where] = noted
+        state.city[location] = face
+        # The card first noted there is face down again somewhere (or in the deck): never named.
+        state.emit("flimflam_face", f"The Flimflam card turned up at {self.loc_name(location)} is "
+                   f"{self.deck.name_of(face)}, not the card first noted there: cards with the same back are "
+                   f"alike until turned up, so the app exchanges its notes of the two.",
+                   location=location, card=face)
 
     # --- 4 Flimflam --------------------------------------------------------------------------------------
     def _do_take_flimflam(self, state: SuddsState, a: A.TakeFlimflam) -> None:

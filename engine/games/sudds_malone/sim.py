@@ -4,7 +4,8 @@ Suspects are dealt as Game Setup 2-3 does (4 of the 9 suspects to the Conspiracy
 and the 3 stoolies to the city), and the hunch deck is shuffled onto its cards. Cards the app never
 sees until they are drawn face up (the Flimflam deck, the Case deck) are decided when drawn, uniformly
 among the cards the table cannot place: the same as a shuffled deck, since no one has seen
-its order (deferred decisions).
+its order (deferred decisions). A face-down Flimflam card is known by its back only: its face is decided
+when it is turned up, among the unseen cards with that back (``flimflam_face``).
 """
 
 from __future__ import annotations
@@ -52,6 +53,17 @@ class SuddsSimulator(Simulator):
             true = [self.truth.cards.get(t) for t in tokens]
             if read != true and None not in read and sorted(read) == sorted(true):     # type: ignore[type-var]
                 self.truth = Truth({**self.truth.cards, **dict(zip(tokens, read))})
+
+    def flimflam_face(self, state: SuddsState, location: str) -> str:
+        """The face of the Flimflam card at ``location`` as it is turned up ("" when none lies there).
+
+        The family named it by its back at the deal (or the draw); every unseen card with that back is alike
+        until turned up, so the face is decided now, uniformly among them (the card noted there included),
+        as a shuffled deck would: nobody saw which was which. The engine then exchanges its notes
+        (``SuddsRules.face_swap``), so the truth of every face-down card is again the engine's note.
+        """
+        cards = self.rules.face_candidates(state, location)
+        return self.rng.choice(cards) if cards else ""
 
     def _top_hunches(self, state: SuddsState, n: int) -> list[str]:
         """The true cards on top of the hunch deck, the top one first."""
@@ -208,10 +220,12 @@ class SuddsSimulator(Simulator):
             token = state.table.top(city_place(final))
             found = self.truth.cards[token] if token is not None else ""
             moving = state.city.get(final)
+            face = self.flimflam_face(state, final)
             returned = state.covers.get(rules.ff(moving).cover) if moving else None
-            deck = [*state.ff_deck, *([returned] if returned else [])]
+            deck = [moving if c == face else c for c in state.ff_deck]
+            deck += [returned] if returned else []
             return {"type": "investigate", **base, "path": path, "snitches": snitches, "found": found,
-                    "draw": rng.choice(deck) if deck else ""}
+                    "draw": rng.choice(deck) if deck else "", "face": face}
         if track == "flimflam":
             n = rules.box.allowance("flimflam", b.levels["flimflam"])
             positions = sorted(state.covers)
