@@ -755,12 +755,23 @@ class SuddsTable(GameTable):
         if loc in self._next_locations():
             self.sel.setdefault("path", []).append(loc)
             self.sel.pop("draw", None)
+            self.sel.pop("face", None)
             self._draw_panel()
 
     def _deck_then(self, final: str) -> list[str]:
+        """The Flimflam deck when the new card is drawn: with the face read exchanged for the card noted at
+        ``final`` (alike until turned up) and the card it pushes off its suspect."""
         moving = self.state.city.get(final)
+        face = self.sel.get("face") or moving
         returned = self.state.covers.get(self.rules.ff(moving).cover) if moving else None
-        return [*self.state.ff_deck, *([returned] if returned else [])]
+        deck = [moving if c == face else c for c in self.state.ff_deck]
+        return [*deck, *([returned] if returned else [])]
+
+    def _face_label(self, card: str) -> str:
+        """A Flimflam card by its face: what tells apart the cards with one back."""
+        f = self.rules.ff(card)
+        return (f"{self.name(card)}: {'$1' if f.cost == 'cash' else '1 bullet'} for {reward_words(f.reward)}, "
+                f"tabs {f.tabs}" + (", a cat" if f.cat else ""))
 
     def _panel_investigate(self) -> None:
         path = self.sel.setdefault("path", [])
@@ -782,7 +793,21 @@ class SuddsTable(GameTable):
                     + ("" if own else " for $1"), f"sm:snitch:{loc}", lambda loc=loc: self._toggle("snitches", loc),
                     enabled=on or own or cash >= 1, checked=on))
         if path:
-            deck = self._deck_then(path[-1])
+            final = path[-1]
+            faces = self.rules.face_candidates(self.state, final)
+            if len(faces) == 1:
+                self.sel["face"] = faces[0]
+            elif faces and self.simulator is not None and not self.sel.get("face"):
+                self.sel["face"] = self.simulator.flimflam_face(self.state, final)
+            if faces:
+                pos = self.rules.ff(faces[0]).cover
+                widgets.append(self._labelled(
+                    f"Turn the card of {self.rules.loc_name(final)} face up onto suspect {pos}: which is it?",
+                    self._combo("sm:face", [(c, self._face_label(c)) for c in faces], self.sel.get("face"),
+                                self._set_face)))
+            deck = self._deck_then(final)
+            if deck and self.sel.get("draw") not in (None, "", *deck):
+                self.sel.pop("draw")
             if deck:
                 if self.simulator is not None and not self.sel.get("draw"):
                     self.sel["draw"] = self.simulator.rng.choice(sorted(deck))
@@ -792,9 +817,14 @@ class SuddsTable(GameTable):
                                 self._set_draw)))
         self._grid(widgets, 3)
         self._row(self._button("Start again", "sm:clear", self._clear_path, enabled=bool(path)))
-        ready = bool(path) and (not self._deck_then(path[-1]) or bool(self.sel.get("draw")))
+        ready = bool(path) and (not self._deck_then(path[-1]) or bool(self.sel.get("draw"))) and (
+            not self.state.city.get(path[-1]) or bool(self.sel.get("face")))
         self._row(self._button("Investigate", "sm:send", self._send_investigate, enabled=ready,
                                                   role="primary"))
+
+    def _set_face(self, card: str) -> None:
+        self.sel["face"] = card
+        self._draw_panel()
 
     def _set_draw(self, card: str) -> None:
         self.sel["draw"] = card
@@ -812,7 +842,7 @@ class SuddsTable(GameTable):
     def _send_investigate(self) -> None:
         path = list(self.sel["path"])
         action = {"type": "investigate", "path": path, "snitches": list(self.sel.get("snitches", [])),
-                  "draw": self.sel.get("draw", "")}
+                  "draw": self.sel.get("draw", ""), "face": self.sel.get("face", "")}
         final = path[-1]
         if self.state.table.top(city_place(final)) is None:
             self._send({**action, "found": ""})

@@ -123,6 +123,7 @@ def first_round(t) -> None:
     take(t, "black-3", "3")
     assert {"midtown", "queens", "downtown"} <= t.legal_slots()
     t.click("slot:queens")
+    pick(t, "sm:face", FF.format(3))                     # turned up: the card dealt there, as noted
     pick(t, "sm:draw", FF.format(10))
     press(t, "sm:send")
     private_card(t, "sudds.suspect.rat-2", "found")
@@ -747,6 +748,7 @@ def test_a_stoolie_peek_behind_the_privacy_gate(game):
     roll(t, ROLL)
     take(t, "black-3", "3")                               # Ann investigates Queens and finds a stoolie
     t.click("slot:queens")
+    pick(t, "sm:face", FF.format(3))                     # turned up: the card dealt there, as noted
     pick(t, "sm:draw", FF.format(10))
     press(t, "sm:send")
     private_card(t, "sudds.suspect.stoolie-1", "found")
@@ -767,6 +769,34 @@ def test_a_stoolie_peek_behind_the_privacy_gate(game):
     j = t.session.journal("Ann")
     assert j.where("sudds.suspect.frog-3") == "Conspiracy 2"
     assert j.where("sudds.suspect.stoolie-1") == "Returned to the box"
+
+
+def test_the_flimflam_turned_up_is_read_on_the_shared_screen(game):
+    """Investigate 1: the Flimflam of the last location is placed face up over the suspect its back names.
+    The deal knew only its back (a telephone, suspect 3): the face is read as it is turned up, on the shared
+    screen, among the unseen cards with that back; the app exchanges its notes of the alike cards."""
+    t = game
+    deal(t)
+    roll(t, ROLL)
+    take(t, "black-3", "3")
+    t.click("slot:queens")
+    faces = t.find("sm:face", QComboBox)
+    offered = [faces.itemData(i) for i in range(faces.count()) if faces.itemData(i)]
+    assert offered == [FF.format(3), FF.format(11), FF.format(19)]        # the three telephone / suspect 3 backs
+    pick(t, "sm:draw", FF.format(10))
+    assert not t.find("sm:send", QAbstractButton).isEnabled()             # the face is read first
+    pick(t, "sm:face", FF.format(11))
+    draws = t.find("sm:draw", QComboBox)
+    assert draws.findData(FF.format(11)) < 0 and draws.findData(FF.format(3)) >= 0   # it is face up now
+    assert draws.currentData() == FF.format(10)
+    assert t.window.stack.currentWidget() is not t.window.gate            # read in front of everyone
+    press(t, "sm:send")
+    private_card(t, "sudds.suspect.rat-2", "found")
+    s = t.session.state
+    assert s.covers[3] == FF.format(11) and FF.format(3) in s.ff_deck and s.city["queens"] == FF.format(10)
+    name = t.session.rules.deck.name_of(FF.format(11))
+    assert any("turned up at Queens is" in line and name in line for line in t.log())
+    assert name in " ".join(t.find("slot:conspiracy/3").text().split())
 
 
 @pytest.mark.parametrize("size", SIZES)
