@@ -259,13 +259,15 @@ def check_decks() -> str:
     from engine.games import game_info, rules_for
     from .tables import installed_games
     dice = []
-    for game in installed_games():
+    games = installed_games()
+    for game in games:
         rules_for(game)            # its deck(s), boards and other data load
         info = game_info(game)
         if info.die:
             dice.append(load_die(info.die))
     faces = ", ".join(f"{len(d.faces)} faces" for d in dice) or "none"
-    return f"{len(files)} deck file(s), {cards} cards, dice: {faces}, from {assets_dir()}"
+    return (f"{len(games)} games' rules and data ({', '.join(games)}), {len(files)} deck file(s), {cards} cards, "
+            f"dice: {faces}, from {assets_dir()}")
 
 
 def check_tag_registry() -> str:
