@@ -44,23 +44,33 @@ class BonnieClydeTable(GameTable):
         for n in self.board.numbers:
             row.addWidget(self._slot(f"board/{n}"), 0, n - 1)
             row.setColumnStretch(n - 1, 1)
-        outer.addLayout(row)
+        outer.addLayout(row, 3)           # the board takes the height there is: bigger tiles on a big screen
         piles = QHBoxLayout()
         piles.addWidget(self._slot("casefile"), 1)
         piles.addWidget(self._slot("files"), 1)
         self.car = label("", "heading")
         self.car.setObjectName("bc:car")
         piles.addWidget(self.car, 3)
-        outer.addLayout(piles)
-        self.players: dict[str, object] = {}
+        outer.addLayout(piles, 2)
+        # The score sheet: one row per player, what lies in front of them and the points.
+        self.players: dict[str, dict[str, object]] = {}
         self.lines = QWidget()
         grid = QGridLayout(self.lines)
         grid.setContentsMargins(0, 0, 0, 0)
-        for i, player in enumerate(self.controller.session.players):
-            line = label("")
-            line.setObjectName(f"bc:player:{player}")
-            self.players[player] = line
-            grid.addWidget(line, i // 2, i % 2)
+        grid.setHorizontalSpacing(14)
+        grid.setVerticalSpacing(2)
+        for col, words in enumerate(("Player", "In hand", "On the table", "This hand", "Total")):
+            grid.addWidget(label(words, "heading", wrap=False), 0, col)
+        for i, player in enumerate(self.controller.session.players, 1):
+            cells = {}
+            for col, part in enumerate(("name", "hand", "table", "points", "total")):
+                cell = label("", wrap=part == "table")
+                cell.setObjectName(f"bc:player:{player}" if part == "name" else f"bc:player:{player}:{part}")
+                cell.setStyleSheet("font-size: 14pt;")
+                grid.addWidget(cell, i, col)
+                cells[part] = cell
+            self.players[player] = cells
+        grid.setColumnStretch(2, 1)
         outer.addWidget(self.lines)
         self.panel = self._panel()
         outer.addWidget(self.panel)
@@ -214,7 +224,7 @@ class BonnieClydeTable(GameTable):
         self.car.setText(f"The Crime Spree car is on {rules.loc_words(state.car)}. Hand {max(state.hand_no, 1)}, "
                          f"playing to {state.target}.")
         totals = state.scores.totals()
-        for player, line in self.players.items():
+        for player, cells in self.players.items():
             points = rules.table_points(state, player)
             melds = []
             for place, cards in sorted(by_place.items()):
@@ -223,11 +233,12 @@ class BonnieClydeTable(GameTable):
                     side = " sideways" if parts[1] == "sideways" else ""
                     melds.append(f"{self.board.name(int(parts[2]))} x{len(cards)}{side}")
             captured = [c.name for c in by_place.get(f"{player}/captured", []) if c.name]
-            hand = len(by_place.get(f"{player}/hand", []))
             now = "\u25B6 " if player == view.current and view.outcome is None else ""
-            line.setText(f"{now}{player}: {hand} cards in hand; on the table: "
-                         f"{', '.join(melds + captured) or 'nothing'}; this hand {points['points']}, "
-                         f"total {totals[player]}")
+            cells["name"].setText(f"{now}{player}")
+            cells["hand"].setText(cards_words(len(by_place.get(f"{player}/hand", []))))
+            cells["table"].setText(", ".join(melds + captured) or "nothing")
+            cells["points"].setText(str(points["points"]))
+            cells["total"].setText(str(totals[player]))
 
     def setup_widget(self) -> QWidget:
         body = QWidget()

@@ -113,7 +113,8 @@ def test_a_hand_by_clicks_ending_in_a_shut_out(game):
     assert "Ann: 10 sideways Evidence x 4 = 40" in log and "Bob: shut out" in log
     assert "Eastham" not in log                  # Ann's private look stays hers
     assert t.session.state.scores.totals() == {"Ann": 64, "Bob": 0}
-    assert "total 64" in t.text("bc:player:Ann")
+    assert t.text("bc:player:Ann:total") == "64" and t.text("bc:player:Bob:total") == "0"
+    assert "Kaufman, Texas x3 sideways" in t.text("bc:player:Ann:table")
 
 
 def test_a_refused_meld_is_explained_and_changes_nothing(game):
