@@ -18,6 +18,8 @@ from fractions import Fraction
 from itertools import product
 from typing import Any, Callable
 
+from PySide6.QtCore import QEvent, Qt
+from PySide6.QtGui import QFont, QFontMetrics
 from PySide6.QtWidgets import QComboBox, QGridLayout, QHBoxLayout, QSizePolicy, QVBoxLayout, QWidget
 
 from engine.errors import RuleViolation
@@ -57,6 +59,11 @@ def reward_words(parts) -> str:
         else:
             out.append(REWARD_WORDS.get(part, part))
     return " + ".join(out) or "nothing"
+
+
+def points(n: int) -> str:
+    """ "1 point", "2 points", "-1 point" """
+    return f"{n} point{'' if abs(n) == 1 else 's'}"
 
 
 def short(card: str) -> str:
@@ -140,7 +147,7 @@ class SuddsTable(GameTable):
         fl.addWidget(self.final_verdict)
         self.final.hide()
         board.addWidget(self.final)
-        board.addWidget(self.sheet)
+        board.addWidget(self.sheet, 10)
         self.panel = QWidget()
         self.panel.setObjectName("sm:panel")
         pl = QVBoxLayout(self.panel)
@@ -175,29 +182,90 @@ class SuddsTable(GameTable):
         self.slots[place] = slot
         return slot
 
+    SHEET_BLOCKS = (
+        (("points", "Points"), ("cash", "Cash"), ("bullets", "Bullets"), ("glass", "Glass"),
+         ("notebook", "Notebook"), ("telephone", "Telephone"), ("fedora", "Fedora")),
+        (("office", "1 Office"), ("calendar", "2 Calendar"), ("investigate", "3 Investigate"),
+         ("flimflam", "4 Flimflam"), ("cases", "5 Take Cases"), ("moxie", "6 Moxie"), ("above", "Above cabinet")),
+        (("day", "Calendar day"), ("badge", "Badge at"), ("filed", "Filed"), ("hand", "In hand"),
+         ("hunches", "Hunches"), ("suspects", "Suspects"), ("snitches", "Snitches left")),
+    )
+
     def _build_sheet(self) -> None:
-        """The players' boards as a score sheet: one column per player, one row per thing kept."""
+        """The players' boards as a score sheet a family reads from across the table: three labelled
+        grids side by side (one row per thing kept, one column per player, the current player marked),
+        then the cards above each file cabinet by name. Its font grows with the height it is given."""
         grid = QGridLayout(self.sheet)
         grid.setContentsMargins(0, 0, 0, 0)
-        grid.setHorizontalSpacing(8)
-        grid.setVerticalSpacing(1)
-        self.rows = ("Points, $, bullets", "Glass, notebook, phone, fedora", "Columns 1-6 (Office to Moxie)",
-                     "Calendar; badge at", "Above the file cabinet", "Filed, hand, hunches, suspects, snitches")
-        self.cells: dict[tuple[str, int], Any] = {}
-        for r, words in enumerate(self.rows, 1):
-            grid.addWidget(label(words, "xs", wrap=False), r, 0)
-        for c, p in enumerate(self.players, 1):
-            head = label(p, "smhead")
-            head.setObjectName(f"sm:player:{p}")
-            self.cells[(p, 0)] = head
-            grid.addWidget(head, 0, c)
-            for r in range(1, len(self.rows) + 1):
-                cell = label("", "xs")
-                cell.setObjectName(f"sm:{p}:{r}")
-                self.cells[(p, r)] = cell
-                grid.addWidget(cell, r, c)
-            grid.setColumnStretch(c, 4)
-        grid.setColumnStretch(0, 3)
+        grid.setHorizontalSpacing(6)
+        grid.setVerticalSpacing(0)
+        self.cells: dict[tuple[str, str], Any] = {}
+        self.sheet_heads: list[tuple[str, Any]] = []
+        n = len(self.players)
+        for k, block in enumerate(self.SHEET_BLOCKS):
+            c0 = k * (n + 2)
+            for r, (key, words) in enumerate(block, 1):
+                grid.addWidget(label(words, "sheetrow", wrap=False), r, c0)
+            for c, p in enumerate(self.players, c0 + 1):
+                head = label(p, "sheethead", wrap=False)
+                head.setObjectName(f"sm:player:{p}" if k == 0 else f"sm:player:{p}:{k}")
+                head.setAlignment(Qt.AlignCenter)
+                self.sheet_heads.append((p, head))
+                grid.addWidget(head, 0, c)
+                for r, (key, _w) in enumerate(block, 1):
+                    cell = label("", "sheet", wrap=False)
+                    cell.setObjectName(f"sm:{p}:{key}")
+                    cell.setAlignment(Qt.AlignCenter)
+                    self.cells[(p, key)] = cell
+                    grid.addWidget(cell, r, c)
+            if k < len(self.SHEET_BLOCKS) - 1:
+                grid.setColumnMinimumWidth(c0 + n + 1, 10)
+        self.sheet_above = label("", "sheetrow")
+        self.sheet_above.setObjectName("sm:above")
+        grid.addWidget(self.sheet_above, 8, 0, 1, len(self.SHEET_BLOCKS) * (n + 2) - 1)
+        grid.setRowStretch(9, 1)
+        self.sheet.setSizePolicy(QSizePolicy.Preferred, QSizePolicy.Expanding)
+        self.sheet.setMinimumSize(1, 1)     # its font follows the room it gets (never the other way round)
+        self._sheet_px = 0
+        self.sheet.installEventFilter(self)
+        self._size_sheet(14)
+
+    def _size_sheet(self, px: int) -> None:
+        """The sheet's font in pixels (readable across the table: larger when there is room)."""
+        if px == self._sheet_px:
+            return
+        self._sheet_px = px
+        self.sheet.setStyleSheet(
+            f'QLabel[role="sheet"] {{ font-size: {px}px; }} '
+            f'QLabel[role="sheetrow"] {{ font-size: {px}px; color: #333333; }} '
+            f'QLabel[role="sheethead"] {{ font-size: {px}px; font-weight: bold; }} '
+            f'QLabel[role="sheethead"][current="true"] {{ background: #1F6FB2; color: white; }}')
+
+    def _sheet_width(self, px: int) -> int:
+        """The width the sheet's grid needs with a font of ``px`` pixels (the widest words of each column)."""
+        font = QFont(self.sheet.font())
+        font.setPixelSize(px)
+        bold = QFont(font)
+        bold.setBold(True)
+        fm, fb = QFontMetrics(font), QFontMetrics(bold)
+        heads = max(fb.horizontalAdvance(f"\u25B6 {p}") for p in self.players) + 8
+        values = {0: ["$99"], 1: ["99"], 2: ["Staten Island", "Sun wk 4 \u2714"]}
+        width = 0
+        for k, block in enumerate(self.SHEET_BLOCKS):
+            widest = max(fm.horizontalAdvance(w) for _key, w in block) + 4
+            cell = max([heads] + [fm.horizontalAdvance(v) + 4 for v in values[k]])
+            width += widest + len(self.players) * (cell + 6) + 16
+        return width
+
+    def eventFilter(self, obj, event) -> bool:
+        if obj is self.sheet and event.type() == QEvent.Resize:
+            # The 8 lines of the grid and the line of the cards above the cabinets (room for a second).
+            size = event.size()
+            px = max(11, min(26, int(size.height() / 10 / 1.25)))
+            while px > 11 and self._sheet_width(px) > size.width():
+                px -= 1
+            self._size_sheet(px)
+        return super().eventFilter(obj, event)
 
     def _button(self, text: str, name: str, slot: Callable, *, enabled: bool = True, role: str | None = None,
                 checked: bool = False) -> WrappingButton:
@@ -399,28 +467,35 @@ class SuddsTable(GameTable):
                            legal=place in legal, chosen=place in picked, face_up=False)
             if card:
                 c = rules.case(card)
-                lines = [self.name(card), ", ".join(c.cost), f"{c.points} pts" + (f" ${c.cash}" if c.cash else "")
+                lines = [self.name(card), ", ".join(c.cost), points(c.points) + (f" ${c.cash}" if c.cash else "")
                          + f" {c.tabs}"]
                 if place in picked:
                     lines = ["[picked]"] + lines
                 slot.set_lines(lines)
         # The players' boards.
+        aboves = []
         for p, b in t["players"].items():
-            now = "\u25B6 " if p == t["current"] and phase != "over" else ""
-            self.cells[(p, 0)].setText(f"{now}{p} ({pool_dice.personal_colour(self.players, p)} die)")
             ev = b["evidence"]
             cal = b["calendar"]
-            cal_words = (f"week {cal[0]} {DAY_NAME[cal[1]]}" if cal else "off the calendar") + \
-                (" (done this round)" if b["calendar_done"] else "")
-            above = ", ".join(self.name(c) for c in b["above"]) or "nothing"
-            values = [f"{b['score']} points, ${b['cash']}, {b['bullets']} bullets",
-                      " \u00B7 ".join(str(ev[e]) for e in EVIDENCE),
-                      " \u00B7 ".join(str(b["levels"][tr]) for tr in TRACKS),
-                      f"{cal_words}; {rules.loc_name(b['location'])}",
-                      above,
-                      f"{len(b['filed'])}, {b['hand']}, {b['hunches']}, {b['suspects']}, {len(b['snitches'])}"]
-            for r, text in enumerate(values, 1):
-                self.cells[(p, r)].setText(text)
+            day = (f"{DAY_NAME[cal[1]][:3]} wk {cal[0]}" if cal else "off") + (" \u2714" if b["calendar_done"] else "")
+            values = {"points": f"{b['score']}", "cash": f"${b['cash']}", "bullets": str(b["bullets"]),
+                      **{e: str(ev[e]) for e in EVIDENCE}, **{tr: str(b["levels"][tr]) for tr in TRACKS},
+                      "above": str(len(b["above"])), "day": day, "badge": rules.loc_name(b["location"]),
+                      "filed": str(len(b["filed"])), "hand": str(b["hand"]), "hunches": str(b["hunches"]),
+                      "suspects": str(b["suspects"]), "snitches": str(len(b["snitches"]))}
+            for key, text in values.items():
+                self.cells[(p, key)].setText(text)
+            aboves.append(f"{p}: {', '.join(self.name(c) for c in b['above']) or 'nothing'}")
+        current = t["current"] if phase != "over" else None
+        for p, head in self.sheet_heads:
+            mark = p == current
+            head.setText(f"\u25B6 {p}" if mark else p)
+            head.setToolTip(plain_tip(f"{p}: the {pool_dice.personal_colour(self.players, p)} die"))
+            if head.property("current") != mark:
+                head.setProperty("current", mark)
+                head.style().unpolish(head)
+                head.style().polish(head)
+        self.sheet_above.setText("Above the file cabinet \u2014 " + " \u00B7 ".join(aboves))
         self._refresh_final(t)
         self._refresh_box_button()
 
@@ -439,9 +514,9 @@ class SuddsTable(GameTable):
                             if self.rules.case(c).bottom.startswith("matchbook:"))
             hunches = "; ".join(f"{self.name(h)} {hunch_points(self.rules.hunch(h).points, makeup):+d}"
                                 for h in b.hunches) or "no hunch cards"
-            out[p] = (f"{p}: {before} points before the end, + {f['tokens']} for {n_tokens} tokens, "
+            out[p] = (f"{p}: {points(before)} before the end, + {f['tokens']} for {n_tokens} tokens, "
                       f"+ {f['matchbooks']} for {sum(books.values())} matchbooks ({len(books)} kinds), "
-                      f"+ {f['hunches']} for hunches ({hunches}) = {b.score} points.")
+                      f"+ {f['hunches']} for hunches ({hunches}) = {points(b.score)}.")
         return out
 
     def _refresh_final(self, t: dict) -> None:
@@ -884,7 +959,7 @@ class SuddsTable(GameTable):
         for card in self.state.display:
             c = self.rules.case(card)
             on = card in picks
-            widgets.append(self._button(f"{self.name(card)}: {', '.join(c.cost)}, {c.points} pts, tabs {c.tabs}",
+            widgets.append(self._button(f"{self.name(card)}: {', '.join(c.cost)}, {points(c.points)}, tabs {c.tabs}",
                                         f"sm:case:{short(card)}", lambda card=card: self._pick_case(card),
                                         enabled=on or len(picks) < n, checked=on))
         widgets.append(self._button(f"From the deck ({from_deck})", "sm:case:deck", lambda: self._pick_case("deck"),
@@ -970,7 +1045,7 @@ class SuddsTable(GameTable):
         if card:
             c = self.rules.case(card)
             q = self.rules.card_question(card)
-            self.panel_note.setText(f"{self.name(card)} needs {', '.join(c.cost)}; pays {c.points} points"
+            self.panel_note.setText(f"{self.name(card)} needs {', '.join(c.cost)}; pays {points(c.points)}"
                                     + (f" and ${c.cash}" if c.cash else "") + f"; tabs {c.tabs}."
                                     + (" (Not checked against your box yet: 'Check this card'.)" if q else ""))
             if q:
