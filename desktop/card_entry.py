@@ -75,20 +75,23 @@ class CardChooser(_Chooser):
     """One card to identify: a list of every card that can lie there (of the slot's type, if known)."""
 
     def __init__(self, controller: GameController, field: str, place: str, *, hint: str | None = None,
-                 choices: list[str] | None = None, parent: QWidget | None = None) -> None:
-        """``choices``: the only cards it can be (one of the cards a player drew); None: any of its type."""
+                 choices: list[str] | None = None, title: str | None = None, parent: QWidget | None = None) -> None:
+        """``choices``: the only cards it can be (one of the cards a player drew); None: any of its type.
+        ``place`` "" with ``title``: a card that lies at no place of the engine's (the table asks)."""
         super().__init__(parent)
         self.field = field
         self.place = place
         self.choices = list(choices) if choices is not None else None
-        self.kind = controller.kind_at(place)
+        self.kind = controller.kind_at(place) if place else None
         self.kind_words = controller.kind_name(self.kind) if self.kind is not None else "card"
         if self.choices is not None:
             self.names = dict(sorted(card_names(controller, self.choices).items(), key=lambda kv: kv[1]))
         else:
             self.names = dict(controller.cards_of_kind(self.kind))
-        where = controller.words(place)
-        self._build(f"{where[:1].upper()}{where[1:]}: which {self.kind_words} is it?", hint, 17)
+        if title is None:
+            where = controller.words(place)
+            title = f"{where[:1].upper()}{where[1:]}: which {self.kind_words} is it?"
+        self._build(title, hint, 17)
 
     def card(self) -> str | None:
         # The selection, not the current item: a list that merely got keyboard focus has a
@@ -114,6 +117,8 @@ class CardChooser(_Chooser):
     def demo_problem(self, controller: GameController) -> str | None:
         """On the simulated table the truth is known: a wrong pick is a slip, not a card."""
         if self.choices is not None:       # one of several cards lying there (which one is the player's choice)
+            if not self.place:
+                return None                # a card the table asks about: any of its choices may be right
             if self.card() not in controller.true_cards_in(self.place):
                 return (f"That card is not among the cards {controller.words(self.place)} on the simulated table. "
                         f"Pick again, or show it to the simulated camera.")

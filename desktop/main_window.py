@@ -15,7 +15,7 @@ from engine.errors import RuleViolation
 from engine.store import StoreError
 
 from .camera import CameraPanel
-from .card_entry import CardEntry, CardListChooser
+from .card_entry import CardChooser, CardEntry, CardListChooser
 from .end_screen import EndScreen
 from .games import GameController, clean_temp_files
 from .new_game_screen import NewGameScreen
@@ -78,6 +78,7 @@ class MainWindow(QMainWindow):
         self.table.leave_requested.connect(self.leave_game)
         self.table.read_requested.connect(self.read_cards)
         self.table.list_read_requested.connect(self.read_card_list)
+        self.table.identify_requested.connect(self.identify_card)
         self.table.journal_requested.connect(self.open_journal)
         self.table.game_over.connect(self.show_end)
         self.gate.closed.connect(self._private_closed)
@@ -279,6 +280,27 @@ class MainWindow(QMainWindow):
         self._open_entry(make_entry, player if private else None,
                          f"{player}, look at {c.words(place, player)}. Keep the cards hidden and show them only "
                          f"to the camera or to this screen.")
+
+    def identify_card(self, heading: str, choices: list, on_card) -> None:
+        """A card turned face up that the table itself needs (no action is sent): on the shared
+        screen, read by the camera or picked among ``choices``; ``on_card(card id)`` when known."""
+        c = self.controller
+        assert c is not None
+
+        def keep(action: dict) -> list:
+            on_card(action["card"])
+            return []
+
+        def make_entry() -> CardEntry:
+            chooser = CardChooser(c, "card", "", choices=choices, title=heading)
+            entry = CardEntry(c, heading, [], dict, submit_text="This is the card", send=keep,
+                              camera_note=self._camera_note("Show the card face up to the camera"),
+                              choosers=[chooser])
+            entry.done.connect(self._entry_done)
+            self.entry = entry
+            return entry
+
+        self._open_entry(make_entry)
 
     def _gated(self, make_entry) -> CardEntry:
         entry = make_entry()

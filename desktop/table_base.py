@@ -95,6 +95,11 @@ class TableShell(Protocol):
         of the card types ``kinds`` (None: any). The camera adds each card it reads; a pick
         adds or removes one. ``demo_cards``: what the simulated camera holds up in a demo."""
 
+    def identify_card(self, heading: str, choices: list[str], on_card: Callable[[str], None]) -> None:
+        """Ask on the shared screen which of ``choices`` a card turned face up is (camera or pick)
+        when the table itself needs it (a card the engine reads as a field, not at a place):
+        nothing is sent; ``on_card(card id)`` is called once it is known, and not on Cancel."""
+
     def say(self, lines: list[str]) -> None:
         """Show public words of what just happened."""
 

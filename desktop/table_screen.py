@@ -55,6 +55,8 @@ class TableScreen(QWidget):
     #: several cards from one place: (action so far, the read: field, place, private, heading,
     #: least, most, kinds, demo_cards)
     list_read_requested = Signal(dict, dict)
+    #: one card identified for the table itself: (heading, the cards it can be, what to do with it)
+    identify_requested = Signal(str, list, object)
     journal_requested = Signal(str)
     leave_requested = Signal()
     #: the game just ended (the shell shows the end of the game)
@@ -436,6 +438,9 @@ class TableScreen(QWidget):
         self.list_read_requested.emit(dict(action), {
             "field": field, "place": place, "private": private, "heading": heading, "least": least,
             "most": most, "kinds": tuple(kinds) if kinds else None, "demo_cards": list(demo_cards or [])})
+
+    def identify_card(self, heading: str, choices: list[str], on_card) -> None:
+        self.identify_requested.emit(heading, list(choices), on_card)
 
     def current_actor(self) -> str | None:
         assert self.controller is not None

@@ -168,3 +168,24 @@ def test_a_complete_game_read_by_the_camera_from_new_game_to_carmen_arrested(tab
     assert t.session.outcome.winners == ("Julie",)
     assert set(seen[-3:]) == {C + "loot.statue-of-libertys-torch", C + "location.new-york",
                               C + "henchman.carmen-sandiego"}
+
+
+def test_a_card_the_table_asks_about_is_read_by_the_camera(table, qtbot):
+    """docs/desktop.md: ``shell.identify_card`` (a card turned face up that the table itself needs):
+    on the shared screen, the camera's read is handed back to the table and nothing is sent."""
+    t = table
+    start_demo_game(t)
+    c = t.window.controller
+    card = c.true_card_at(f"{t.session.prompt().player}/loot/top")
+    other = next(x.id for x in c.deck.of_kind(c.deck.card(card).kind) if x.id != card)
+    got: list[str] = []
+    before = t.session.state.turn if hasattr(t.session.state, "turn") else None
+    moves = len(t.session.undo_history())
+    t.window.table.identify_card("Which loot card is it?", [other, card], got.append)
+    assert t.window.stack.currentWidget() is t.window.flip_page
+    panel = t.window.camera_panel
+    qtbot.waitUntil(lambda: panel.image.pixmap() is not None and not panel.image.pixmap().isNull(), timeout=10_000)
+    panel.simulated.hold_up([card], seconds=5)
+    qtbot.waitUntil(lambda: got == [card] and t.window.stack.currentWidget() is t.window.table, timeout=15_000)
+    assert len(t.session.undo_history()) == moves                       # the table was told; nothing was played
+    assert before is None or t.session.state.turn == before

@@ -880,6 +880,11 @@ class SuddsTable(GameTable):
                     f"Turn the card of {self.rules.loc_name(final)} face up onto suspect {pos}: which is it?",
                     self._combo("sm:face", [(c, self._face_label(c)) for c in faces], self.sel.get("face"),
                                 self._set_face)))
+                if len(faces) > 1:
+                    question = f"{self.rules.loc_name(final)}: which Flimflam card is turned face up?"
+                    widgets.append(self._button(
+                        "Show it to the camera (or pick it)", "sm:face:read",
+                        lambda q=question, f=list(faces): self.shell.identify_card(q, f, self._set_face)))
             deck = self._deck_then(final)
             if deck and self.sel.get("draw") not in (None, "", *deck):
                 self.sel.pop("draw")

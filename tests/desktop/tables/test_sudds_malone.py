@@ -799,6 +799,26 @@ def test_the_flimflam_turned_up_is_read_on_the_shared_screen(game):
     assert name in " ".join(t.find("slot:conspiracy/3").text().split())
 
 
+def test_the_flimflam_face_can_be_read_on_its_own_screen(game):
+    """Investigate 1, with the camera: "Show it to the camera" opens the shared screen listing only the
+    cards with that back (camera or pick); the card read is the face, and the panel goes on with it."""
+    t = game
+    deal(t)
+    roll(t, ROLL)
+    take(t, "black-3", "3")
+    t.click("slot:queens")
+    press(t, "sm:face:read")
+    assert t.window.stack.currentWidget() is t.window.flip_page          # in front of everyone
+    listed = t.find("choose:card")
+    assert sorted(listed.item(i).data(Qt.UserRole) for i in range(listed.count())) == \
+        [FF.format(3), FF.format(11), FF.format(19)]
+    t.choose("card", FF.format(19))
+    t.click("entry:submit")
+    assert t.window.stack.currentWidget() is t.window.table
+    assert t.find("sm:face", QComboBox).currentData() == FF.format(19)
+    assert t.session.state.covers.get(3) is None                           # nothing sent yet
+
+
 @pytest.mark.parametrize("size", SIZES)
 def test_the_conspiracy_journal_shows_peeks_takes_odds_and_hunch_points(game, size):
     """The Conspiracy journal (issue 16): the peek (position, suspect, covered or not), the suspect taken, the
