@@ -654,19 +654,20 @@ def play_by_clicks(t, until, limit: int = 3000) -> Counter:
     raise AssertionError("the game did not get there")
 
 
-@pytest.mark.parametrize("seed", [5, 2])
-def test_a_whole_game_by_clicks_to_the_final_scoring(window, qtbot, seed):
-    """How to Play to End of Game: a 2-player game from the deal to the final scoring, every step a click
-    (dice, actions, rewards, cases closed, hunches, limits, stoolies, the reveal); the final scoring shown
-    line by line is the engine's."""
+@pytest.mark.parametrize("seed, names", [(5, ("Ann", "Bob")), (2, ("Ann", "Bob")),
+                                         (5, ("Ann", "Bob", "Cyd", "Dee"))])
+def test_a_whole_game_by_clicks_to_the_final_scoring(window, qtbot, seed, names):
+    """How to Play to End of Game: a 2-player and a 4-player game from the deal to the final scoring, every
+    step a click (dice, actions, rewards, cases closed, hunches, limits, stoolies, the reveal); the final
+    scoring shown line by line is the engine's."""
     from engine.games.sudds_malone.state import OVER
-    t = demo_game(window, qtbot, seed=seed)
+    t = demo_game(window, qtbot, seed=seed, names=names)
     seen = play_by_clicks(t, lambda s: s.phase == OVER)
     state = t.session.state
     assert state.round == 4 and state.outcome is not None
     assert window.stack.currentWidget() is window.end
     t.click("end:back")                                   # back to the table: the final scoring stays there
-    for p in ("Ann", "Bob"):
+    for p in names:
         f, b = state.final[p], state.boards[p]
         line = t.text(f"sm:final:{p}")
         assert f"+ {f['tokens']} for " in line and f"+ {f['matchbooks']} for " in line
