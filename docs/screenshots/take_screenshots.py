@@ -57,7 +57,39 @@ def main() -> int:
         take_carmen_usa(tag, size)
         take_bonnie_clyde(tag, size)
         take_clues39(tag, size)
+        take_sudds_malone(tag, size)
     return 0
+
+
+def take_sudds_malone(tag: str, size: tuple[int, int]) -> None:
+    """Sudds & Malone: the rolled dice pool, The Office's choices, a journal, the box review screen."""
+    from tests.desktop.tables import test_sudds_malone as sm
+    window = MainWindow()
+    window.size_tag = tag
+    window.resize(*size)
+    window.show()
+    t = Driver(window, Bot())
+    t.choose_game("sudds-malone")
+    t.click("start:screen:box")
+    box = window.start.screen_window
+    box.resize(*size)
+    settle()
+    box.grab().save(str(HERE / f"50-sm-your-box-{tag}.png"))
+    print("saved", "50-sm-your-box", tag)
+    t.click("screen:close")
+    t.new_game(sm.PLAYERS)
+    sm.deal(t)
+    sm.roll(t, sm.ROLL)
+    shot(window, "51-sm-dice-pool")
+    sm.take(t, "white-1", "1")
+    shot(window, "52-sm-office")
+    t.click("journal:Ann")
+    t.click("gate:reveal")
+    shot(window, "53-sm-journal")
+    t.click("journal:hide")
+    window.close()
+    window.deleteLater()
+    settle()
 
 
 def take_clues39(tag: str, size: tuple[int, int]) -> None:

@@ -13,7 +13,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QGridLayout, QGroupBox, QHBoxLayout, QLineEdit, QListWidget,
                                QListWidgetItem, QSpinBox, QVBoxLayout, QWidget)
 
-from engine.games.sudds_malone.box import BoxError, Question, load_box, save_answer
+from engine.games.sudds_malone.box import BoxError, Question, load_box, parse_reward, save_answer
 
 from ...widgets import button, label
 
@@ -33,6 +33,26 @@ SMALL = ('QLabel[role="sm"] { font-size: 11pt; } QLabel[role="xs"] { font-size: 
          'QLabel[role="smhead"] { font-size: 12pt; font-weight: bold; }')
 
 
+REWARD_WORDS = {"bonus": "a bonus action", "snitch": "a snitch", "fedora": "a fedora", "peek": "a peek",
+                "case": "a Case card", "news": "Read the News", "cash_or_points": "$1 or 2 points",
+                "evidence": "an evidence of your choice"}
+
+
+def reward_words(parts) -> str:
+    out = []
+    for part in parts:
+        name, _, n = part.partition(":")
+        if name == "points":
+            out.append(f"{n} point{'s' if n != '1' else ''}")
+        elif name == "cash":
+            out.append(f"${n}")
+        elif name == "bullets":
+            out.append(f"{n} bullet{'s' if n != '1' else ''}")
+        else:
+            out.append(REWARD_WORDS.get(part, part))
+    return " + ".join(out) or "nothing"
+
+
 def _words(value: Any) -> str:
     if isinstance(value, (list, tuple)):
         return ", ".join(str(v) for v in value) or "(none)"
@@ -41,8 +61,24 @@ def _words(value: Any) -> str:
     return str(value)
 
 
-def reading_words(values: dict[str, Any]) -> str:
-    return "; ".join(f"{k.replace('_', ' ')} {_words(v)}" for k, v in values.items())
+def reading_words(values: dict[str, Any], names: dict[str, str] | None = None) -> str:
+    """A value's current reading in words (location ids by their names, when ``names`` has them)."""
+    names = names or {}
+
+    def named(v: Any) -> Any:
+        if isinstance(v, (list, tuple)):
+            return [names.get(x, x) if isinstance(x, str) else x for x in v]
+        return names.get(v, v) if isinstance(v, str) else v
+
+    def say(k: str, v: Any) -> str:
+        if k == "reward" and isinstance(v, str) and v:
+            try:
+                return reward_words(parse_reward(v))
+            except ValueError:
+                pass                        # a value not yet checked: shown as it is written
+        return _words(named(v))
+
+    return "; ".join(f"{k.replace('_', ' ')} {say(k, v)}" for k, v in values.items())
 
 
 class BoxForm(QWidget):
@@ -176,9 +212,17 @@ class BoxReview(QWidget):
         self.rows = QListWidget()
         self.rows.setObjectName("box:rows")
         self.rows.setStyleSheet("font-size: 11pt;")
+        # Long values wrap: no sideways scrolling to read what a value is.
+        self.rows.setWordWrap(True)
+        self.rows.setHorizontalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
         self.rows.currentItemChanged.connect(lambda item, _old: self.open_key(item.data(Qt.UserRole)) if item else None)
         body.addWidget(self.rows, 1)
         self.form_holder = QVBoxLayout()
+        hint = label("Pick a value on the left to check it against your box, or to correct it. What you save "
+                     "is kept in your Gumshoe folder and used from the next move on.", "sm")
+        hint.setObjectName("box:hint")
+        self.form_holder.addWidget(hint)
+        self.form_holder.addStretch(1)
         body.addLayout(self.form_holder, 1)
         outer.addLayout(body, 1)
         self.reload()
@@ -197,7 +241,8 @@ class BoxReview(QWidget):
         for row in self.box.review():
             if todo and row.source != "our reading":
                 continue
-            item = QListWidgetItem(f"{row.title} \u2014 {reading_words(dict(row.values))} ({row.source})")
+            item = QListWidgetItem(f"{row.title} \u2014 {reading_words(dict(row.values), dict(self.box.locations))} "
+                                   f"({row.source})")
             item.setData(Qt.UserRole, row.key)
             self.rows.addItem(item)
             if row.key == keep:
@@ -206,7 +251,7 @@ class BoxReview(QWidget):
 
     def open_key(self, key: str) -> None:
         while self.form_holder.count():
-            w = self.form_holder.takeAt(0).widget()
+            w = self.form_holder.takeAt(0).widget()     # the hint and its stretch, or the last form
             if w is not None:
                 w.hide()
                 w.deleteLater()

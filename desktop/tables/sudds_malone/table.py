@@ -35,32 +35,12 @@ from ...private import journal_table
 from ...table_base import GameTable, ShelfScreen, TableShell
 from ...widgets import SlotButton, WrappingButton, clear_layout, label, plain_tip
 from . import dice as pool_dice
-from .box_form import SMALL, BoxForm, BoxReview
+from .box_form import SMALL, BoxForm, BoxReview, reward_words
 
 HANDLED = {"deal", "roll", "take_die", "improve", "investigate", "take_flimflam", "take_cases", "take_case", "reroll",
            "peek", "use_stoolie", "close_case", "hunch", "keep_hunch", "buy_hunch", "discard", "reveal"}
 LEGEND = "A die's value is its action: 1 The Office, 2 Calendar, 3 Investigate, 4 Flimflam, 5 Take Cases, 6 Moxie."
 AUTO = {"improve", "investigate", "take_flimflam", "take_cases", "take_case", "reroll", "discard"}
-REWARD_WORDS = {"bonus": "a bonus action", "snitch": "a snitch", "fedora": "a fedora", "peek": "a peek",
-                "case": "a Case card", "news": "Read the News", "cash_or_points": "$1 or 2 points",
-                "evidence": "an evidence of your choice"}
-
-
-def reward_words(parts) -> str:
-    out = []
-    for part in parts:
-        name, _, n = part.partition(":")
-        if name == "points":
-            out.append(f"{n} point{'s' if n != '1' else ''}")
-        elif name == "cash":
-            out.append(f"${n}")
-        elif name == "bullets":
-            out.append(f"{n} bullet{'s' if n != '1' else ''}")
-        else:
-            out.append(REWARD_WORDS.get(part, part))
-    return " + ".join(out) or "nothing"
-
-
 def points(n: int) -> str:
     """ "1 point", "2 points", "-1 point" """
     return f"{n} point{'' if abs(n) == 1 else 's'}"
