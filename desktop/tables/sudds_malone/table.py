@@ -1100,8 +1100,14 @@ class SuddsTable(GameTable):
     def _start_keep_hunch(self) -> None:
         p = self.player
         self.mode = None
+        # Behind the gate only: each card's expected points, from what this player saw (full assist).
+        journal = self.controller.session.journal(p, self.controller.assist)
+        expected = {x.data["card"]: Fraction(x.data["expected"]) for x in journal.deductions if x.kind == "hunch_ev"}
+        worth = "; ".join(f"{self.name(c)} {float(expected[c]):+.1f}" for c in self.state.drawn if c in expected)
         self.shell.read_cards({"type": "keep_hunch", "player": p}, [("card", f"{p}/drawn")], private=True,
-                              heading=f"{p}, which hunch card do you keep? The others go under the hunch deck.",
+                              heading=f"{p}, which hunch card do you keep? The others go under the hunch deck."
+                                      + (f" Points each is expected to score, from what you have seen: {worth}."
+                                         if worth else ""),
                               choices={"card": list(self.state.drawn)})
 
     def _start_buy_hunch(self) -> None:

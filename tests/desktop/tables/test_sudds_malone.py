@@ -10,6 +10,8 @@ Rule sections cited are the rulebook's (shared/rulebooks/sudds-and-malone.txt).
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import tomllib
 from collections import Counter
 
@@ -435,7 +437,17 @@ def test_a_hunch_drawn_and_kept_behind_the_privacy_gate(table, gumshoe_home):
     names = [t.session.rules.deck.name_of(c) for c in drawn]
     assert not [n for n in names if n in " ".join(visible_texts(t.window))]     # never on the shared screen
     t.click("action:keep_hunch")
-    private_card(t, drawn[1])
+    assert t.window.stack.currentWidget() is t.window.gate
+    t.click("gate:reveal")
+    # Behind the gate, each drawn card with the points it is expected to score ("keep this hunch" has a number).
+    heading = next(x for x in visible_texts(t.window) if "which hunch card do you keep" in x)
+    journal = t.session.journal("Bob", t.window.controller.assist)
+    expected = {x.data["card"]: x.data["expected"] for x in journal.deductions if x.kind == "hunch_ev"}
+    assert set(expected) >= set(drawn)                       # full assist (the driver's default)
+    for c in drawn:
+        assert f"{t.session.rules.deck.name_of(c)} {float(Fraction(expected[c])):+.1f}" in heading
+    t.choose("card", drawn[1])
+    t.click("entry:submit")
     state = t.session.state
     assert board(t, "Bob").hunches == [drawn[1]]
     assert board(t, "Bob").above == [] and FF.format(9) in state.ff_deck
