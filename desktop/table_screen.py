@@ -329,11 +329,22 @@ class TableScreen(QWidget):
         b.setMinimumHeight(40)
         b.setObjectName(name)
         b.clicked.connect(slot)
-        self._add_action(b)
+        self.action_layout.addWidget(b)      # shown by _refresh_actions once all are styled
 
     def _refresh_actions(self, prompt, over: bool) -> None:
-        assert self.controller is not None and self.table is not None
         clear_layout(self.action_layout)
+        self._build_actions(prompt, over)
+        buttons = [self.action_layout.itemAt(i).widget() for i in range(self.action_layout.count())]
+        buttons = [b for b in buttons if isinstance(b, WrappingButton)]
+        for b in buttons:
+            # Styled before they are shown: the column never stands taller for a moment.
+            if len(buttons) >= COMPACT_FROM:
+                b.setMinimumHeight(30)
+                b.set_compact()
+            b.show()
+
+    def _build_actions(self, prompt, over: bool) -> None:
+        assert self.controller is not None and self.table is not None
         if over:
             self._action_button("How the game went", "action:story", "primary", self.game_over.emit)
             self._action_button("Back to the start screen", "action:leave", None, self.leave_requested.emit)
@@ -366,12 +377,6 @@ class TableScreen(QWidget):
             role = "primary" if len(prompt.options) - len(direct) <= 2 or not option.targets else None
             self._action_button(option.label, f"action:{option.action}", role,
                                 lambda _=False, o=option: self.start_option(o))
-        buttons = [self.action_layout.itemAt(i).widget() for i in range(self.action_layout.count())]
-        buttons = [b for b in buttons if isinstance(b, WrappingButton)]
-        for b in buttons:
-            if len(buttons) >= COMPACT_FROM:
-                b.setMinimumHeight(30)
-                b.set_compact()
 
     # --- messages ------------------------------------------------------------------
     def say(self, lines: list[str]) -> None:

@@ -60,6 +60,15 @@ def fits(t: Driver, size: tuple[int, int], where: str, *, vertical: bool = True)
     win = t.window
     win.resize(*size)
     t.qtbot.wait(30)
+    # Restyled buttons and relaid rows settle over a few event-loop passes (a busy machine takes
+    # longer): judge the window once it has settled, not in the middle of a relayout.
+    settled = win.minimumSizeHint()
+    for _ in range(20):
+        t.qtbot.wait(25)
+        now = win.minimumSizeHint()
+        if now == settled:
+            break
+        settled = now
     assert win.minimumSizeHint().width() <= size[0] and win.minimumSizeHint().height() <= size[1], \
         f"{where}: the window needs {win.minimumSizeHint()} on a {size} screen"
     assert win.width() <= size[0] and win.height() <= size[1], f"{where}: window {win.size()} on {size}"
