@@ -145,7 +145,7 @@ def test_ted_hinton_take_from_files_leaves_others_with_one_of_these() -> None:
 
 
 def test_game_over_several_hands_ends_past_100() -> None:
-    """Scoring: the game ends when a player has 100 or more; the deal passes to the left (our reading)."""
+    """Scoring: the game ends when a player has 100 or more; any player deals each new hand (here in turn)."""
     s, res = results("bonnie-clyde-game-to-100")
     assert [r["points"] for r in res] == [{"Ann": 64, "Bob": 0}, {"Ann": 0, "Bob": 54}, {"Ann": 54, "Bob": 0}]
     assert s.outcome.winners == ("Ann",) and s.state.scores.totals() == {"Ann": 118, "Bob": 54}

@@ -422,8 +422,11 @@ def test_reopened_game_file_is_identical_also_after_undo_and_redo(players: int) 
 
 
 def test_whole_games_over_several_hands_keep_table_journals_and_scores_true() -> None:
-    """Complete games to the target (several hands each), table and journals checked after every input."""
-    finished = hands = 0
+    """Complete games to the target (several hands each), table and journals checked after every input.
+    Every hand's Setup picks its dealer at random (Setup and the Deal, step 4; Scoring: a new Setup for
+    each hand), so the simulated table deals some later hands from someone other than the suggested
+    player on the last dealer's left."""
+    finished = hands = unsuggested = 0
     for seed in range(WHOLE_GAMES):
         players = 2 + seed % 3
         w = Watch(Session.new(GAME, PLAYERS[:players]), seed, f"whole game seed={seed} players={players}")
@@ -440,11 +443,14 @@ def test_whole_games_over_several_hands_keep_table_journals_and_scores_true() ->
                     w.check_journal(p, w.s.journal(p, "full"))
         finished += w.s.outcome is not None
         hands += w.s.state.hand_no
+        dealers = [e.data["dealer"] for e in w.s.log if e.type == "deal"]
+        unsuggested += sum(now != w.s.state.left_of(last) for last, now in zip(dealers, dealers[1:]))
         assert w.s.outcome is not None, f"seed {seed}: the game did not end"
         totals = w.s.state.scores.totals()
         winner = w.s.outcome.winners[0]
         assert totals[winner] >= 100 and all(totals[p] < totals[winner] for p in totals if p != winner)
     assert hands > finished, "every game ended after one hand: scoring across hands is not exercised"
+    assert unsuggested, "every later hand was dealt by the suggested player: a free choice is not exercised"
 
 
 def check_scoring(w: Watch) -> None:

@@ -150,13 +150,33 @@ def test_bonnie_and_clyde_cannot_be_the_turned_up_card():
     refused(s, {"type": "deal", "player": "Ann", "card": B}, match="under the board")
 
 
-def test_any_player_may_deal_the_first_hand_then_the_deal_passes_left():
-    """Setup and the Deal, step 4: the first dealer is chosen at random at the table; then the deal
-    passes to the left (our reading)."""
+def test_any_player_may_deal_the_first_hand_play_starts_on_the_dealers_left():
+    """Setup and the Deal, step 4: "Choose a dealer randomly" - any player may deal the first hand;
+    The Turn: play starts with the player to the dealer's left."""
     s = Session.new(GAME, ["Ann", "Bob", "Cy"])
     assert s.prompt().option("deal").targets["player"] == ("Ann", "Bob", "Cy")
     a(s, "deal", "Cy", card=H(1))
+    assert s.state.dealer == "Cy"
     assert s.prompt().player == "Ann"          # left of Cy, wrapping round
+
+
+@pytest.mark.parametrize("dealer", ["Ann", "Bob", "Cy"])
+def test_any_player_may_deal_each_new_hand(dealer):
+    """Scoring: "Begin each new hand with a new Setup", and Setup, step 4 chooses the dealer at
+    random: after a hand any player deals the next one (the player to the left of the last dealer
+    is only suggested, listed first); play starts on the new dealer's left."""
+    s = dealt(("Ann", "Bob", "Cy"), dealer="Cy")
+    go_out(s, "Ann")
+    assert s.state.phase == "deal" and s.outcome is None
+    prompt = s.prompt()
+    assert prompt.player == "Ann" and "any other player deals" in prompt.text
+    assert prompt.option("deal").targets["player"] == ("Ann", "Bob", "Cy")
+    assert s.rules.place_words(s.state, "Ann") == "Ann (on Cy's left)"
+    assert "Any player may deal it" in s.public_log()[-1]
+    a(s, "deal", dealer, card=H(1))
+    assert s.state.hand_no == 2 and s.state.dealer == dealer
+    assert s.prompt().player == s.state.left_of(dealer)
+    assert all(count(s, f"{p}/hand") == 9 for p in s.players)
 
 
 def test_a_ted_hinton_under_a_location_is_taken_like_any_card():
@@ -199,14 +219,29 @@ def test_draws_are_counted_not_read():
     assert "drew a card from the Case File (45 left)" in s.public_log()[-1]
 
 
-def test_discarding_the_card_just_taken_from_the_files_is_refused():
-    """Discard (our reading): the top card of the FBI Files taken this turn may not be discarded again,
-    unless it is the last card."""
+def test_the_card_just_taken_from_the_files_may_be_discarded_again():
+    """Discard: "you must discard any one card" - the card taken from the top of the FBI Files this
+    turn included; it goes back on top, face up, and the turn passes."""
     s = dealt(first=E(4, "a"))
     a(s, "take_discard", "Ann")
-    refused(s, {"type": "discard", "player": "Ann", "card": E(4, "a")}, match="took from the FBI Files")
+    a(s, "discard", "Ann", card=E(4, "a"))
+    assert count(s, "Ann/hand") == 10 and count(s, "files") == 1
+    assert s.prompt().player == "Bob" and f"take {s.rules.deck.name_of(E(4, 'a'))} from the FBI Files" in s.prompt().text
+    for p in ("Ann", "Bob"):
+        assert s.journal(p, "notes").where(E(4, "a")) == "FBI Files"
+
+
+def test_the_card_taken_with_ted_hinton_may_be_discarded_the_same_turn():
+    """Discard: any one card - also the card just taken from the FBI Files with Ted Hinton."""
+    s = dealt(first=E(4, "a"))
+    a(s, "draw", "Ann")
     a(s, "discard", "Ann", card=E(6, "a"))
-    assert s.prompt().player == "Bob"
+    a(s, "draw", "Bob")
+    a(s, "hinton", "Bob", card=H(2), use="take")
+    a(s, "take_file", "Bob", card=E(4, "a"))
+    a(s, "discard", "Bob", card=E(4, "a"))
+    assert s.prompt().player == "Ann" and count(s, "Bob/hand") == 10
+    assert s.journal("Ann", "notes").where(E(4, "a")) == "FBI Files"
 
 
 # --- Play: Evidence ----------------------------------------------------------------------------
@@ -525,7 +560,8 @@ def test_going_out_on_the_turn_the_case_file_ran_out_earns_the_bonus():
 
 def test_the_game_goes_on_until_a_single_leader_reaches_the_target():
     """Scoring and Variant: another hand unless someone has the target (here 200) or more and the most;
-    the deal passes to the left each hand (our reading); a new hand starts from scratch."""
+    any player deals each new hand (here the one suggested, on the last dealer's left); a new hand
+    starts from scratch."""
     s = dealt(target=200)
     players = ["Ann", "Bob"]
     for hand in range(1, 8):
@@ -535,7 +571,7 @@ def test_the_game_goes_on_until_a_single_leader_reaches_the_target():
             assert s.outcome is None and s.state.phase == "deal"
             dealer, other = players[(hand + 1) % 2], players[hand % 2]
             assert s.prompt().player == dealer
-            refused(s, {"type": "deal", "player": other, "card": H(1)}, match="turn")
+            refused(s, {"type": "draw", "player": other}, match="turn")
             a(s, "deal", dealer, card=H(1))
             assert s.state.car == 1 and s.state.hand_no == hand + 1
             assert all(e.where == "Unknown" or e.card == H(1) for e in s.journal("Ann", "notes").entries)

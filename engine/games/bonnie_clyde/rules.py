@@ -104,7 +104,6 @@ class BonnieClydeState(GameState):
         self.current = dealer
         self.car = 1
         self.turn = 0                         # counts turns over the whole game (journal "when")
-        self.took_discard: int | None = None  # the token taken from the FBI Files this turn
         self.hinton_used = False
         self.pending: dict | None = None      # the play being finished: its look, then the car
         self.looked: int | None = None        # the token looked at, waiting for take or leave
@@ -226,7 +225,11 @@ class BonnieClydeRules(Rules):
         if place in values:
             return values[place]
         if place in state.players:
-            return "you" if place == viewer else place
+            # A player is named only as who deals, chosen on the shared screen: a name, never "you".
+            assert isinstance(state, BonnieClydeState)
+            if state.phase == DEAL and state.dealer and place == state.next_dealer:
+                return f"{place} (on {state.dealer}'s left)"
+            return place
         try:
             where = Place.parse(place, state.players)
         except ValueError:
@@ -494,8 +497,9 @@ class BonnieClydeRules(Rules):
         handler = getattr(self, f"_do_{action.type}", None)
         if handler is None or not isinstance(action, ACTIONS.get(action.type, ())):
             raise BadInput(f"{self.title} has no action {action.type!r}.")
-        first_deal = state.phase == DEAL and state.hand_no == 0
-        if action.player != state.current and not (first_deal and action.type == "deal"):
+        # Every hand begins with a new Setup, whose dealer is chosen at random: anyone may deal.
+        any_dealer = state.phase == DEAL and action.type == "deal"
+        if action.player != state.current and not any_dealer:
             raise RuleViolation(f"It is {state.current}'s turn, not {action.player}'s.", TURN)
         state.moves += 1
         handler(state, action)
@@ -552,7 +556,7 @@ class BonnieClydeRules(Rules):
         state.current = player
         state.phase = DRAW
         state.turn += 1
-        state.took_discard, state.hinton_used, state.pending, state.looked = None, False, None, None
+        state.hinton_used, state.pending, state.looked = False, None, None
         state.emit("turn", f"{player}'s turn.", player=player, turn=state.turn)
 
     def _need_play(self, state: BonnieClydeState, what: str) -> None:
@@ -589,7 +593,6 @@ class BonnieClydeRules(Rules):
             raise RuleViolation("The FBI Files are empty: draw from the Case File.", DRAW_RULE)
         card = state.knowledge[EVERYONE].card_at(tok)
         state.table.move(tok, hand_place(a.player), face_up=False)
-        state.took_discard = tok
         what = self.deck.name_of(card) if card else "the top card"
         state.emit("take_discard", f"{a.player} took {what} from the FBI Files.", player=a.player, card=card)
         self._expose_top(state, a.revealed, a.confirm)
@@ -890,11 +893,8 @@ class BonnieClydeRules(Rules):
     def _do_discard(self, state: BonnieClydeState, a: Discard) -> None:
         self._need_play(state, "discard")
         card = self._check_card(a.card)
-        hand = self.hand(state, a.player)
+        # Any one card of the hand, the card just taken from the FBI Files included (Discard).
         tok = self._from_hand(state, a.player, card, set())
-        if tok == state.took_discard and len(hand) > 1:
-            raise RuleViolation("You may not discard the card you took from the FBI Files this turn (unless it "
-                                "is your last card).", f"{DISCARD_RULE} (our reading)")
         self._show(state, tok, card, a.confirm)
         self._to_files(state, tok)
         state.emit("discard", f"{a.player} discarded {self.deck.name_of(card)}.", player=a.player, card=card)
@@ -983,9 +983,12 @@ class BonnieClydeRules(Rules):
         why = (f"{' and '.join(leaders)} tie with {best}: another hand." if best >= state.target
                else f"Nobody has {state.target} points yet: another hand.")
         state.phase = DEAL
+        # Only a suggestion: the next hand's Setup chooses its dealer at random at the table.
         state.next_dealer = state.left_of(state.dealer or state.players[0])
         state.current = state.next_dealer
-        state.emit("next_hand", f"{why} {state.next_dealer} deals.", dealer=state.next_dealer)
+        state.emit("next_hand", f"{why} Any player may deal it ({state.next_dealer} sits on "
+                                        f"{state.dealer}'s left).",
+                   dealer=state.next_dealer)
 
     # --- prompt -----------------------------------------------------------------------
     def prompt(self, state: GameState) -> Prompt:
@@ -996,10 +999,12 @@ class BonnieClydeRules(Rules):
             return Prompt(None, f"Game over: {state.outcome.reason}")
         if state.phase == DEAL:
             per = HAND_SIZE[len(state.players)]
-            targets: dict[str, tuple] = {"pile": ("files",)}
-            if state.hand_no == 0:
-                targets = {"player": state.players, **targets}
-            return Prompt(p, f"{p}, deal: a card face down under each location, {per} cards to each player, then "
+            # Any player may deal (chosen at random at the table); the suggested dealer is listed first.
+            start = state.players.index(p)
+            dealers = state.players[start:] + state.players[:start]
+            targets = {"player": dealers, "pile": ("files",)}
+            who = f"{p}, deal" if state.hand_no == 0 else f"Hand {state.hand_no + 1}: {p} or any other player deals"
+            return Prompt(p, f"{who}: a card face down under each location, {per} cards to each player, then "
                              f"turn up the first card of the FBI Files.",
                           (Option("deal", "Deal and turn up the first card", targets, {"card": "pile"}),))
         note = Option("note_hand", "Note cards of my hand in my journal (privately)", private=True)

@@ -148,7 +148,7 @@ class BonnieClydeSimulator(Simulator):
         if state.phase == DEAL:
             nxt = self.hand_truth(state, state.hand_no + 1)
             plan = rules.deal_plan(state)
-            dealer = rng.choice(state.players) if state.hand_no == 0 else p
+            dealer = rng.choice(state.players)           # every hand's Setup picks its dealer at random
             return self.prepare(state, {"type": "deal", "player": dealer, "card": nxt[plan["turned"]]})
         truth = self.truth_of(state)
         hand = state.table.at(hand_place(p))
@@ -230,6 +230,5 @@ class BonnieClydeSimulator(Simulator):
         note = self._note(state, p, hand, truth)
         if note:
             out.append((note, w["note_hand"]))
-        allowed = [truth[t] for t in hand if t != state.took_discard or len(hand) == 1]
-        out.append(({"type": "discard", "player": p, "card": rng.choice(allowed)}, w["discard"]))
+        out.append(({"type": "discard", "player": p, "card": rng.choice(cards)}, w["discard"]))
         return out

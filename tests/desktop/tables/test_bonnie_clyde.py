@@ -81,10 +81,8 @@ def look(t, place: str, card: str) -> None:
     t.click("entry:submit")
 
 
-def test_a_hand_by_clicks_ending_in_a_shut_out(game):
-    """Setup and the Deal, a sideways meld capturing Bonnie, then Clyde, a meld left alone, going out:
-    the hand is scored line by line and Bob is shut out (Scoring)."""
-    t = game
+def shut_out_hand_by_clicks(t) -> None:
+    """Bob deals; Ann captures Bonnie and Clyde with sideways melds, melds Joplin and goes out."""
     t.click("action:deal")
     t.click("choose:Bob")                       # the first dealer was chosen at the table
     t.choose("card", "bonnie-clyde.hinton.ted-hinton-15")
@@ -109,12 +107,39 @@ def test_a_hand_by_clicks_ending_in_a_shut_out(game):
     t.click("action:discard")
     t.choose("card", E(9, "a"))
     t.click("entry:submit")
+
+
+def test_a_hand_by_clicks_ending_in_a_shut_out(game):
+    """Setup and the Deal, a sideways meld capturing Bonnie, then Clyde, a meld left alone, going out:
+    the hand is scored line by line and Bob is shut out (Scoring)."""
+    t = game
+    shut_out_hand_by_clicks(t)
     log = " ".join(t.log())
     assert "Ann: 10 sideways Evidence x 4 = 40" in log and "Bob: shut out" in log
     assert "Eastham" not in log                  # Ann's private look stays hers
     assert t.session.state.scores.totals() == {"Ann": 64, "Bob": 0}
     assert t.text("bc:player:Ann:total") == "64" and t.text("bc:player:Bob:total") == "0"
     assert "Kaufman, Texas x3 sideways" in t.text("bc:player:Ann:table")
+
+
+def test_the_family_picks_who_deals_the_next_hand(game):
+    """Scoring: "Begin each new hand with a new Setup"; Setup and the Deal, step 4: the dealer is
+    chosen at random. After a hand the deal offers every player, the one on the last dealer's left
+    first as a suggestion; the family picks another and play starts on that dealer's left."""
+    t = game
+    shut_out_hand_by_clicks(t)
+    assert t.session.state.phase == "deal"
+    t.click("action:deal")
+    names = [b.objectName() for b in t.window.findChildren(QAbstractButton)
+             if b.objectName().startswith("choose:") and b.isVisible()]
+    assert names == ["choose:Ann", "choose:Bob"]
+    assert t.find("choose:Ann").text() == "Ann (on Bob's left)" and t.find("choose:Bob").text() == "Bob"
+    t.click("choose:Bob")                       # Bob deals again: the table chose him
+    t.choose("card", E(5, "a"))
+    t.click("entry:submit")
+    assert t.session.state.hand_no == 2 and t.session.state.dealer == "Bob"
+    assert t.text("turn") == "Ann's turn"
+    assert any(line.startswith("Hand 2: Bob deals.") for line in t.log())
 
 
 def test_a_refused_meld_is_explained_and_changes_nothing(game):
