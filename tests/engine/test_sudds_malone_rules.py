@@ -507,7 +507,7 @@ def test_hunch_each_card_must_give_a_tab():
     b = board(s, "Ann")
     after_action(s)
     b.above = [CASE(1), CASE(7), CASE(5)]    # A, A, B+C: the second A gives nothing
-    with pytest.raises(RuleViolation, match="set of A, B and C"):
+    with pytest.raises(RuleViolation, match="must give a letter of A, B and C that the others do not"):
         act(s, "hunch", cards=[CASE(1), CASE(7), CASE(5)], drawn=[HUNCH(1), HUNCH(2), HUNCH(3)])
     act(s, "hunch", cards=[CASE(1), CASE(5)], drawn=[HUNCH(1), HUNCH(2), HUNCH(3)])
 

@@ -1012,20 +1012,58 @@ class SuddsRules(Rules):
         kind = self.kind_of(card)
         return self.ff(card).tabs if kind == "flimflam" else self.case(card).tabs
 
-    def makes_set(self, tabs: list[str]) -> bool:
+    def snitch_as_tab(self) -> str:
+        """The tab a placed snitch counts as for a hunch: '*' (wild: any one letter) or its letter (box value)."""
+        return "*" if self.box.snitch_tab == "wild" else self.box.snitch_tab
+
+    def hunch_items(self, cards: list[str], snitches: int) -> list[str]:
+        """The tabs of each item offered for a hunch: the cards' printed tabs, then one tab per snitch."""
+        return [self.tabs_of(c) for c in cards] + [self.snitch_as_tab()] * snitches
+
+    @staticmethod
+    def set_problem(tabs: list[str]) -> str | None:
+        """Why these items (each its tabs: printed letters, '*' a wild tab) make no A-B-C set; None if they do.
+
+        Close Cases, Gain a hunch: a card gives the letters printed on it; a wild tab (and a snitch, one
+        more tab) stands for any ONE letter; every item used must give a letter no other item gives
+        (extra tabs are ignored). So a wild card alone gives one letter, not three.
+
+        >>> SuddsRules.set_problem(["AB", "*"]) is None, SuddsRules.set_problem(["A", "A", "BC"]) is None
+        (True, False)
+        >>> SuddsRules.set_problem(["*"])
+        'These give only 1 of the letters A, B and C: a wild tab or a snitch stands for one letter only.'
+        """
+        best, complete = 0, False
+        for giver in product((None, *range(len(tabs))), repeat=len(TABS)):     # who gives A, B, C (None: nobody)
+            fits = True
+            for item, printed in enumerate(tabs):
+                mine = [TABS[i] for i, g in enumerate(giver) if g == item]
+                if sum(1 for t in mine if t not in printed) > printed.count("*"):
+                    fits = False
+                    break
+            if not fits:
+                continue
+            best = max(best, sum(g is not None for g in giver))
+            if None not in giver and set(giver) == set(range(len(tabs))):
+                complete = True
+                break
+        if complete:
+            return None
+        if best < len(TABS):
+            wild = any("*" in t for t in tabs)
+            return (f"These give only {best} of the letters A, B and C"
+                    + (": a wild tab or a snitch stands for one letter only." if wild else "."))
+        return ("Every card or snitch used must give a letter of A, B and C that the others do not: leave out "
+                "the one that adds nothing.")
+
+    @staticmethod
+    def makes_set(tabs: list[str]) -> bool:
         """Can these items (each its tabs, '*' wild) give A, B and C with every item giving one at least?
 
-        >>> SuddsRules.makes_set(None, ["AB", "*"]), SuddsRules.makes_set(None, ["A", "A", "BC"])
-        (True, False)
+        >>> SuddsRules.makes_set(["AB", "*"]), SuddsRules.makes_set(["A", "A", "BC"]), SuddsRules.makes_set(["*"])
+        (True, False, False)
         """
-        if not tabs or len(tabs) > 3:
-            return False
-        for giver in product(range(len(tabs)), repeat=3):      # which item gives A, B, C
-            if set(giver) != set(range(len(tabs))):
-                continue
-            if all(TABS[i] in tabs[g] or "*" in tabs[g] for i, g in enumerate(giver)):
-                return True
-        return False
+        return bool(tabs) and SuddsRules.set_problem(tabs) is None
 
     def _do_hunch(self, state: SuddsState, a: A.GainHunch) -> None:
         self._phase(state, AFTER, what="Gaining a hunch", section=CLOSE)
@@ -1038,10 +1076,9 @@ class SuddsRules(Rules):
             raise RuleViolation("Use cards that lie above your file cabinet, each once.", CLOSE)
         if len(set(snitches)) != len(snitches) or any(state.snitch_at.get(s, ("",))[0] != p for s in snitches):
             raise RuleViolation("Use only your own snitches placed on the board.", CLOSE)
-        snitch_tab = "*" if self.box.snitch_tab == "wild" else self.box.snitch_tab
-        if not self.makes_set([self.tabs_of(c) for c in cards] + [snitch_tab] * len(snitches)):
-            raise RuleViolation("These do not make a set of A, B and C with every card giving at least one tab.",
-                                CLOSE)
+        problem = self.set_problem(self.hunch_items(cards, len(snitches)))
+        if problem:
+            raise RuleViolation(problem, CLOSE)
         drawn = list(a.drawn)
         need = min(3, state.table.count(HUNCH_PILE))
         if need == 0:
@@ -1061,8 +1098,20 @@ class SuddsRules(Rules):
     def _check_hunch_draw(self, state: SuddsState, drawn: list[str], need: int) -> None:
         for c in drawn:
             self._card(state, c, "hunch", CLOSE)
+            self._hunch_in_play(state, c)
         if len(drawn) != need or len(set(drawn)) != need or set(drawn) & set(state.drawn):
             raise BadInput(f"Show the {need} hunch card{'s' if need != 1 else ''} you drew.", CLOSE)
+
+    def _hunch_in_play(self, state: SuddsState, card: str) -> None:
+        """Game Setup 7: a hunch card left in the box for this number of players cannot be drawn or kept."""
+        if card in state.hunches_in_play:
+            return
+        n = len(state.players)
+        mark = self.hunch(card).players
+        why = (f'it is marked "{mark}", kept only with {"3 or 4" if mark == "3+" else "4"} players'
+               if mark != "all" else "it was left out when this game was set up")
+        raise RuleViolation(f"{self.deck.name_of(card)} is not in this game's hunch deck: {why}, so with {n} "
+                            f"players it stays in the box. Read the card again.", SETUP)
 
     def _draw_hunches(self, state: SuddsState, p: str, cards: list[str], confirm: bool) -> None:
         """Take the top hunch cards into the player's hand; each is read privately (the privacy gate).
@@ -1105,6 +1154,8 @@ class SuddsRules(Rules):
         item = self._pending(state, "hunch", CLOSE)
         p = a.player
         b = state.boards[p]
+        if isinstance(a.card, str) and self.kind_of(a.card) == "hunch":
+            self._hunch_in_play(state, a.card)
         if a.card not in state.drawn:
             raise RuleViolation("Keep one of the hunch cards you just drew.", CLOSE)
         b.hunches.append(a.card)
@@ -1319,8 +1370,10 @@ class SuddsRules(Rules):
                 b.score += pts
                 b.sources[source] += pts
             state.final[p] = {"tokens": tokens, "matchbooks": books, "hunches": hunches}
-            state.emit("final", f"{p}: {tokens} for tokens, {books} for matchbooks, {hunches} for hunches "
-                       f"({', '.join(self.deck.name_of(h) for h in b.hunches) or 'no hunches'}): {b.score} points.",
+            counted = b.cash + b.bullets + b.evidence_total
+            state.emit("final", f"{p}: {tokens} for {counted} tokens (${b.cash} cash, each dollar one token; "
+                       f"{b.bullets} bullets; {b.evidence_total} evidence), {books} for matchbooks, "
+                       f"{hunches} for hunches ({', '.join(self.deck.name_of(h) for h in b.hunches) or 'no hunches'}): {b.score} points.",
                        player=p, tokens=tokens, matchbooks=books, hunches=hunches, score=b.score,
                        hunch_cards=list(b.hunches))
         scores = {p: state.boards[p].score for p in state.players}

@@ -22,7 +22,15 @@ DIFFERENT_MAX = 20
 
 
 def token_points(cash: int, bullets: int, evidence: int) -> int:
-    """Remaining tokens: all cash, evidence and bullets, divided by 2 rounded down."""
+    """Remaining tokens: all cash, evidence and bullets, divided by 2 rounded down.
+
+    ``cash`` is in dollars and each dollar counts as one token, so a $5 token counts as five (our reading of
+    End of Game 1, in docs/rules/sudds-malone.md): what a player holds is worth the same whatever change the
+    supply gave them.
+
+    >>> token_points(cash=5, bullets=0, evidence=0)          # one $5 token or five $1 tokens alike
+    2
+    """
     return (cash + bullets + evidence) // 2
 
 

@@ -301,11 +301,10 @@ class SuddsSimulator(Simulator):
         if not b.above or not state.table.count(HUNCH_PILE):
             return None
         mine = [loc for loc, s in state.snitch_at.items() if s[0] == p]
-        tab = "*" if rules.box.snitch_tab == "wild" else rules.box.snitch_tab
         for n in (1, 2, 3):
             for cards in combinations(b.above, n):
                 for k in range(0, min(len(mine), 3 - n) + 1):
-                    if rules.makes_set([rules.tabs_of(c) for c in cards] + [tab] * k):
+                    if rules.makes_set(rules.hunch_items(list(cards), k)):
                         drawn = self._top_hunches(state, min(3, state.table.count(HUNCH_PILE)))
                         return {"type": "hunch", "player": p, "cards": list(cards), "snitches": mine[:k],
                                 "drawn": drawn}
