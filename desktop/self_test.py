@@ -1,8 +1,10 @@
 """`gumshoe --self-test`: is everything Gumshoe needs present and working on this computer?
 
-Prints one line per check, "ok   name: detail" or "FAIL name: reason", then a summary, and
-exits 1 if any check failed. Families run it when something does not work; the installer
-builds run it as their smoke test (see docs/install.md).
+Prints one line per check, "ok   name: detail", "FAIL name: reason" or "warn name: reason", then
+a summary, and exits 1 if any check failed. A warning is an optional part that is missing or does
+not work (today only pyzbar, the second QR reader, and its test read): the line says what is
+missing and what still works, and it does not fail the self-test. Families run it when something
+does not work; the installer builds run it as their smoke test (see docs/install.md).
 
 Checks: every native dependency imports (Qt, OpenCV with its ArUco module, numpy, zxing-cpp,
 pyzbar with the zbar library, Pillow, pyserial, SQLite); the shipped data loads (decks through
@@ -40,13 +42,14 @@ SELFTEST_CARD = _selftest_card()
 SELFTEST_NAME = "Gandhi's Glasses"
 DIST_NAME = "gumshoe-referee"
 
-# Hints printed after a failure, by check name: what a family (or a packager) can do about it.
+# Hints printed after a failure or a warning, by check name: what a family (or a packager) can do.
+ZBAR_HINTS = {
+    "linux": "to have it anyway, install the zbar library (Debian/Ubuntu: sudo apt install libzbar0)",
+    "darwin": "to have it anyway, install the zbar library (brew install zbar)",
+    "win32": "to have it anyway, install the Microsoft Visual C++ 2013 Redistributable (x64)",
+}
 HINTS = {
-    "pyzbar": {
-        "linux": "install the zbar library (Debian/Ubuntu: sudo apt install libzbar0); QR codes are still read by zxing-cpp",
-        "darwin": "install the zbar library (brew install zbar); QR codes are still read by zxing-cpp",
-        "win32": "install the Microsoft Visual C++ 2013 Redistributable (x64); QR codes are still read by zxing-cpp",
-    },
+    "pyzbar": ZBAR_HINTS,
     "qt": {"linux": "install Qt's system libraries (Debian/Ubuntu: sudo apt install libxcb-cursor0 libxkbcommon-x11-0 libegl1)"},
     "window": {"linux": "is there a display (DISPLAY / WAYLAND_DISPLAY)? Qt's X11 plugin also needs "
                         "libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 libxkbcommon-x11-0 (sudo apt install ...)"},
@@ -55,6 +58,16 @@ HINTS = {
 
 class CheckFailed(Exception):
     """A check's own, readable reason for failing (printed without a traceback)."""
+
+
+# Optional parts, by check name: Gumshoe works without them, so a problem there is a warning, not a
+# failure. Each says what still works, provided the checks named with it passed.
+OPTIONAL = {
+    "pyzbar": (("zxing-cpp",), "Optional: pyzbar is only a second QR reader; QR codes are still read by "
+                               "zxing-cpp, and the rest of Gumshoe works"),
+    "qr-pyzbar": (("qr-zxing",), "Optional: QR codes are still read by zxing-cpp (the qr-zxing check), and the "
+                                 "rest of Gumshoe works"),
+}
 
 
 def frozen() -> bool:
@@ -179,8 +192,12 @@ def check_pyzbar() -> str:
         from pyzbar import pyzbar
         from pyzbar.wrapper import load_libzbar
         lib = load_libzbar()
+    except ModuleNotFoundError as exc:
+        if (exc.name or "").split(".")[0] != "pyzbar":
+            raise
+        raise CheckFailed("missing: the pyzbar package is not installed") from None
     except (ImportError, OSError) as exc:
-        raise CheckFailed(f"the zbar library cannot be loaded ({exc})") from None
+        raise CheckFailed(f"missing: the zbar library (libzbar) is not installed or cannot be loaded ({exc})") from None
     path = library_path(lib, "zbar_version") or "unknown location"
     major, minor = ctypes.c_uint(), ctypes.c_uint()
     try:
@@ -459,9 +476,19 @@ def _print(line: str) -> None:
         print(line, flush=True)
 
 
-def _emit(ok: bool, name: str, text: str) -> None:
+def _emit(ok: bool | None, name: str, text: str) -> None:
+    """One line: ``ok`` (True), ``FAIL`` (False) or ``warn`` (None, an optional part)."""
     text = " ".join(str(text).split())  # one line, always
-    _print(f"{'ok  ' if ok else 'FAIL'} {name}: {text}")
+    _print(f"{'ok  ' if ok else 'FAIL' if ok is False else 'warn'} {name}: {text}")
+
+
+def _still_works(name: str, passed: set[str]) -> str:
+    """What still works without the optional part ``name``, judged on the checks that passed."""
+    needs, words = OPTIONAL[name]
+    missing = [n for n in needs if n not in passed]
+    if missing:
+        return f"Optional, but {', '.join(missing)} failed too (see above): QR codes may not be read at all"
+    return words
 
 
 def _emit_hint(name: str) -> None:
@@ -486,34 +513,53 @@ def _show_in_window(failed: int) -> None:
 
 
 def run(checks: list[tuple[str, Callable[[], str]]] = CHECKS) -> int:
-    """Runs every check (a failure does not stop the others); returns the number that failed."""
-    failed = 0
+    """Runs every check (a failure does not stop the others); returns the number that failed.
+
+    A check of an optional part (``OPTIONAL``) that does not pass is a warning: reported, with
+    what still works, but not counted as failed.
+    """
+    failed: list[str] = []
+    warned: list[str] = []
+    passed: set[str] = set()
     start = time.perf_counter()
     for name, check in checks:
         try:
             detail = check()
         except CheckFailed as exc:
-            _emit(False, name, str(exc))
+            reason = str(exc)
         except Exception as exc:  # noqa: BLE001 - report it, keep checking
             if os.environ.get("GUMSHOE_SELFTEST_TRACEBACK") and sys.stderr is not None:
                 traceback.print_exc()
-            _emit(False, name, f"{type(exc).__name__}: {exc}")
+            reason = f"{type(exc).__name__}: {exc}"
         else:
             _emit(True, name, detail)
+            passed.add(name)
             continue
-        failed += 1
+        if name in OPTIONAL:
+            _emit(None, name, f"{reason.rstrip('.')}. {_still_works(name, passed)}.")
+            warned.append(name)
+        else:
+            _emit(False, name, reason)
+            failed.append(name)
         _emit_hint(name)
     seconds = time.perf_counter() - start
+    warnings = (f"{len(warned)} warning{'s' if len(warned) > 1 else ''} (optional: {', '.join(warned)})"
+                if warned else "")
     if failed:
-        _print(f"self-test: {failed} of {len(checks)} checks FAILED ({seconds:.1f} s)")
+        _print(f"self-test: {len(failed)} of {len(checks)} checks FAILED{', ' + warnings if warnings else ''} "
+               f"({seconds:.1f} s)")
+    elif warned:
+        _print(f"self-test: ok, {len(checks) - len(warned)} of {len(checks)} checks ok and {warnings}: Gumshoe "
+               f"works without them ({seconds:.1f} s)")
     else:
         _print(f"self-test: all {len(checks)} checks ok ({seconds:.1f} s)")
-    return failed
+    return len(failed)
 
 
 def main() -> int:
-    """Entry point for `gumshoe --self-test`: exit status 0 when every check is ok, 1 otherwise."""
-    failed = run()
+    """Entry point for `gumshoe --self-test`: exit status 1 when a check failed, else 0 (warnings
+    about optional parts included)."""
+    failed = run(CHECKS)
     report = os.environ.get("GUMSHOE_SELFTEST_REPORT")  # also to a file: CI runs the windowed Windows app
     if report:
         Path(report).write_text("\n".join(_lines) + "\n", encoding="utf-8")
