@@ -13,6 +13,7 @@ from engine.games import game_info
 from engine.paths import user_dir
 from engine.store import StoreError
 
+from .drawn.motion import set_less_motion
 from .games import move_to_bin, restore_from_bin, saved_games
 from .table_base import ShelfScreen
 from .tables import installed_games, table_class
@@ -221,15 +222,26 @@ class StartScreen(QWidget):
         self.read_aloud.setChecked(self.settings.value("read_aloud", False, type=bool))
         self.read_aloud.toggled.connect(lambda on: self.settings.setValue("read_aloud", on))
         settings_row.addWidget(self.read_aloud)
+        self.less_motion = QCheckBox("Less motion")
+        self.less_motion.setObjectName("start:less-motion")
+        self.less_motion.setToolTip("Cards, dice and pieces jump to where they go instead of moving there")
+        self.less_motion.setChecked(self.settings.value("less_motion", False, type=bool))
+        set_less_motion(self.less_motion.isChecked())
+        self.less_motion.toggled.connect(self._set_less_motion)
+        settings_row.addWidget(self.less_motion)
         self.test_die_button = button("Test your die reader\u2026")
         self.test_die_button.setObjectName("start:test-die")
         self.test_die_button.setToolTip("Roll the USB die reader a few times and see what each roll shows")
         self.test_die_button.clicked.connect(lambda: self.test_die_requested.emit(self.game()))
-        settings_row.addWidget(self.test_die_button, 1)
         right.addLayout(settings_row)
+        right.addWidget(self.test_die_button)
         if self.games:
             self.shelf.setCurrentRow(0)
         self.refresh()
+
+    def _set_less_motion(self, on: bool) -> None:
+        self.settings.setValue("less_motion", on)
+        set_less_motion(on)
 
     # --- the shelf -----------------------------------------------------------------------
     def game(self) -> str:

@@ -10,6 +10,12 @@ def gumshoe_home(tmp_path, monkeypatch):
     """Every test gets its own folder for saved games, never the developer's."""
     home = tmp_path / "home"
     monkeypatch.setenv("GUMSHOE_HOME", str(home))
+    # Tests run with "less motion" on (the end state drawn at once), as the start screen's switch
+    # would keep it; the motion tests switch it off themselves.
+    home.mkdir(parents=True, exist_ok=True)
+    (home / "settings.ini").write_text("[General]\nless_motion=true\n", encoding="utf-8")
+    from desktop.drawn.motion import set_less_motion
+    set_less_motion(True)
     # The same simulated shuffle on every run: a demo test that passes once passes always.
     monkeypatch.setenv("GUMSHOE_DEMO_SEED", os.environ.get("GUMSHOE_TEST_DEMO_SEED", "20261123"))
     return home

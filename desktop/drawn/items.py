@@ -1,0 +1,399 @@
+"""Painted things on a table that can be clicked and reached by keyboard: cards, dice, a player's
+name in their colour, a journal button, and the notebook page behind a journal.
+
+Every one paints itself (``desktop.drawn.paint``) and tells what text it drew and how big
+(:meth:`drawn_texts`), so the type-size and no-clipping tests read painted words like labels.
+Keyboard: Tab reaches each clickable one (a dashed focus ring shows where), the arrow keys go
+to the nearest one in that direction, Enter or Space clicks.
+"""
+
+from __future__ import annotations
+
+import random
+
+from PySide6.QtCore import QPointF, QRect, QRectF, QSize, Qt, Signal
+from PySide6.QtGui import QColor, QPainter, QPen
+from PySide6.QtWidgets import QAbstractButton, QSizePolicy, QWidget
+
+from .. import style
+from . import paint as pt
+from . import text as txt
+from .motion import Step
+from .palette import readable_ink
+
+ARROWS = {Qt.Key_Left: (-1, 0), Qt.Key_Right: (1, 0), Qt.Key_Up: (0, -1), Qt.Key_Down: (0, 1)}
+
+
+def move_focus(widget: QWidget, key: int) -> bool:
+    """Give the focus to the nearest clickable painted thing in the arrow's direction (True if any)."""
+    dx, dy = ARROWS[key]
+    here = QRectF(widget.rect()).translated(QPointF(widget.mapTo(widget.window(), widget.rect().topLeft()))).center()
+    best, best_score = None, float("inf")
+    for other in widget.window().findChildren(QAbstractButton):
+        if other is widget or not getattr(other, "navigable", False) or not other.isVisible() \
+                or not other.isEnabled() or other.focusPolicy() == Qt.NoFocus:
+            continue
+        there = QRectF(other.rect()).translated(QPointF(other.mapTo(other.window(), other.rect().topLeft()))).center()
+        along = (there.x() - here.x()) * dx + (there.y() - here.y()) * dy
+        across = abs((there.x() - here.x()) * dy) + abs((there.y() - here.y()) * dx)
+        if along <= 2:
+            continue
+        score = along + 2 * across
+        if score < best_score:
+            best, best_score = other, score
+    if best is None:
+        return False
+    best.setFocus(Qt.OtherFocusReason)
+    return True
+
+
+class Clickable(QAbstractButton):
+    """A painted button: Enter or Space clicks it, the arrows move between painted buttons."""
+
+    navigable = True
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setFocusPolicy(Qt.StrongFocus)
+        self.setCursor(Qt.PointingHandCursor)
+
+    def keyPressEvent(self, event) -> None:
+        if event.key() in (Qt.Key_Return, Qt.Key_Enter) and self.isEnabled():
+            self.click()
+            return
+        if event.key() in ARROWS and move_focus(self, event.key()):
+            return
+        super().keyPressEvent(event)
+
+    def drawn_texts(self) -> list[txt.DrawnText]:
+        return []
+
+
+class DrawnCard(Clickable):
+    """One place on the table drawn as a card: its back (type colour, symbol, type name), its face
+    (the name) once known, or an empty place. A legal place glows and has an arrow; a chosen one
+    has a thick mark and a tick; a card on its way here (a movement) leaves the place empty."""
+
+    picked = Signal(str)
+
+    def __init__(self, place: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.place = place
+        self.setObjectName(f"slot:{place}")
+        self.setSizePolicy(QSizePolicy.Ignored, QSizePolicy.Ignored)
+        self.setMinimumSize(60, 44)
+        self.look = pt.CardLook(caption="")
+        self.legal = False
+        self.chosen = False
+        #: only this many pixels from the top are seen (a card under another in a cascade)
+        self.exposed: float | None = None
+        self.holds = 0
+        self._layout: pt.CardLayout | None = None
+        self.clicked.connect(lambda: self.picked.emit(self.place) if self.legal else None)
+
+    # --- what it shows ------------------------------------------------------------------
+    def set_look(self, look: pt.CardLook, *, legal: bool = False, chosen: bool = False) -> None:
+        legal = legal and look.present
+        if look == self.look and legal == self.legal and chosen == self.chosen:
+            return
+        self.look, self.legal, self.chosen = look, legal, chosen
+        self._layout = None
+        words = " ".join(look.words())
+        state = ", can be chosen" if legal else ", chosen" if chosen else ""
+        self.setAccessibleName(words + state)
+        self.update()
+
+    def show_card(self, kind_name: str, position: str, colour: str, symbol: str = "", *, name: str | None,
+                  present: bool, legal: bool, chosen: bool, face_up: bool = True, notes: tuple[str, ...] = ()) -> None:
+        """The same words as ``desktop.widgets.SlotButton.show_card`` (a face-down card everyone saw
+        flipped earlier keeps its name, noted "seen by all")."""
+        if name and not face_up:
+            notes = ("(seen by all)", *notes)
+        elif name:
+            notes = ("(face up)", *notes)
+        self.set_look(pt.CardLook(caption=position, kind=kind_name, symbol=symbol, colour=colour, name=name,
+                                  face_up=face_up, present=present, notes=notes), legal=legal, chosen=chosen)
+
+    def set_exposed(self, exposed: float | None) -> None:
+        if exposed != self.exposed:
+            self.exposed = exposed
+            self._layout = None
+            self.update()
+
+    def text(self) -> str:       # the card's words, as a button's text would be (tests, screen readers)
+        return "\n".join(self.look.words())
+
+    # --- movements ----------------------------------------------------------------------
+    @property
+    def held(self) -> bool:
+        return self.holds > 0
+
+    def hold(self) -> None:
+        self.holds += 1
+        self.update()
+
+    def release(self) -> None:
+        self.holds = max(self.holds - 1, 0)
+        self.update()
+
+    def card_rect(self) -> QRectF:
+        """The card itself in this widget (inside the room kept for the glow)."""
+        return pt.card_rect(self.rect(), self.look)
+
+    def paint_at(self, p: QPainter, rect: QRectF) -> None:
+        """The card as it is now, at ``rect`` (a card on its way is drawn whole, with no glow)."""
+        whole = QRectF(rect).adjusted(-pt.GLOW, -pt.GLOW, pt.GLOW, pt.GLOW)
+        layout = pt.layout_card(whole, self.look)
+        pt.paint_card(p, whole, self.look, layout)
+
+    # --- painting -----------------------------------------------------------------------
+    def layout(self) -> pt.CardLayout:
+        if self._layout is None:
+            self._layout = pt.layout_card(self.rect(), self.look, legal=self.legal, chosen=self.chosen,
+                                          exposed=self.exposed)
+        return self._layout
+
+    def drawn_texts(self) -> list[txt.DrawnText]:
+        if self.held:
+            return []
+        return [drawn for drawn, _, _ in self.layout().texts]
+
+    def resizeEvent(self, event) -> None:
+        self._layout = None
+        super().resizeEvent(event)
+
+    def sizeHint(self) -> QSize:
+        return QSize(130, 130)
+
+    def minimumSizeHint(self) -> QSize:
+        return self.minimumSize()
+
+    def paintEvent(self, event) -> None:
+        p = QPainter(self)
+        pt.paint_card(p, self.rect(), self.look, self.layout(), legal=self.legal and not self.held,
+                      chosen=self.chosen, focus=self.hasFocus(), held=self.held)
+        p.end()
+
+    def hitButton(self, pos) -> bool:
+        return self.card_rect().adjusted(-pt.GLOW, -pt.GLOW, pt.GLOW, pt.GLOW).contains(QPointF(pos))
+
+
+class DrawnDie(QWidget):
+    """A die drawn from above with the face it shows (pips, or a card type's symbol), its words under it."""
+
+    def __init__(self, parent: QWidget | None = None, *, colour: str = "#FFFFFF") -> None:
+        super().__init__(parent)
+        self.setObjectName("die")
+        self.colour = colour
+        self.pips: int | None = None
+        self.symbol = ""
+        self.symbol_colour = "#888888"
+        self.caption = ""
+        self.angle = 0.0
+        self.rolling = False
+        self.setMinimumSize(64, 80)
+        self.setSizePolicy(QSizePolicy.Preferred, QSizePolicy.Ignored)
+        self._rng = random.Random()
+
+    def set_face(self, *, pips: int | None = None, symbol: str = "", symbol_colour: str = "#888888",
+                 caption: str = "") -> None:
+        self.pips, self.symbol, self.symbol_colour, self.caption = pips, symbol, symbol_colour, caption
+        self.setAccessibleName(f"The die shows {caption}" if caption else "The die")
+        self.update()
+
+    def face(self) -> tuple[int | None, str, str]:
+        return self.pips, self.symbol, self.caption
+
+    def roll_step(self, faces: list[tuple[int | None, str, str]], *, pips: int | None = None, symbol: str = "",
+                  symbol_colour: str = "#888888", caption: str = "") -> Step:
+        """A movement: the die tumbles through ``faces`` (pips, symbol, colour) and lands on the rolled face."""
+        spins = self._rng.choice((-1, 1)) * 360
+
+        def progress(t: float) -> None:
+            self.rolling = t < 1.0
+            self.angle = spins * pt.ease(t) if t < 1.0 else 0.0
+            if t < 1.0 and faces:
+                shown = faces[int(t * 7) % len(faces)]
+                self.pips, self.symbol, self.symbol_colour = shown
+                self.caption = ""
+            self.update()
+
+        def land() -> None:
+            self.rolling = False
+            self.angle = 0.0
+            self.set_face(pips=pips, symbol=symbol, symbol_colour=symbol_colour, caption=caption)
+
+        return Step(progress=progress, land=land, what="roll")
+
+    def _caption_room(self) -> tuple[QRectF, int, tuple[str, ...], bool]:
+        h = txt.line_height(20, True)
+        room = QRectF(0, self.height() - h - 2, self.width(), h)
+        px, lines, fits = txt.fit(self.caption, int(room.width()), int(room.height()), 22, bold=True, max_lines=1)
+        return room, px, lines, fits
+
+    def drawn_texts(self) -> list[txt.DrawnText]:
+        if not self.caption:
+            return []
+        room, px, lines, fits = self._caption_room()
+        return [txt.DrawnText("\n".join(lines), px, room.toAlignedRect(), fits)]
+
+    def paintEvent(self, event) -> None:
+        p = QPainter(self)
+        p.setRenderHint(QPainter.Antialiasing)
+        room, px, lines, _ = self._caption_room()
+        side = min(self.width() - 16, room.top() - 10)
+        if side > 12:
+            body = QRectF((self.width() - side) / 2, (room.top() - side) / 2, side, side)
+            pt.paint_die(p, body, pips=self.pips, symbol=self.symbol, colour=self.colour,
+                         symbol_colour=self.symbol_colour, angle=self.angle)
+        if self.caption:
+            p.setPen(QColor(style.INK))
+            txt.draw_lines(p, room.toAlignedRect(), lines, px, bold=True)
+        p.end()
+
+
+class PlayerName(QWidget):
+    """A player's name beside a disc in their colour (with their initial): the colour is never
+    the only cue. ``note`` follows the name ("playing now")."""
+
+    def __init__(self, name: str, colour: str, parent: QWidget | None = None, *, largest: int = 24) -> None:
+        super().__init__(parent)
+        self.setObjectName(f"name:{name}")
+        self.name, self.colour, self.note, self.largest = name, colour, "", largest
+        self.current = False
+        self.setSizePolicy(QSizePolicy.Ignored, QSizePolicy.Fixed)
+        self.setFixedHeight(txt.line_height(largest, True) + 6)
+        self.setAccessibleName(name)
+
+    def set_state(self, *, note: str = "", current: bool = False) -> None:
+        if (note, current) != (self.note, self.current):
+            self.note, self.current = note, current
+            self.setAccessibleName(f"{self.name} {note}".strip())
+            self.update()
+
+    def _texts(self) -> list[txt.DrawnText]:
+        h = self.height()
+        x = h + 6
+        words = f"{self.name}  {self.note}".strip() if self.note else self.name
+        px, lines, fits = txt.fit(words, self.width() - x - 4, h, self.largest, bold=True, max_lines=1)
+        return [txt.DrawnText("\n".join(lines), px, QRect(x, 0, self.width() - x - 4, h), fits,
+                              key=self.current)]
+
+    def drawn_texts(self) -> list[txt.DrawnText]:
+        return self._texts()
+
+    def paintEvent(self, event) -> None:
+        p = QPainter(self)
+        p.setRenderHint(QPainter.Antialiasing)
+        h = self.height()
+        if self.current:
+            p.setPen(Qt.NoPen)
+            band = QColor(self.colour)
+            band.setAlpha(60)
+            p.setBrush(band)
+            p.drawRoundedRect(QRectF(0, 0, self.width(), h), h / 2, h / 2)
+        paint_player_disc(p, QRectF(3, 3, h - 6, h - 6), self.colour, self.name)
+        p.setPen(QColor(style.INK))
+        for drawn in self._texts():
+            txt.draw_lines(p, drawn.rect, tuple(drawn.text.split("\n")), drawn.px, bold=True, align=Qt.AlignLeft)
+        p.end()
+
+
+def paint_player_disc(p: QPainter, rect: QRectF, colour: str, name: str) -> None:
+    """A disc in the player's colour with their initial in it."""
+    p.setPen(QPen(QColor("#1A1A1A"), 1.5))
+    p.setBrush(QColor(colour))
+    p.drawEllipse(rect)
+    initial = name.strip()[:1].upper()
+    if initial:
+        p.setFont(txt.font(max(int(rect.height() * 0.55), 10), True))
+        p.setPen(QColor(readable_ink(colour)))
+        p.drawText(rect, int(Qt.AlignCenter), initial)
+
+
+class PlayerButton(Clickable):
+    """A button with a player's colour disc and name (a journal button: "Julie's journal")."""
+
+    def __init__(self, name: str, colour: str, words: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.name, self.colour, self.words = name, colour, words
+        self.setAccessibleName(words)
+        self.setSizePolicy(QSizePolicy.Ignored, QSizePolicy.Fixed)
+        self.setFixedHeight(44)
+        self.setMinimumWidth(80)
+
+    def text(self) -> str:
+        return self.words
+
+    def _texts(self) -> list[txt.DrawnText]:
+        h = self.height()
+        x = h
+        room = QRect(x, 2, self.width() - x - 8, h - 4)
+        px, lines, fits = txt.fit(self.words, room.width(), room.height(), 20, bold=True, max_lines=2)
+        return [txt.DrawnText("\n".join(lines), px, room, fits)]
+
+    def drawn_texts(self) -> list[txt.DrawnText]:
+        return self._texts()
+
+    def sizeHint(self) -> QSize:
+        return QSize(160, 44)
+
+    def paintEvent(self, event) -> None:
+        p = QPainter(self)
+        p.setRenderHint(QPainter.Antialiasing)
+        r = QRectF(self.rect()).adjusted(1.5, 1.5, -1.5, -1.5)
+        p.setPen(QPen(QColor("#6B6B6B" if not self.hasFocus() else style.BLUE), 3 if self.hasFocus() else 2))
+        p.setBrush(QColor("#EFEFEF" if self.isDown() else "#FFFFFF"))
+        p.drawRoundedRect(r, 8, 8)
+        # The notebook's edge in the player's colour, then their disc.
+        h = self.height()
+        paint_player_disc(p, QRectF(8, 7, h - 14, h - 14), self.colour, self.name)
+        p.setPen(QColor(style.INK))
+        for drawn in self._texts():
+            lines = tuple(drawn.text.split("\n"))
+            top = drawn.rect.top() + (drawn.rect.height() - len(lines) * txt.line_height(drawn.px, True)) // 2
+            txt.draw_lines(p, QRect(drawn.rect.left(), top, drawn.rect.width(), drawn.rect.height()), lines,
+                           drawn.px, bold=True, align=Qt.AlignLeft)
+        if self.hasFocus():
+            pt.paint_focus(p, r.adjusted(3, 3, -3, -3), 6)
+        p.end()
+
+
+class NotebookPage(QWidget):
+    """A notebook page behind a private screen: ruled lines, a red margin and binding holes.
+    Its children (the engine's words) sit on it."""
+
+    LINE = 34
+    MARGIN = 64
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("notebook")
+        self.setAttribute(Qt.WA_StyledBackground, False)
+
+    def paintEvent(self, event) -> None:
+        p = QPainter(self)
+        p.setRenderHint(QPainter.Antialiasing)
+        r = QRectF(self.rect()).adjusted(4, 4, -4, -4)
+        p.setPen(QPen(QColor("#B8AF9C"), 2))
+        p.setBrush(QColor("#FFFCF0"))
+        p.drawRoundedRect(r, 12, 12)
+        p.setPen(QPen(QColor("#C9DDF0"), 1.2))
+        y = r.top() + self.LINE * 1.5
+        while y < r.bottom() - 6:
+            p.drawLine(QPointF(r.left() + 2, y), QPointF(r.right() - 2, y))
+            y += self.LINE
+        p.setPen(QPen(QColor("#E8A0A0"), 2))
+        p.drawLine(QPointF(r.left() + self.MARGIN, r.top() + 2), QPointF(r.left() + self.MARGIN, r.bottom() - 2))
+        p.setPen(QPen(QColor("#9A9080"), 1.5))
+        p.setBrush(QColor(style.BACKGROUND))
+        step = max((r.height() - 40) / 6, 40)
+        hole = r.top() + 30
+        while hole < r.bottom() - 20:
+            p.drawEllipse(QPointF(r.left() + 22, hole), 8, 8)
+            hole += step
+        p.end()
+
+
+__all__ = ["Clickable", "DrawnCard", "DrawnDie", "PlayerName", "PlayerButton", "NotebookPage", "move_focus",
+           "paint_player_disc"]

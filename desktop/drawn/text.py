@@ -1,0 +1,92 @@
+"""Text on painted things: fitted to its room (wrapped, then smaller, never below the least
+size), and remembered as :class:`DrawnText` so the tests can read what was drawn, how big,
+and whether it fitted."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from PySide6.QtCore import QRect, QRectF, Qt
+from PySide6.QtGui import QFont, QFontMetrics, QGuiApplication, QPainter
+
+#: no text on a table below this many pixels (read from across a table)
+LEAST_PX = 15
+#: the current player, the prompt and the legal choices: at least this many pixels
+KEY_PX = 24
+
+
+@dataclass(frozen=True)
+class DrawnText:
+    """One piece of text a painted widget shows."""
+
+    text: str
+    px: int                 # the font's pixel size
+    rect: QRect             # where, in the widget's coordinates
+    fits: bool              # False: it did not fit its room even at the least size (cut)
+    key: bool = False       # a legal choice's words (at least KEY_PX when the choice is legal)
+
+
+def app_family() -> str:
+    return QGuiApplication.font().family()
+
+
+def font(px: int, bold: bool = False, base: QFont | None = None) -> QFont:
+    f = QFont(base) if base is not None else QFont(app_family())
+    f.setPixelSize(max(px, 1))
+    f.setBold(bold)
+    return f
+
+
+def wrap(text: str, metrics: QFontMetrics, width: int) -> list[str]:
+    """Greedy word wrap by measured width (a word wider than ``width`` stays whole)."""
+    lines: list[str] = []
+    for paragraph in text.split("\n"):
+        row: list[str] = []
+        for word in paragraph.split():
+            if row and metrics.horizontalAdvance(" ".join(row + [word])) > width:
+                lines.append(" ".join(row))
+                row = [word]
+            else:
+                row.append(word)
+        lines.append(" ".join(row))
+    return lines
+
+
+@lru_cache(maxsize=4096)
+def _fit(text: str, width: int, height: int, largest: int, least: int, bold: bool, family: str,
+         max_lines: int) -> tuple[int, tuple[str, ...], bool]:
+    base = QFont(family)
+    for px in range(largest, least - 1, -1):
+        metrics = QFontMetrics(font(px, bold, base))
+        lines = wrap(text, metrics, width)
+        if (len(lines) <= max_lines and len(lines) * metrics.lineSpacing() <= height + 1
+                and all(metrics.horizontalAdvance(line) <= width for line in lines)):
+            return px, tuple(lines), True
+    metrics = QFontMetrics(font(least, bold, base))
+    lines = wrap(text, metrics, width)
+    return least, tuple(lines), False
+
+
+def fit(text: str, width: int, height: int, largest: int, least: int = LEAST_PX, *, bold: bool = False,
+        family: str = "", max_lines: int = 4) -> tuple[int, tuple[str, ...], bool]:
+    """The largest pixel size from ``largest`` down to ``least`` at which ``text`` fits
+    ``width`` x ``height`` wrapped, its lines, and whether it fitted at all."""
+    return _fit(text, max(width, 1), max(height, 1), max(largest, least), least, bold, family or app_family(),
+                max_lines)
+
+
+def line_height(px: int, bold: bool = False, family: str = "") -> int:
+    return QFontMetrics(font(px, bold, QFont(family or app_family()))).lineSpacing()
+
+
+def draw_lines(p: QPainter, rect: QRect, lines: tuple[str, ...], px: int, *, bold: bool = False,
+               align: Qt.AlignmentFlag = Qt.AlignHCenter, family: str = "") -> None:
+    """Lines from the top of ``rect``, each aligned within it; plain text only (a name is never markup)."""
+    f = font(px, bold, QFont(family or app_family()))
+    p.setFont(f)
+    step = QFontMetrics(f).lineSpacing()
+    y = rect.top()
+    for line in lines:
+        p.drawText(QRectF(rect.left(), y, rect.width(), step), int(align | Qt.AlignVCenter), line)
+        y += step
