@@ -124,6 +124,7 @@ class CarmenState(GameState):
         self.slots = slots                  # column positions, top first
         self.phase = START
         self.rolled: str | None = None      # card type the die showed this turn
+        self.looked = False                 # this turn's one look is done
         self.warrant_used = False
         self.warrant_at_start = False
         self.final = False                  # the warrant under way is the final one
@@ -273,6 +274,15 @@ class CarmenRules(Rules):
         return (others or own), False
 
     def _token(self, state: CarmenState, place_text: str) -> tuple[int, Place]:
+        try:
+            named = Place.parse(place_text, state.players)
+        except ValueError:
+            named = None
+        if named is not None and named.owner is not None and named.area in KINDS and named.slot not in state.slots:
+            # The column positions depend on the number of gumshoes (Setup): 3 cards for 2, else 2.
+            where = " and ".join(slot.capitalize() for slot in state.slots)
+            raise RuleViolation(f"With {len(state.players)} gumshoes each column has {where} only: there is no "
+                                f"{str(named.slot).capitalize()} {self.kind_name[named.area]} card.", SETUP)
         token = state.token_at(place_text)
         return token, state.table.place_of(token)
 
@@ -320,6 +330,12 @@ class CarmenRules(Rules):
 
     def _do_peek(self, state: CarmenState, a: Peek) -> None:
         if state.phase != PEEK:
+            if state.looked:
+                raise RuleViolation("You look at one card on each turn, and you have had your look: end your turn "
+                                    "(or call a warrant).", PLAY)
+            if state.phase == END_OF_TURN:
+                raise RuleViolation("There was no card of that type to look at this turn: end your turn (or call "
+                                    "a warrant).", PLAY)
             raise RuleViolation("Roll the die first: it says which type of card you may look at.", DICE)
         token, place = self._token(state, a.slot)
         kind = state.rolled
@@ -340,6 +356,7 @@ class CarmenRules(Rules):
         state.emit("peek", f"{a.player} looked at {self.slot_words(place, a.player)}.", place=str(place))
         state.emit("seen", f"{a.player} saw {self.deck.name_of(a.card)} ({self.label(state, place)}).",
                    private(a.player), place=str(place), card=a.card)
+        state.looked = True
         state.phase = END_OF_TURN
 
     def _check_warrant_time(self, state: CarmenState) -> None:
@@ -569,7 +586,7 @@ class CarmenRules(Rules):
     def _end_turn(self, state: CarmenState, next_player: str) -> None:
         self._replenish(state)
         state.current = next_player
-        state.phase, state.rolled, state.swapper = START, None, None
+        state.phase, state.rolled, state.swapper, state.looked = START, None, None, False
         state.warrant_used = state.warrant_at_start = state.final = False
         state.exposed, state.accuser = [], None
         state.turn += 1

@@ -90,6 +90,45 @@ def test_bad_face_and_second_roll_refused():
     assert "once" in err.message
 
 
+def test_one_look_per_turn():
+    """Game Play: "On each turn, you will have an opportunity to look at one card" - one, not more;
+    It's Getting Dicey: "secretly look at one card"."""
+    t = Table(["Ann", "Bob"])
+    t.roll("Ann", "loot")
+    t.peek("Ann", "Ann/loot/top")
+    err = unchanged(t, {"type": "peek", "player": "Ann", "slot": "Ann/loot/center",
+                        "card": t.card("Ann/loot/center")})
+    assert err.section == "Game Play" and "one card on each turn" in err.message
+    assert [o.action for o in t.s.prompt().options][0] == "end_turn"
+    assert t.where("Ann", t.card("Ann/loot/center").split(".")[-1]) == "Unknown"
+
+
+def test_column_positions_follow_the_number_of_gumshoes():
+    """Setup: two gumshoes get three cards of each type (Top, Center, Bottom), three or four get two
+    (Top, Bottom). A look or a warrant at a Center position that does not exist at this table is
+    refused in words; the refill (Picking More Cards) restores two per column, never three."""
+    t = Table(THREE, deal=pair_deal(THREE))
+    t.roll("Julie", "loot")
+    err = unchanged(t, {"type": "peek", "player": "Julie", "slot": "Julie/loot/center",
+                        "card": "carmen.loot.crown-jewels"})
+    assert err.section == "Setup" and "With 3 gumshoes each column has Top and Bottom only" in err.message
+    t.peek("Julie", "Julie/loot/top")
+    unchanged(t, {"type": "warrant", "player": "Julie", "loot": "Julie/loot/center",
+                  "location": "Amberley/location/top", "loot_card": "carmen.loot.crown-jewels",
+                  "location_card": "carmen.location.new-delhi"})
+    t.warrant("Julie", "Julie/loot/top", "Amberley/location/top")
+    t.flip("Julie", "Julie/henchman/top")
+    t.decline("Julie")                      # a warrant at the end of the turn ends it: refills follow
+    for p in THREE:
+        for kind in ("loot", "location", "henchman"):
+            assert [count(t.s, f"{p}/{kind}/{slot}") for slot in ("top", "bottom")] == [1, 1]
+    assert count(t.s, "pile/loot") == 13 - 1 - 2 * 3 - 1
+    two = Table(["Ann", "Bob"])
+    two.roll("Ann", "loot")
+    two.peek("Ann", "Ann/loot/center")       # with two gumshoes the Center card exists
+    assert two.where("Ann", two.card("Ann/loot/center").split(".")[-1]) == "Ann / Center"
+
+
 def test_not_your_turn():
     """Game Play: each gumshoe acts on their own turn."""
     t = Table(["Ann", "Bob"])
