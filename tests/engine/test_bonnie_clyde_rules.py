@@ -445,6 +445,53 @@ def test_ted_hinton_take_from_the_files_is_private_and_others_keep_one_of_these(
     assert ann.where(E(4, "a")) == "FBI Files" and ann.where(E(6, "a")) == "FBI Files"
 
 
+def test_ted_hinton_takes_one_card_from_the_files_not_more():
+    """Play, Ted Hinton: "take any one card from the FBI Files" - one card, then Ted Hinton goes on top;
+    a second card is refused and nothing changes."""
+    s = dealt(first=E(4, "a"))
+    a(s, "draw", "Ann")
+    a(s, "discard", "Ann", card=E(6, "a"))
+    a(s, "draw", "Bob")
+    a(s, "discard", "Bob", card=E(7, "a"))
+    a(s, "draw", "Ann")
+    a(s, "hinton", "Ann", card=H(2), use="take")
+    a(s, "take_file", "Ann", card=E(4, "a"))
+    refused(s, {"type": "take_file", "player": "Ann", "card": E(7, "a")}, match="only with Ted Hinton")
+    assert count(s, "files") == 3 and count(s, "Ann/hand") == 11 - 1 + 1
+    assert s.journal("Ann", "notes").where(H(2)) == "FBI Files"
+
+
+def test_two_cards_laid_off_at_once_are_one_layoff_one_at_a_time_two():
+    """Play, Evidence Cards: two cards of one location laid off "both at once (which counts as one
+    layoff)" give one look and one move of the car; "one at a time (which counts as two layoffs)"
+    give a look and a move each."""
+    s = dealt()
+    a(s, "draw", "Ann")
+    a(s, "meld", "Ann", cards=[E(5, "a"), E(5, "b"), E(5, "c")])
+    a(s, "look", "Ann", location="board/5", card=E(8, "a"))
+    a(s, "leave", "Ann")                                  # the meld moved the car 1 -> 2
+    a(s, "layoff", "Ann", cards=[E(5, "d"), E(5, "e")])
+    a(s, "look", "Ann", location="board/5", card=E(8, "a"))
+    a(s, "leave", "Ann")
+    a(s, "move_car", "Ann", direction="up")
+    assert s.state.car == 3 and s.state.phase == "play" and count(s, "Ann/played/5") == 5
+    looks = [t for t in s.public_log() if t.startswith("Ann looked at the card under")]
+    assert len(looks) == 2                                # the meld's and the one layoff's
+    a(s, "discard", "Ann", card=E(9, "a"))
+    a(s, "draw", "Bob")
+    a(s, "meld", "Bob", cards=[E(6, "a"), E(6, "b"), E(6, "c")])
+    a(s, "look", "Bob", location="board/6", card=E(8, "b"))
+    a(s, "leave", "Bob")                                  # car 3 -> 4
+    for card in (E(6, "d"), E(6, "e")):
+        a(s, "layoff", "Bob", cards=[card])
+        a(s, "look", "Bob", location="board/6", card=E(8, "b"))
+        a(s, "leave", "Bob")
+        a(s, "move_car", "Bob", direction="up")
+    assert s.state.car == 6 and count(s, "Bob/played/6") == 5
+    looks = [t for t in s.public_log() if t.startswith("Bob looked at the card under")]
+    assert len(looks) == 3                                # the meld's and one per layoff
+
+
 def test_ted_hinton_draw_two_with_one_card_left_draws_it_and_ends_the_hand():
     """Ending a Hand / Ted Hinton (our reading): with one card left, draw 2 draws it; the hand ends
     after the discard; with none left, draw 2 cannot be chosen."""

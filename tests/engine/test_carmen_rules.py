@@ -282,6 +282,22 @@ def test_one_warrant_per_turn_and_warrant_at_start_then_roll():
     assert "already" in err.message
 
 
+def test_a_match_flips_one_henchman_and_allows_one_swap():
+    """Connecting the Dots: after a match, "flip over the Henchmen Card of your choice" - one; Closing
+    in: "you may switch one of your own cards" with the center - one switch, then the turn goes on."""
+    t = Table(["Ann", "Bob"], deal=pair_deal(["Ann", "Bob"]))
+    t.warrant("Ann", "Ann/loot/top", "Bob/location/top")
+    t.flip("Ann", "Ann/henchman/top")
+    err = unchanged(t, {"type": "flip_henchman", "player": "Ann", "slot": "Ann/henchman/center",
+                        "card": t.card("Ann/henchman/center")})
+    assert "only after flipping a matching" in err.message
+    t.swap("Ann", "Ann/location/top")
+    assert [o.action for o in t.s.prompt().options] == ["roll"]      # the normal turn follows
+    err = unchanged(t, {"type": "swap", "player": "Ann", "slot": "Ann/loot/center"})
+    assert err.section == "Closing in"
+    assert count(t.s, "out") == 3
+
+
 def test_warrant_at_end_of_turn_ends_it():
     t = Table(["Ann", "Bob"], deal=pair_deal(["Ann", "Bob"]))
     t.turn("Ann", "loot", "Ann/loot/top", end=False)

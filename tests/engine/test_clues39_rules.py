@@ -221,6 +221,35 @@ def test_end_of_turn_draws_back_to_four_hand_cards():
     assert t.state.table.count(Place("hand", "Ann")) == 4
 
 
+def test_the_hand_is_four_cards_so_a_turn_plays_at_most_four_from_it():
+    """Cards Available for Play: "The four cards in your hand" - a fifth one-sided card from the hand
+    in the same turn is refused (the hand is refilled only at the end of the turn)."""
+    from engine.table import Place
+    t = Table()
+    m = t.mission("Ann", 15, 4)                           # yellow Agent to yellow Paris: two hand cards
+    t.do(type="add", player="Ann", mission=m, card=t.c("Ann", 6))
+    t.do(type="add", player="Ann", mission=m, card=t.c("Ann", 8))
+    assert t.state.table.count(Place("hand", "Ann")) == 0
+    refused(t, "Cards Available for Play", "no cards in your hand", type="add", player="Ann", mission=m,
+            card=t.c("Ann", 7))
+    t.end("Ann")
+    assert t.state.table.count(Place("hand", "Ann")) == 4
+
+
+@pytest.mark.parametrize("n", [3, 4])
+def test_with_three_or_four_players_the_next_player_shuffles_your_decks(n):
+    """Set Up, step 2: "Let your opponent shuffle both of your decks" - with 3 or 4 players (our
+    reading) the next player clockwise shuffles them, the last player's by the first."""
+    from engine.table import Place
+    s = Session.new("39-clues", list(PLAYERS[:n]), lib.split_by_owner(library(), PLAYERS[:n]).options())
+    log = [line for line in s.public_log() if "shuffled" in line]
+    expected = [f"{PLAYERS[(i + 1) % n]} shuffled {p}'s two decks." for i, p in enumerate(PLAYERS[:n])]
+    assert len(log) == n and all(line.startswith(e) for line, e in zip(log, expected)), log
+    for p in PLAYERS[:n]:
+        assert s.state.table.count(Place("hand", p)) == 4
+        assert [s.state.table.count(Place("table", p, spot)) for spot in "1234"] == [1, 1, 1, 1]
+
+
 # --- Creating a Mission Stack ---------------------------------------------------------------
 def test_mission_needs_an_agent_and_a_location():
     """Creating a Mission Stack: an Agent, then a Location on it."""
