@@ -5,13 +5,15 @@ Run from the repository root (needs the `us` package, BSD: ``.venv/bin/pip insta
     python assets/questions/make_bank.py
 
 Reads the `us` package (state names, postal abbreviations, capitals, statehood years, the
-capitals' time zones), ``assets/questions/carmen-usa-facts.toml`` (hand-written borders and
-time-zone names, each with a source) and ``assets/boards/carmen-usa.toml`` (landmarks with their
-National Park Service page). Writes:
+capitals' time zones), ``assets/questions/carmen-usa-facts.toml`` (hand-written borders, the
+contacts other conventions count as borders, time-zone names and the options never offered)
+and ``assets/boards/carmen-usa.toml`` (landmarks with their National Park Service page). Writes:
 
 - ``assets/questions/carmen-usa-bank.json``: the sources, every fact a question rests on, and
-  the questions (three colour sets of equal difficulty, each question with its answer and four
-  options: the answer and three plausible wrong ones);
+  the questions (three colour sets of equal difficulty, each question with its answer and three
+  options, as the rulebook's cards print: the answer and two plausible wrong ones that are wrong
+  under every common reading, e.g. a border question's wrong options stay wrong if the Four
+  Corners point and the lake and sea boundaries were counted as borders);
 - the Capital Tokens section at the end of ``assets/decks/carmen-usa.toml``.
 
 The output is deterministic: running it twice gives the same files. The engine reads only the
@@ -43,7 +45,13 @@ DIFFICULTY = {
     "landmark-capital": 2, "border-both": 2,
     "statehood-year": 3, "year-state": 3, "border-count": 3,
 }
-MAIN_ZONES = ("Eastern", "Central", "Mountain", "Pacific")
+WRONG_OPTIONS = 2          # Reading and Answering Questions: "the three choices below the question"
+# The wrong time zones to offer for each zone, nearest first.
+NEAR_ZONES = {
+    "Eastern": ("Central", "Mountain", "Pacific"), "Central": ("Eastern", "Mountain", "Pacific"),
+    "Mountain": ("Central", "Pacific", "Eastern"), "Pacific": ("Mountain", "Central", "Eastern"),
+    "Alaska": ("Pacific", "Hawaii-Aleutian", "Mountain"), "Hawaii-Aleutian": ("Alaska", "Pacific", "Mountain"),
+}
 
 
 def digest(text: str) -> str:
@@ -69,7 +77,20 @@ def load() -> tuple[dict, dict, list[dict], dict]:
         for b in ns:
             if a not in borders[b]:
                 sys.exit(f"borders are not symmetric: {a} lists {b}, {b} does not list {a}")
+    contacts = hand["other_contacts"]
+    for a, b in contacts["point"] + contacts["water"]:
+        if a not in states or b not in states or b in borders[a]:
+            sys.exit(f"[other_contacts] {a}-{b} must name two states without a land or river border")
     return states, borders, board["landmarks"], {**hand, "tiles": board["tiles"]}
+
+
+def wider_borders(borders: dict, contacts: dict) -> dict[str, set[str]]:
+    """Borders under the wider convention: land and river borders plus point and water contacts."""
+    out = {a: set(ns) for a, ns in borders.items()}
+    for a, b in contacts["point"] + contacts["water"]:
+        out[a].add(b)
+        out[b].add(a)
+    return out
 
 
 def nearness(states: dict, borders: dict, tiles: dict) -> dict[str, list[str]]:
@@ -94,13 +115,13 @@ def nearness(states: dict, borders: dict, tiles: dict) -> dict[str, list[str]]:
     return out
 
 
-def first(values, n: int, avoid) -> list:
-    """The first ``n`` distinct values not in ``avoid``."""
+def first(values, avoid) -> list:
+    """The first ``WRONG_OPTIONS`` distinct values not in ``avoid`` (the nearest, most plausible)."""
     got: list = []
     for v in values:
         if v not in avoid and v not in got:
             got.append(v)
-            if len(got) == n:
+            if len(got) == WRONG_OPTIONS:
                 return got
     raise SystemExit(f"not enough wrong options among {list(values)[:12]} (avoiding {avoid})")
 
@@ -108,6 +129,8 @@ def first(values, n: int, avoid) -> list:
 def build() -> dict:
     states, borders, landmarks, hand = load()
     near = nearness(states, borders, hand["tiles"])
+    wider = wider_borders(borders, hand["other_contacts"])
+    never = hand["never_offer"]
     S = states
     facts: dict[str, dict] = {}
 
@@ -134,9 +157,9 @@ def build() -> dict:
 
     questions: list[dict] = []
 
-    def q(template: str, key: str, text: str, answer, wrong: list, uses: list[str], **check) -> None:
+    def q(template: str, key: str, text: str, answer, candidates: list, uses: list[str], **check) -> None:
         answer = str(answer)
-        wrong = [str(w) for w in wrong]
+        wrong = first([str(w) for w in candidates], {answer, *never.get(f"{template}.{key}", ())})
         options = sorted([answer, *wrong], key=lambda o: digest(f"{template}.{key}.{o}"))
         questions.append({"id": f"{template}.{key}", "template": template, "difficulty": DIFFICULTY[template],
                           "text": text, "answer": answer, "options": options, "facts": uses, **check})
@@ -146,35 +169,34 @@ def build() -> dict:
     for a, s in S.items():
         n = near[a]
         q("capital-of", a, f"What is the capital of {s['name']}?", s["capital"],
-          first(caps(n), 3, {s["capital"]}), [f"capital.{a}"], state=a)
+          caps(n), [f"capital.{a}"], state=a)
         q("state-of-capital", a, f"{s['capital']} is the capital of which state?", s["name"],
-          first(names(n), 3, {s["name"]}), [f"capital.{a}"], state=a)
+          names(n), [f"capital.{a}"], state=a)
         same_letter = [b for b in n if b[0] == a[0] or S[b]["name"][0] == s["name"][0]]
         q("abbr-of", a, f"What is the two-letter postal abbreviation of {s['name']}?", a,
-          first(same_letter + n, 3, {a}), [f"name.{a}"], state=a)
+          same_letter + n, [f"name.{a}"], state=a)
         q("state-of-abbr", a, f"Which state has the postal abbreviation {a}?", s["name"],
-          first(names(same_letter + n), 3, {s["name"]}), [f"name.{a}"], state=a)
+          names(same_letter + n), [f"name.{a}"], state=a)
         q("capital-of-abbr", a, f"What is the capital of the state whose postal abbreviation is {a}?",
-          s["capital"], first(caps(same_letter + n), 3, {s["capital"]}), [f"name.{a}", f"capital.{a}"], state=a)
+          s["capital"], caps(same_letter + n), [f"name.{a}", f"capital.{a}"], state=a)
         q("abbr-of-capital", a, f"{s['capital']} is a state capital. What is its state's postal abbreviation?", a,
-          first(n, 3, {a}), [f"capital.{a}", f"name.{a}"], state=a)
+          n, [f"capital.{a}", f"name.{a}"], state=a)
         zone = s["zone"]
-        others = [z for z in MAIN_ZONES if z != zone] if zone in MAIN_ZONES else \
-            [z for z in ("Alaska", "Hawaii-Aleutian", "Pacific", "Mountain") if z != zone]
         q("capital-zone", a, f"In which time zone is {s['capital']}, the capital of {s['name']}?", zone,
-          others[:3], [f"capital.{a}", f"zone.{a}"], state=a)
+          list(NEAR_ZONES[zone]), [f"capital.{a}", f"zone.{a}"], state=a)
         year = s["statehood"]
         near_years = [S[b]["statehood"] for b in n]
         spread = [year + d for d in (3, -3, 7, -7, 11, -11, 15, -15) if 1787 <= year + d <= 1959]
         q("statehood-year", a, f"In which year did {s['name']} join the Union?", year,
-          first(near_years + spread, 3, {year}), [f"statehood.{a}"], state=a)
+          near_years + spread, [f"statehood.{a}"], state=a)
         if sum(1 for t in S.values() if t["statehood"] == year) == 1:
             q("year-state", a, f"Which state joined the Union in {year}?", s["name"],
-              first(names([b for b in n if S[b]["statehood"] != year]), 3, {s["name"]}),
+              names([b for b in n if S[b]["statehood"] != year]),
               [f"statehood.{a}"], state=a)
-        k = len(borders[a])
+        # Border questions: no wrong option may be right if point or water contacts counted too.
+        k, k_wider = len(borders[a]), len(wider[a])
         q("border-count", a, f"How many other states share a land or river border with {s['name']}?", k,
-          first([k + 1, k - 1, k + 2, k - 2, k + 3], 3, {k} | {-1, -2}), [f"borders.{a}"], state=a)
+          [c for c in (k + 1, k - 1, k + 2, k - 2, k + 3) if c >= 0 and c != k_wider], [f"borders.{a}"], state=a)
         both = 0
         for x, y in combinations(borders[a], 2):
             common = set(borders[x]) & set(borders[y])
@@ -183,9 +205,10 @@ def build() -> dict:
             pool = [b for b in n if b not in (x, y) and (b in borders[x] or b in borders[y])
                     and not (b in borders[x] and b in borders[y])]
             pool += [b for b in n if b not in (x, y) and b not in common]
-            q("border-both", f"{a}.{x}-{y}", f"Which state borders both {S[x]['name']} and {S[y]['name']}?",
-              s["name"], first(names(pool), 3, {s["name"]}), [f"borders.{x}", f"borders.{y}"],
-              state=a, pair=[x, y])
+            pool = [b for b in pool if not (b in wider[x] and b in wider[y])]
+            q("border-both", f"{a}.{x}-{y}", f"Which state shares a land or river border with both "
+                                             f"{S[x]['name']} and {S[y]['name']}?",
+              s["name"], names(pool), [f"borders.{x}", f"borders.{y}"], state=a, pair=[x, y])
             both += 1
             if both == 3:
                 break
@@ -195,11 +218,14 @@ def build() -> dict:
             continue
         s = S[a]
         q("landmark-state", lm["id"], f"In which state is {lm['name']}?", s["name"],
-          first(names(near[a]), 3, {s["name"]}), [f"landmark.{lm['id']}"], state=a, landmark=lm["id"])
+          names(near[a]), [f"landmark.{lm['id']}"], state=a, landmark=lm["id"])
         q("landmark-capital", lm["id"], f"What is the capital of the state where {lm['name']} is?", s["capital"],
-          first(caps(near[a]), 3, {s["capital"]}), [f"landmark.{lm['id']}", f"capital.{a}"],
+          caps(near[a]), [f"landmark.{lm['id']}", f"capital.{a}"],
           state=a, landmark=lm["id"])
 
+    unknown = set(never) - {item["id"] for item in questions}
+    if unknown:
+        sys.exit(f"[never_offer] names no question: {sorted(unknown)}")
     # Deal each template's questions round the three sets (shuffled by a fixed hash), so each set
     # gets the same number of every kind of question, give or take one.
     by_template: dict[str, list[dict]] = {}

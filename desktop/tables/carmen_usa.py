@@ -18,6 +18,7 @@ from PySide6.QtGui import QFont, QFontMetrics
 from PySide6.QtWidgets import (QGridLayout, QGroupBox, QHBoxLayout, QStackedWidget, QVBoxLayout, QWidget)
 
 from engine.game import Journal, Option
+from engine.games.carmen_usa.data import CHOICES_PER_QUESTION
 from engine.session import PlayerView
 
 from .. import style
@@ -169,7 +170,7 @@ class CarmenUsaTable(GameTable):
         self.choice_row = QHBoxLayout()
         card_layout.addLayout(self.choice_row)
         self.choice_buttons: list[WrappingButton] = []
-        for i in range(4):
+        for i in range(CHOICES_PER_QUESTION):
             b = WrappingButton("")
             b.setObjectName(f"usa:choice{i}")
             b.setMinimumHeight(36)
@@ -316,7 +317,7 @@ class CarmenUsaTable(GameTable):
         for i, b in enumerate(self.choice_buttons):
             b.setVisible(bool(heard))
             if heard and q is not None:
-                b.set_lines([f"{'ABCD'[i]}: {q.options[i]}"])
+                b.set_lines([f"{chr(ord('A') + i)}: {q.options[i]}"])
         out = ", ".join(state.warrants_out) if state.warrants_out else "none"
         self.status.setText(f"Questions: {state.colour}. Warrants out of play: {out}."
                             + (" A bigger challenge: Loot goes back face down." if state.variant == "bigger" else ""))

@@ -2,9 +2,11 @@
 
 The bank (assets/questions/carmen-usa-bank.json) is written by assets/questions/make_bank.py from
 the `us` package, the hand-written facts (assets/questions/carmen-usa-facts.toml) and the board's
-landmarks. Each question must have exactly one correct option among four, plausible wrong options
-of the same sort, an answer that follows from facts with a source, no twin, and the three colour
-sets must be equally hard (rulebook, Set Up 3: "There is no difference in difficulty").
+landmarks. Each question must have exactly one correct option among three (rulebook, Reading and
+Answering Questions: "the reader reads the three choices below the question"), plausible wrong
+options of the same sort that stay wrong under the other common convention for borders, an answer
+that follows from facts with a source, no twin, and the three colour sets must be equally hard
+(rulebook, Set Up 3: "There is no difference in difficulty").
 """
 
 from __future__ import annotations
@@ -38,10 +40,25 @@ YEAR = {a: FACTS[f"statehood.{a}"]["value"] for a in STATES}
 ZONE = {a: FACTS[f"zone.{a}"]["value"] for a in STATES}
 BORDERS = {a: set(FACTS[f"borders.{a}"]["value"]) for a in STATES}
 LANDMARK = {k.split(".", 1)[1]: f["value"] for k, f in FACTS.items() if k.startswith("landmark.")}
+BORDER_TEMPLATES = ("border-count", "border-both")
 
 
-def holds(q: dict, option: str) -> bool:
-    """Whether ``option`` answers ``q`` correctly, worked out from the facts alone."""
+def wider_borders() -> dict[str, set[str]]:
+    """The other convention: land and river borders plus the point and water contacts of the facts file
+    (the Four Corners; Lake Michigan, Lake Superior, Block Island Sound)."""
+    wide = {a: set(HAND["borders"][a]) for a in STATES}
+    for a, b in HAND["other_contacts"]["point"] + HAND["other_contacts"]["water"]:
+        wide[a].add(b)
+        wide[b].add(a)
+    return wide
+
+
+WIDE = wider_borders()
+
+
+def holds(q: dict, option: str, borders: dict[str, set[str]] = BORDERS) -> bool:
+    """Whether ``option`` answers ``q`` correctly, worked out from the facts alone (``borders``: the
+    border convention to judge border questions by)."""
     a = q.get("state")
     t = q["template"]
     if t in ("capital-of", "capital-of-abbr"):
@@ -57,10 +74,10 @@ def holds(q: dict, option: str) -> bool:
     if t == "year-state":
         return option in ABBR and YEAR[ABBR[option]] == YEAR[a]
     if t == "border-count":
-        return option == str(len(BORDERS[a]))
+        return option == str(len(borders[a]))
     if t == "border-both":
         x, y = q["pair"]
-        return option in ABBR and ABBR[option] in BORDERS[x] & BORDERS[y]
+        return option in ABBR and ABBR[option] in borders[x] & borders[y]
     if t == "landmark-state":
         return option in ABBR and ABBR[option] == LANDMARK[q["landmark"]]
     if t == "landmark-capital":
@@ -90,10 +107,11 @@ def test_at_least_600_questions_in_three_colour_sets():
     assert max(sizes.values()) - min(sizes.values()) <= 1
 
 
-def test_every_question_has_exactly_one_correct_option_among_four():
+def test_every_question_has_exactly_one_correct_option_among_three():
+    """Reading and Answering Questions: "the reader reads the three choices below the question"."""
     for q in QUESTIONS:
         opts = q["options"]
-        assert len(opts) == 4 and len(set(opts)) == 4, q["id"]
+        assert len(opts) == 3 and len(set(opts)) == 3, q["id"]
         right = [o for o in opts if holds(q, o)]
         assert right == [q["answer"]], f"{q['id']}: options that hold {right}, answer {q['answer']!r}"
 
@@ -138,9 +156,45 @@ def test_bank_facts_agree_with_the_hand_written_facts_and_the_board():
 
 
 def test_disputed_point_contacts_are_not_borders():
-    """The issue: drop disputed facts such as the Four Corners point contacts."""
+    """Point and water contacts are no land or river borders; the other convention counts them."""
     assert "CO" not in BORDERS["AZ"] and "UT" not in BORDERS["NM"]
-    assert "MI" not in BORDERS["IL"] and "RI" not in BORDERS["NY"]
+    assert "MI" not in BORDERS["IL"] and "RI" not in BORDERS["NY"] and "MI" not in BORDERS["MN"]
+    assert {"CO"} <= WIDE["AZ"] and {"UT"} <= WIDE["NM"] and {"IL", "MN"} <= WIDE["MI"] and "RI" in WIDE["NY"]
+    assert all(BORDERS[a] <= WIDE[a] for a in STATES)
+
+
+def test_every_border_question_says_land_or_river_border():
+    """A border question names its convention, so the Four Corners and lake or sea contacts do not count."""
+    border = [q for q in QUESTIONS if q["template"] in BORDER_TEMPLATES]
+    assert len(border) > 100
+    for q in border:
+        assert "share a land or river border" in q["text"] or "shares a land or river border" in q["text"], q["id"]
+
+
+def test_no_wrong_option_of_a_border_question_is_right_under_the_other_convention():
+    """Counting point contacts (the Four Corners) and lake or sea boundaries as borders must not make a
+    second option right: e.g. "borders both New Mexico and Nevada?" must not offer Utah."""
+    for q in QUESTIONS:
+        if q["template"] not in BORDER_TEMPLATES:
+            continue
+        wrong_but_right = [o for o in q["options"] if o != q["answer"] and holds(q, o, WIDE)]
+        assert not wrong_but_right, f"{q['id']}: {wrong_but_right} right if point or water contacts count"
+    # The check can fail: the options the old four-choice bank offered here are caught.
+    utah = {"template": "border-both", "state": "AZ", "pair": ["NM", "NV"]}
+    assert holds(utah, "Utah", WIDE) and not holds(utah, "Utah")
+    michigan = {"template": "border-count", "state": "MI"}
+    assert holds(michigan, "5", WIDE) and not holds(michigan, "5")
+
+
+def test_options_a_player_could_argue_for_are_never_offered():
+    """A wrong option must be plainly wrong: the facts file lists the few a player could argue for
+    (the Statue of Liberty stands on a New York island in New Jersey's waters; Phoenix's summer clocks
+    read Pacific time)."""
+    never = HAND["never_offer"]
+    by_id = {q["id"]: q for q in QUESTIONS}
+    assert set(never) <= set(by_id)
+    for qid, options in never.items():
+        assert not set(options) & set(by_id[qid]["options"]), qid
 
 
 def test_capital_tokens_in_the_deck_match_the_facts():
@@ -168,6 +222,10 @@ def test_engine_reads_the_bank_and_rejects_a_broken_one(tmp_path):
     path = tmp_path / "bank.json"
     path.write_text(json.dumps(broken))
     with pytest.raises(Exception, match="answer not among its options"):
+        parse_bank(path)
+    four = dict(RAW, questions=[dict(QUESTIONS[0], options=[*QUESTIONS[0]["options"], "Atlantis"])])
+    path.write_text(json.dumps(four))
+    with pytest.raises(Exception, match="needs 3 different choices, has 4"):
         parse_bank(path)
     path.write_text("{not json")
     with pytest.raises(Exception, match="cannot be read as JSON"):

@@ -66,9 +66,14 @@ def cli(path: Path) -> dict:
 
 
 def test_true_accusation_after_a_false_one_and_carmen_caught():
-    """False Accusations, Winning the Game, Catching Carmen (through the replay CLI)."""
+    """False Accusations, Winning the Game, Catching Carmen (through the replay CLI); Making An Accusation:
+    "Agents may not call out the location of a Crook Card until they hold a Warrant Card and a Loot Card of
+    the same color" - the matching Crook called first is no false accusation, and a second call of it,
+    now that everyone has seen it, is refused."""
     data = cli(GOLDEN / "carmen-usa-true-after-false.jsonl")
-    assert data["winners"] == ["Bob"] and data["violations"] == []
+    assert data["winners"] == ["Bob"]
+    assert [(v["line"], v["section"]) for v in data["violations"]] == [(32, "Making An Accusation")]
+    assert "Everyone knows the card at Arches National Park is a Crook" in data["violations"][0]["message"]
     assert "caught Carmen" in data["reason"]
     ann = data["journals"]["Ann"]
     assert ann["carmen-usa.warrant.orange-warrant"] == "Out of play"       # the false accusation
@@ -78,6 +83,11 @@ def test_true_accusation_after_a_false_one_and_carmen_caught():
     result = run(GOLDEN / "carmen-usa-true-after-false.jsonl")
     wrong = [e for e in result.session.log if e.type == "wrong_state"]
     assert len(wrong) == 1
+    calls = [(e.data["landmark"], e.data["match"], e.data.get("early", False)) for e in result.session.log
+             if e.type == "call"]
+    assert calls[:2] == [("arches", False, True), ("acadia", False, False)]    # early Crook, then false
+    verdicts = [e.text for e in result.session.log if e.type == "verdict"]
+    assert verdicts[0] == "The orange Warrant has left play (7 Warrants still in play)."
 
 
 def test_carmen_wins_when_all_warrants_leave_play():
@@ -89,9 +99,14 @@ def test_carmen_wins_when_all_warrants_leave_play():
 
 
 def test_backup_agents_with_three_and_none_with_two():
-    """Incorrect Answers: the back-up agent with 3 agents; "Do not use this rule when only two agents are playing."""
+    """Incorrect Answers: the back-up agent with 3 agents (who may hear the choices again); "Do not use this
+    rule when only two agents are playing."""
     three = run(GOLDEN / "carmen-usa-backup-three-agents.jsonl")
-    assert [v["message"] for v in three.violations] == ["The choices have been read already."]
+    assert three.violations == []
+    # "the back-up agent may ask to hear the choices again": Ann hears the three choices Cy heard.
+    heard = [e for e in three.session.log if e.type == "choices"]
+    assert [e.data["again"] for e in heard] == [False, True]
+    assert heard[0].data["options"] == heard[1].data["options"] and len(heard[1].data["options"]) == 3
     answers = [(e.text.split()[0], e.data["allowance"]) for e in three.session.log
                if e.type == "answer" and e.data["correct"]]
     assert answers == [("Bob", 5), ("Ann", 3), ("Bob", 5)]

@@ -245,7 +245,22 @@ def test_backup_after_first_used_choices_earns_3_and_hears_them_again():
     t = three()
     t.ask()
     t.answer(False, choices=True)
-    assert t.p.option("choices") is None          # the choices were read already
+    assert t.answer(True)[0].data["allowance"] == 3
+
+
+def test_backup_may_ask_to_hear_the_choices_again():
+    """Incorrect Answers: "If the first agent used multiple choice options, the back-up agent may ask to
+    hear the choices again, and earns 3 spaces for a correct answer." """
+    t = three()
+    t.ask()
+    first = t.s.apply({"type": "choices", "player": "Ann"})
+    t.answer(False)
+    assert t.p.player == "Bob" and t.p.option("choices").label == "Hear the choices again"
+    again = t.s.apply({"type": "choices", "player": "Bob"})
+    assert again[0].text == first[0].text.replace("The choices:", "The choices again:")
+    assert again[0].data["options"] == first[0].data["options"] and len(again[0].data["options"]) == 3
+    assert t.p.option("choices") is None                  # heard again once: now answer or pass
+    unchanged(t, {"type": "choices", "player": "Bob"})
     assert t.answer(True)[0].data["allowance"] == 3
 
 
@@ -469,14 +484,87 @@ def test_false_accusation_at_the_crook_loot_held_leaves_play_too():
     assert out and out[0].data["colours"] == ["orange"] and "Vic the Slick" in out[0].text
 
 
-def test_no_crook_call_before_a_matching_warrant_and_loot():
-    """Making An Accusation: no Crook is called before the agent holds a matching Warrant and Loot."""
+def test_matching_crook_called_before_the_loot_is_no_false_accusation():
+    """Making An Accusation: "Agents may not call out the location of a Crook Card until they hold a
+    Warrant Card and a Loot Card of the same color"; False Accusations: the accusation ends at "a card
+    that does not match the Warrant". The matching Crook turned up first matches it: the call does not
+    count, the Crook (shown to everyone) goes back face down and the agent still calls the Loot
+    (docs/rules/carmen-usa.md, Making An Accusation)."""
     t = two()
     play_to_accusation(t)
     t.s.apply({"type": "accuse", "player": "Ann"})
-    events = t.call("arches")                 # the orange Crook called first: not the Loot -> over
-    assert events[0].data["match"] is False
-    assert t.s.state.warrants_out == ["orange"]
+    events = t.call("arches")                 # nobody has seen Arches: it holds the orange Crook
+    assert events[0].data["early"] and "accusation goes on" in events[0].text
+    st = t.s.state
+    assert st.warrants_out == [] and not st.table.face_up(st.boxes["arches"])
+    assert t.s.journal("Bob").where(cid("orange-crook")) == "Arches National Park"      # everyone saw it
+    assert t.p.player == "Ann" and "orange Loot" in t.p.text
+    assert "box/arches" not in t.p.option("call").targets["box"]
+    t.call("liberty-bell")
+    t.call("arches")                          # now, holding the Warrant and the Loot: a true accusation
+    assert t.s.state.winner == "Ann"
+
+
+def test_a_box_everyone_knows_holds_the_crook_is_refused_before_anything_is_turned_up():
+    """Making An Accusation: no Crook's landmark is called before holding a Warrant and a Loot of the same
+    colour. Everyone saw the orange Crook at Arches (Bob's false accusation with the purple Warrant):
+    Ann, holding only the orange Warrant, may not call Arches for the Loot; nothing is turned up."""
+    t = two()
+    t.go("denali")                            # Ann: orange Warrant
+    t.go("mount-rainier")                     # Bob: purple Warrant
+    t.go("none")                              # Ann
+    t.ask()
+    t.answer(True)
+    t.s.apply({"type": "accuse", "player": "Bob"})
+    t.call("arches")                          # the orange Crook: not the purple Loot -> false
+    assert t.s.state.warrants_out == ["purple"]
+    t.ask()
+    t.answer(True)
+    t.move("denali")                          # Ann reaches the face-up orange Warrant again
+    t.s.apply({"type": "accuse", "player": "Ann"})
+    assert "box/arches" not in t.p.option("call").targets["box"]
+    err = unchanged(t, {"type": "call", "player": "Ann", "box": "box/arches", "card": cid("orange-crook")})
+    assert err.section == "Making An Accusation"
+    assert err.message.startswith("Everyone knows the card at Arches National Park is a Crook")
+    assert t.s.state.warrants_out == ["purple"]
+    t.call("liberty-bell")
+    t.call("arches")
+    assert t.s.state.winner == "Ann"
+
+
+@pytest.mark.parametrize("variant,refused", [("standard", True), ("bigger", False)])
+def test_a_box_put_back_face_down_is_not_called_for_the_loot_unless_it_may_be_loot(variant, refused):
+    """Making An Accusation: with standard rules everyone who saw Bob put the Carlsbad Caverns card back
+    face down knows it is a Crook, so it may not be called for the Loot; in A Bigger Challenge for
+    Gumshoes it may be a Loot, and calling it is allowed (here it is the purple Crook: a false accusation)."""
+    t = two(variant=variant)
+    t.go("denali")                            # Ann: orange Warrant
+    t.go("carlsbad-caverns")                  # Bob: the purple Crook, back face down
+    t.ask()
+    t.answer(True)
+    t.s.apply({"type": "accuse", "player": "Ann"})
+    action = {"type": "call", "player": "Ann", "box": "box/carlsbad-caverns", "card": cid("purple-crook")}
+    assert ("box/carlsbad-caverns" in t.p.option("call").targets["box"]) is not refused
+    if refused:
+        assert "is a Crook" in unchanged(t, action).message
+    else:
+        t.s.apply(action)
+        assert t.s.state.warrants_out == ["orange"]
+
+
+def test_a_known_crook_of_another_colour_may_be_called_for_the_crook():
+    """Making An Accusation / False Accusations: holding the Warrant and the Loot, the agent may call any
+    landmark for the Crook; a Crook of another colour ends the accusation."""
+    t = two()
+    t.go("denali")                            # Ann: orange Warrant
+    t.go("carlsbad-caverns")                  # Bob: the purple Crook, back face down
+    t.ask()
+    t.answer(True)
+    t.s.apply({"type": "accuse", "player": "Ann"})
+    t.call("liberty-bell")
+    assert "box/carlsbad-caverns" in t.p.option("call").targets["box"]
+    events = t.call("carlsbad-caverns")
+    assert events[0].data["match"] is False and t.s.state.warrants_out == ["orange"]
 
 
 def test_loot_whose_warrant_left_play_leaves_play_when_turned_up():
@@ -506,10 +594,70 @@ def test_calling_an_empty_box_is_refused():
     assert "no card at Denali" in err.message
 
 
+# --- the sweep: "one" read as "all", and lists that depend on the number of agents ---------
+def test_only_the_agent_on_the_left_is_the_backup_and_no_one_after_them():
+    """Incorrect Answers: "the agent to their left (the 'back-up agent')" - one agent, not every other
+    agent in turn: with four agents, after the back-up's wrong answer nobody else answers."""
+    t = UsaTable(("Ann", "Bob", "Cy", "Dee"), pieces=("big-bend", "everglades", "mammoth-cave", "arches"))
+    t.ask()
+    t.answer(False)
+    assert t.p.player == "Bob"
+    for other in ("Cy", "Dee", "Ann"):
+        unchanged(t, {"type": "answer", "player": other, "correct": True})
+    t.answer(False)
+    assert t.p.player == "Bob" and t.p.option("ask") and t.s.state.answerer == "Cy"
+    assert t.s.state.phase == "asking"
+
+
+def test_pieces_may_share_a_landmark_after_setup():
+    """Correct Answers/Movement: "Other than when pieces are placed on the board at the start of the game,
+    agents' pieces may share the same space" (Set Up 4's one piece per landmark is for the start only)."""
+    t = two()
+    t.go("denali")
+    t.ask()
+    t.answer(True)
+    t.move("denali")
+    assert t.s.state.pieces == {"Ann": "denali", "Bob": "denali"}
+
+
+def test_an_accusation_uses_only_the_warrant_where_the_agent_stands():
+    """Making An Accusation: "may only make accusations that use the Warrant that is on the landmark they
+    are visiting" - one Warrant, not any face-up Warrant."""
+    t = two()
+    t.go("denali")                            # Ann: orange Warrant
+    t.go("mount-rainier")                     # Bob: purple Warrant
+    t.ask()
+    t.answer(True)
+    events = t.s.apply({"type": "accuse", "player": "Ann"})
+    assert events[0].data["card"] == cid("orange-warrant") and t.s.state.accuse_colour == "orange"
+    st = t.s.state
+    assert st.table.face_up(st.boxes["mount-rainier"]) and st.table.top(Place("box", slot="mount-rainier"))
+
+
+def test_a_false_accusation_removes_only_its_own_warrant():
+    """False Accusations: "accusing agents remove the Warrant from play" - the one used, not every face-up
+    Warrant; a face-up Loot of another colour stays too."""
+    t = UsaTable(("Ann", "Bob", "Cy"), pieces=("big-bend", "everglades", "mammoth-cave"))
+    t.go("denali")                            # Ann: orange Warrant
+    t.go("mount-rainier")                     # Bob: purple Warrant
+    t.go("statue-of-liberty")                 # Cy: purple Loot
+    t.ask()
+    t.answer(True)
+    t.s.apply({"type": "accuse", "player": "Ann"})
+    t.call("carlsbad-caverns")                # the purple Crook: not the orange Loot
+    st = t.s.state
+    assert st.warrants_out == ["orange"]
+    assert st.table.place_of(st.boxes["denali"]) == Place("out")
+    for lm in ("mount-rainier", "statue-of-liberty"):
+        assert st.table.place_of(st.boxes[lm]) == Place("box", slot=lm) and st.table.face_up(st.boxes[lm])
+
+
 def test_carmen_wins_when_all_eight_warrants_leave_play():
     """Winning the Game: if all eight Warrants are removed before a true accusation, Carmen wins."""
     t = UsaTable(("Ann", "Bob"), pieces=("big-bend", "everglades"))
     warrants = LANDMARKS[:8]
+    # Each call turns up a Crook nobody has seen, never its Warrant's own (that one would not end it).
+    other_crooks = LANDMARKS[16:][4:] + LANDMARKS[16:][:4]
     for i, lm in enumerate(warrants):
         # The agent whose turn it is turns up a Warrant; next turn they answer right and accuse in place.
         who = t.s.state.answerer
@@ -519,7 +667,7 @@ def test_carmen_wins_when_all_eight_warrants_leave_play():
         t.ask()
         t.answer(True)
         t.s.apply({"type": "accuse", "player": who})
-        t.call("new-orleans-jazz")            # the green Crook: never the right Loot
+        t.call(other_crooks[i])               # a Crook of another colour: never the right Loot
     assert t.s.outcome is not None and t.s.outcome.winners == ()
     assert "Carmen Sandiego wins" in t.s.outcome.reason
 
@@ -588,6 +736,34 @@ def test_finale_time_runs_out_carmen_escapes():
     place(t)
     t.s.apply({"type": "time_up", "player": "Bob"})
     assert "escaped" in t.s.outcome.reason and t.s.outcome.winners == ("Ann",)
+
+
+@pytest.mark.parametrize("agents,seconds", [(2, 20), (3, 35), (4, 50), (5, 60), (6, 70)])
+def test_finale_each_agent_takes_exactly_three_tokens_and_the_timer_follows_the_count(agents, seconds):
+    """Catching Carmen: "Each agent chooses three tokens ... Place the rest of the tokens aside", and the
+    timer is set "according to the number of agents playing" (2: 20 s ... 6: 1 minute 10 seconds)."""
+    names = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay")[:agents]
+    t = UsaTable(names, pieces=("big-bend", "everglades", "mammoth-cave", "gateway-arch", "wright-brothers",
+                                "new-orleans-jazz")[:agents])
+    order = t.s.state.order
+    t.go("denali")
+    for _ in order[1:]:
+        t.ask()
+        t.answer(True)
+        t.move("none")
+    t.ask()
+    t.answer(True)
+    t.s.apply({"type": "accuse", "player": order[0]})
+    t.call("liberty-bell")
+    t.call("arches")
+    for p in order:
+        unchanged(t, {"type": "start_clock", "player": order[-1]})      # not before everyone has drawn
+        t.s.apply({"type": "draw_capitals", "player": p})
+        assert len(t.s.rules._tokens_of(t.s.state, p)) == 3
+    assert t.s.state.table.count(Place("capitals")) == 50 - 3 * agents
+    assert f"{seconds}-second" in t.p.text and t.s.layout()["timer_seconds"] == (str(seconds),)
+    t.s.apply({"type": "start_clock", "player": order[-1]})
+    assert len(t.p.option("place_capital").targets["token"]) == 3       # the youngest's own three only
 
 
 # --- the journal -------------------------------------------------------------------------

@@ -11,7 +11,7 @@
 >>> bank = load_bank()
 >>> q = bank.question("capital-of.MN")
 >>> q.text, q.answer, len(q.options)
-('What is the capital of Minnesota?', 'Saint Paul', 4)
+('What is the capital of Minnesota?', 'Saint Paul', 3)
 """
 
 from __future__ import annotations
@@ -27,6 +27,8 @@ from ...errors import BadInput
 from ...paths import assets_dir, read_toml, user_dir
 
 COLOURS_SETS = ("red", "blue", "black")
+# Reading and Answering Questions: "the reader reads the three choices below the question".
+CHOICES_PER_QUESTION = 3
 
 
 class BoardDataError(BadInput):
@@ -138,7 +140,7 @@ class Question:
     difficulty: int
     text: str
     answer: str
-    options: tuple[str, ...]   # four options: the answer and three wrong ones
+    options: tuple[str, ...]   # the three choices: the answer and two wrong ones
 
 
 @dataclass(frozen=True)
@@ -207,6 +209,9 @@ def parse_bank(path: Path) -> Bank:
             raise _fail(path, f"question #{n} is missing a field ({exc})") from None
         if item.set not in COLOURS_SETS or item.answer not in item.options or item.id in out:
             raise _fail(path, f"question {item.id!r}: bad colour set, answer not among its options, or repeated id")
+        if len(set(item.options)) != CHOICES_PER_QUESTION or len(item.options) != CHOICES_PER_QUESTION:
+            raise _fail(path, f"question {item.id!r}: needs {CHOICES_PER_QUESTION} different choices, "
+                              f"has {len(item.options)}")
         out[item.id] = item
     for colour in COLOURS_SETS:
         if not any(q.set == colour for q in out.values()):

@@ -453,11 +453,15 @@ class CarmenUsaRules(Rules):
 
     def _do_choices(self, state: CarmenUsaState, a: Choices) -> None:
         self._need(state, ANSWERING, BACKUP, why="There is no question to hear the choices of.", section=READING)
-        if state.choices or (state.phase == BACKUP and state.first_choices):
-            raise RuleViolation("The choices have been read already.", READING)
+        if state.choices:
+            raise RuleViolation(f"{a.player} has heard the choices already: answer, "
+                                f"{'or pass' if state.phase == BACKUP else 'right or wrong'}.", READING)
+        # Incorrect Answers: a back-up agent may ask to hear again the choices the first agent heard.
+        again = state.phase == BACKUP and state.first_choices
         state.choices = True
         q = self.bank.question(state.question or "")
-        state.emit("choices", f"The choices: {'; '.join(q.options)}.", options=list(q.options))
+        state.emit("choices", f"The choices{' again' if again else ''}: {'; '.join(q.options)}.",
+                   options=list(q.options), again=again)
 
     def _do_answer(self, state: CarmenUsaState, a: Answer) -> None:
         self._need(state, ANSWERING, BACKUP, why="There is no question to answer now.", section=READING)
@@ -597,12 +601,25 @@ class CarmenUsaRules(Rules):
             raise RuleViolation(f"There is no card at {name}: call out a landmark that has one.", ACCUSING)
         if a.card not in self.deck or self.kind_of(a.card) not in CLUE_KINDS:
             raise BadInput(f"{a.card!r} is not a Clue Card of this game.")
+        colour = state.accuse_colour
+        want = LOOT if state.phase == ACCUSING_LOOT else CROOK
+        if want == LOOT and self._known_crook(state, tok):
+            raise RuleViolation(f"Everyone knows the card at {name} is a Crook, and no Crook's landmark may be "
+                                f"called before you hold a Warrant and a Loot of the same colour: call out "
+                                f"where the {colour} Loot is.", ACCUSING)
         was_face_up = state.table.face_up(tok)
         state.observe(tok, a.card, PUBLIC, confirm=a.confirm)      # picked up and shown to everyone
-        colour = state.accuse_colour
         kind = self.kind_of(a.card)
-        want = LOOT if state.phase == ACCUSING_LOOT else CROOK
         shown = "" if was_face_up else " (shown to everyone)"
+        if want == LOOT and kind == CROOK and self.colour_of[a.card] == colour:
+            # It matches the Warrant, so this is no false accusation; but a Crook may not be called
+            # before the Loot: the call does not count, and the Crook goes back face down.
+            state.table.set_face_up(tok, False)
+            state.emit("call", f"{a.player} called {name}: {self.card_name(a.card)}{shown}. It is this "
+                               f"Warrant's Crook, called before its Loot: it goes back face down and the "
+                               f"accusation goes on. Now call out where the {colour} Loot is.",
+                       landmark=lm, card=a.card, match=False, early=True)
+            return
         if kind == want and self.colour_of[a.card] == colour:
             state.held[tok] = lm
             state.table.move(tok, hand_place(a.player), face_up=True)
@@ -618,6 +635,14 @@ class CarmenUsaRules(Rules):
         state.emit("call", f"{a.player} called {name}: {self.card_name(a.card)}{shown}. It does not match: "
                            f"the accusation is over.", landmark=lm, card=a.card, match=False)
         self._false_accusation(state, a.player, tok, a.card)
+
+    def _known_crook(self, state: CarmenUsaState, tok: int) -> bool:
+        """Whether everyone knows the card in this box is a Crook: it was shown to everyone, or
+        (standard rules) an agent looked at it and put it back face down."""
+        card = self.public_card(state, tok)
+        if card is not None:
+            return self.kind_of(card) == CROOK
+        return state.variant == STANDARD and tok in state.looked and not state.table.face_up(tok)
 
     def _false_accusation(self, state: CarmenUsaState, player: str, tok: int, card: str) -> None:
         colour = state.accuse_colour
@@ -755,8 +780,9 @@ class CarmenUsaRules(Rules):
             # Two options, each with its one value: a screen shows them as two buttons.
             opts = [Option("answer", "Right answer", {"correct": (True,)}),
                     Option("answer", "Wrong answer", {"correct": (False,)})]
-            if not heard:
-                opts.append(Option("choices", "Hear the choices"))
+            if not state.choices:
+                again = phase == BACKUP and state.first_choices
+                opts.append(Option("choices", "Hear the choices again" if again else "Hear the choices"))
             if phase == BACKUP:
                 opts.append(Option("pass", "I pass"))
                 worth = ALLOWANCE_CHOICES if heard else ALLOWANCE_PLAIN
@@ -781,7 +807,9 @@ class CarmenUsaRules(Rules):
             return Prompt(p, f"{p}, you may accuse with this Warrant, or end your turn.",
                           (Option("accuse", "Accuse"), Option("end_turn", "End my turn")))
         if phase in (ACCUSING_LOOT, ACCUSING_CROOK):
-            boxes = tuple(str(box_place(lm)) for lm in self.board.ids if state.table.count(box_place(lm)))
+            table, boxes_of = state.table, state.boxes
+            boxes = tuple(str(box_place(lm)) for lm in self.board.ids if table.count(box_place(lm))
+                          and not (phase == ACCUSING_LOOT and self._known_crook(state, boxes_of[lm])))
             what = "Loot" if phase == ACCUSING_LOOT else "Crook"
             return Prompt(p, f"{p}, call out the landmark of the {state.accuse_colour} {what}.",
                           (Option("call", f"The {what} is here", {"box": boxes}, {"card": "box"}),))

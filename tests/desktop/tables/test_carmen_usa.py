@@ -123,6 +123,10 @@ def to_the_finale(t) -> None:
     ask(t)
     press(t, "action:choices")                        # Cy hears the choices and taps the right one
     q = t.session.rules.bank.question(t.session.state.question)
+    # Reading and Answering Questions: "the reader reads the three choices below the question".
+    shown = [" ".join(b.text().split()) for b in t.window.findChildren(QAbstractButton)
+             if b.objectName().startswith("usa:choice") and b.isVisible()]
+    assert shown == [f"{letter}: {option}" for letter, option in zip("ABC", q.options)] and len(shown) == 3
     press(t, f"usa:choice{q.options.index(q.answer)}")
     assert "up to 3 spaces" in t.prompt
     move(t, "liberty-bell")
