@@ -1,0 +1,148 @@
+"""Limits that keep a flood of requests from reaching the game: connections, idle time, guesses.
+
+- :class:`ConnectionGuard` wraps every accepted connection: at most ``max_total`` open at once
+  and ``max_per_address`` from one device; a connection that has sent no complete request for
+  ``idle_s`` seconds (a slow or silent client) is closed. A request being answered (a long poll,
+  an upload, a live page's WebSocket) is not idle; a WebSocket's liveness is its heartbeat.
+- :class:`GuessLimiter` counts wrong secrets per device: after ``limit`` in ``window_s`` seconds
+  that device gets nothing more (not even a right secret) for ``block_s`` seconds.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections import deque
+from typing import Callable
+
+
+class _Refused(asyncio.Protocol):
+    """A connection over the limits: closed at once, nothing read."""
+
+    def connection_made(self, transport) -> None:
+        transport.abort()
+
+
+class _Guarded(asyncio.Protocol):
+    """Passes everything to the web server's own protocol and keeps the guard's books."""
+
+    def __init__(self, guard: "ConnectionGuard", inner: asyncio.Protocol) -> None:
+        self.guard = guard
+        self.inner = inner
+        self.transport = None
+        self.address = ""
+        self.busy = 0                   # requests being answered now
+        self.idle_since = time.monotonic()
+
+    def connection_made(self, transport) -> None:
+        peer = transport.get_extra_info("peername")
+        self.address = str(peer[0]) if peer else ""
+        if not self.guard.admit(self):
+            transport.abort()
+            return
+        self.transport = transport
+        self.guard.track(self)
+        self.inner.connection_made(transport)
+
+    def data_received(self, data: bytes) -> None:
+        self.inner.data_received(data)
+
+    def eof_received(self):
+        return self.inner.eof_received()
+
+    def connection_lost(self, exc) -> None:
+        if self.transport is not None:
+            self.guard.release(self)
+            self.inner.connection_lost(exc)
+            self.transport = None
+
+    def pause_writing(self) -> None:
+        self.inner.pause_writing()
+
+    def resume_writing(self) -> None:
+        self.inner.resume_writing()
+
+
+class ConnectionGuard:
+    def __init__(self, make_protocol: Callable[[], asyncio.Protocol], *, max_total: int = 64,
+                 max_per_address: int = 12, idle_s: float = 10.0) -> None:
+        self.make_protocol = make_protocol
+        self.max_total = max_total
+        self.max_per_address = max_per_address
+        self.idle_s = idle_s
+        self.open: dict[object, _Guarded] = {}     # transport -> connection
+        self.refused = 0
+
+    def factory(self) -> asyncio.Protocol:
+        if len(self.open) >= self.max_total:
+            self.refused += 1
+            return _Refused()
+        return _Guarded(self, self.make_protocol())
+
+    def admit(self, conn: _Guarded) -> bool:
+        same = sum(1 for c in self.open.values() if c.address == conn.address)
+        if len(self.open) >= self.max_total or same >= self.max_per_address:
+            self.refused += 1
+            return False
+        conn.idle_since = time.monotonic()
+        return True
+
+    def release(self, conn: _Guarded) -> None:
+        self.open.pop(conn.transport, None)
+
+    def track(self, conn: _Guarded) -> None:
+        self.open[conn.transport] = conn
+
+    def request_started(self, transport) -> None:
+        conn = self.open.get(transport)
+        if conn is not None:
+            conn.busy += 1
+
+    def request_finished(self, transport) -> None:
+        conn = self.open.get(transport)
+        if conn is not None:
+            conn.busy = max(0, conn.busy - 1)
+            conn.idle_since = time.monotonic()
+
+    def sweep(self) -> int:
+        """Close connections idle for too long (no request being answered); returns how many."""
+        now = time.monotonic()
+        stale = [c for c in self.open.values() if c.busy == 0 and now - c.idle_since > self.idle_s]
+        for conn in stale:
+            if conn.transport is not None:
+                conn.transport.abort()
+        return len(stale)
+
+
+class GuessLimiter:
+    """Wrong secrets per device address; too many and that device is turned away for a while."""
+
+    def __init__(self, limit: int = 10, window_s: float = 60.0, block_s: float = 120.0,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.limit = limit
+        self.window_s = window_s
+        self.block_s = block_s
+        self.clock = clock
+        self._misses: dict[str, deque] = {}
+        self._blocked: dict[str, float] = {}
+
+    def blocked(self, address: str) -> bool:
+        until = self._blocked.get(address)
+        if until is None:
+            return False
+        if self.clock() >= until:
+            del self._blocked[address]
+            return False
+        return True
+
+    def missed(self, address: str) -> None:
+        now = self.clock()
+        misses = self._misses.setdefault(address, deque())
+        misses.append(now)
+        while misses and now - misses[0] > self.window_s:
+            misses.popleft()
+        if len(misses) >= self.limit:
+            self._blocked[address] = now + self.block_s
+            misses.clear()
+        if len(self._misses) > 4096:           # a flood from many addresses must not grow memory
+            self._misses = {a: m for a, m in self._misses.items() if m}

@@ -1,0 +1,282 @@
+"""Issue 22, security: the phone server as someone else on the same Wi-Fi meets it.
+
+Only a player's own secret opens anything, and only that player's page; every other path is 404;
+guessing is slowed to a stop; request sizes, uploads, connections and idle time are bounded.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+
+import cv2
+import pytest
+
+from engine.session import Session
+from phones import PhoneQuestion, PlayerLinks, ReadSpec, player_snapshot
+from phones.server import PhoneServer
+
+from .client import closed_by_server, get_json, post_json, post_photo, raw_socket, request
+
+ASSETS = Path(__file__).resolve().parents[2] / "assets" / "phones"
+LOOT = "carmen.loot.gandhis-glasses"
+
+
+class Laptop:
+    """The desktop's part, without Qt: answers are judged by a function the test sets."""
+
+    def __init__(self, **limits) -> None:
+        self.session = Session.new("carmen-cards", ["Ann", "Bob"])
+        self.links = PlayerLinks(self.session.players)
+        self.answers: list[tuple[str, dict]] = []
+        self.server = PhoneServer(self.links, "carmen-cards", self.on_answer, **limits)
+        self.server.start(["127.0.0.1"])
+        for p in self.session.players:
+            self.publish(p)
+
+    def on_answer(self, player, payload, reply) -> None:
+        self.answers.append((player, payload))
+        reply({"ok": True, "message": "Noted in your journal."})
+
+    def publish(self, player: str, question: PhoneQuestion | None = None) -> None:
+        self.server.publish(player, player_snapshot(self.session, player, "full", question), question)
+        time.sleep(0.05)
+
+    def url(self, player: str, what: str = "") -> str:
+        return self.server.url(player) + what
+
+
+@pytest.fixture
+def laptop():
+    lap = Laptop()
+    yield lap
+    lap.server.stop()
+
+
+def loot_question(player: str = "Ann") -> PhoneQuestion:
+    session = Session.new("carmen-cards", ["Ann", "Bob"])
+    loot = tuple((c.id, c.name) for c in session.rules.deck.of_kind("loot"))
+    return PhoneQuestion.new(player, f"{player}, look at your Top Loot card", "", (ReadSpec("card", "your Top Loot card", loot),))
+
+
+def photo_of(card: str, tag_px: float = 160, quality: int = 90) -> bytes:
+    from vision.synthetic import SyntheticTable
+    frame = SyntheticTable(seed=5).frame([card], tag_px=tag_px)
+    ok, data = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    return data.tobytes()
+
+
+def test_each_link_opens_its_own_players_page_and_nothing_else(laptop):
+    status, ann = get_json(laptop.url("Ann", "state"))
+    assert status == 200 and ann["snapshot"]["player"] == "Ann"
+    status, bob = get_json(laptop.url("Bob", "state"))
+    assert status == 200 and bob["snapshot"]["journal"]["title"] == "Bob's Evidence Journal"
+    assert "Ann's Evidence Journal" not in str(bob)
+    status, _, page = request(laptop.url("Ann"))
+    assert status == 200 and b"<script src=\"page.js\"" in page
+
+
+@pytest.mark.parametrize("make_path", [
+    lambda s, port: "/",
+    lambda s, port: "/p/",
+    lambda s, port: "/favicon.ico",
+    lambda s, port: f"/p/{s[:-1]}/",                 # truncated
+    lambda s, port: f"/p/{s}x/",                     # longer
+    lambda s, port: f"/p/{s.upper()}/state",         # another case
+    lambda s, port: f"/p/{s}/admin",
+    lambda s, port: f"/p/{s}/../state",
+    lambda s, port: f"/p/{s}",                       # no slash: not the page
+    lambda s, port: f"/p/{'A' * len(s)}/state",
+    lambda s, port: "/static/page.js",
+])
+def test_every_other_path_is_not_found_and_says_nothing(laptop, make_path):
+    path = make_path(laptop.links.secret("Ann"), laptop.server.port)
+    status, headers, body = request(f"http://127.0.0.1:{laptop.server.port}{path}")
+    assert status == 404
+    assert body == b"Not found"
+    assert "aiohttp" not in str(headers).lower() and "python" not in str(headers).lower()
+
+
+def test_a_wrong_method_is_not_found_either(laptop):
+    status, _, body = request(laptop.url("Ann", "state"), "DELETE")
+    assert status == 404 and body == b"Not found"
+    status, _, body = request(laptop.url("Ann", "answer"), "GET")
+    assert status == 404
+
+
+def test_new_codes_close_every_old_link(laptop):
+    old = laptop.url("Ann", "state")
+    laptop.server.renew_links()
+    time.sleep(0.1)
+    assert request(old)[0] == 404
+    assert get_json(laptop.url("Ann", "state"))[0] == 200
+
+
+def test_guessing_secrets_turns_the_device_away(laptop):
+    port = laptop.server.port
+    for n in range(10):
+        assert request(f"http://127.0.0.1:{port}/p/guess{n:04d}aaaaaaaaaaaaaaaaaaa/")[0] == 404
+    # Now even the right link is refused to that device, with words, for a while.
+    status, _, body = request(laptop.url("Ann", "state"))
+    assert status == 429 and b"Too many wrong links" in body
+
+
+def test_a_request_addressed_to_another_host_name_gets_nothing(laptop):
+    """A web page elsewhere that points its own name at this computer (DNS rebinding) gets nothing."""
+    status, _, body = request(laptop.url("Ann", "state"), headers={"Host": "evil.example:80"})
+    assert status == 404 and b"Ann" not in body
+
+
+def test_the_page_runs_no_inline_script_and_writes_no_markup(laptop):
+    status, headers, page = request(laptop.url("Ann"))
+    csp = headers["Content-Security-Policy"]
+    assert "script-src 'self'" in csp and "unsafe-inline" not in csp and "default-src 'none'" in csp
+    assert headers["Referrer-Policy"] == "no-referrer" and headers["Cache-Control"] == "no-store"
+    html = page.decode()
+    scripts = re.findall(r"<script[^>]*>(.*?)</script>", html, re.S)
+    assert scripts == [""], "every script comes from a file, none is inline"
+    assert not re.search(r"\son[a-z]+\s*=", html), "no inline event handlers"
+    assert "http://" not in html and "https://" not in html, "nothing from another site (families play offline)"
+    script = (ASSETS / "page.js").read_text(encoding="utf-8")
+    for forbidden in ("innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval(", "new Function"):
+        assert forbidden not in script
+
+
+def test_names_with_markup_arrive_as_plain_text_in_the_data():
+    session = Session.new("carmen-cards", ["<script>alert(1)", "Bob"])
+    links = PlayerLinks(session.players)
+    server = PhoneServer(links, "carmen-cards", lambda *a: None)
+    server.start(["127.0.0.1"])
+    try:
+        player = session.players[0]
+        server.publish(player, player_snapshot(session, player, "full"))
+        time.sleep(0.05)
+        status, state = get_json(server.url(player) + "state")
+        assert state["snapshot"]["player"] == "<script>alert(1)"   # data; the page sets it as text
+        status, headers, page = request(server.url(player))
+        assert b"alert(1)" not in page                                   # the page itself never holds a name
+    finally:
+        server.stop()
+
+
+def test_answers_are_bounded_and_must_be_well_formed(laptop):
+    url = laptop.url("Ann", "answer")
+    status, _, _ = request(url, "POST", b"x" * 20_000, {"Content-Type": "application/json"})
+    assert status == 413
+    assert request(url, "POST", b"{not json", {"Content-Type": "application/json"})[0] == 400
+    assert post_json(url, {"question": "q", "cards": {}})[0] == 400          # no answer id
+    assert post_json(url, {"question": "q", "answer": "short", "cards": {}})[0] == 400
+    assert post_json(url, ["a", "list"])[0] == 400
+    assert laptop.answers == []                                              # none reached the game
+    status, reply = post_json(url, {"question": "q", "answer": "abcdefgh1234", "cards": {}})
+    assert status == 200 and laptop.answers == [("Ann", {"question": "q", "answer": "abcdefgh1234", "cards": {},
+                                                         "confirm": None})]
+
+
+def test_a_photo_of_the_card_is_read_for_its_player_only(laptop):
+    question = loot_question()
+    laptop.publish("Ann", question)
+    url = laptop.url("Ann", f"photo?question={question.id}&field=card")
+    status, reply = post_photo(url, photo_of(LOOT))
+    assert status == 200 and reply["ok"], reply
+    assert reply["cards"] == [[LOOT, "Gandhi's Glasses"]]
+    # Bob's link cannot send a photo for Ann's question (he has none open).
+    status, reply = post_photo(laptop.url("Bob", f"photo?question={question.id}&field=card"), photo_of(LOOT))
+    assert status == 409 and not reply["ok"]
+
+
+def test_bad_photos_are_refused_in_words(laptop):
+    question = loot_question()
+    laptop.publish("Ann", question)
+    url = laptop.url("Ann", f"photo?question={question.id}&field=card")
+    good = photo_of(LOOT)
+    status, reply = post_photo(url, good[: len(good) // 2])
+    assert not reply["ok"] and "damaged or arrived only in part" in reply["message"]
+    status, reply = post_photo(url, b"GIF89a" + b"\0" * 200)
+    assert not reply["ok"] and "not a JPEG or PNG" in reply["message"]
+    status, reply = post_photo(url, b"hello", "text/plain")
+    assert status == 415 and "JPEG or PNG" in reply["message"]
+    status, reply = post_photo(url, photo_of("carmen.location.arizona"))     # a Location card, not Loot
+    assert not reply["ok"] and "cannot lie at your Top Loot card" in reply["message"]
+    blank = cv2.imencode(".png", 255 * __import__("numpy").ones((300, 300), "uint8"))[1].tobytes()
+    status, reply = post_photo(url, blank)
+    assert not reply["ok"] and "No card tag could be read" in reply["message"]
+    status, reply = post_photo(laptop.url("Ann", "photo?question=old&field=card"), good)
+    assert status == 409
+
+
+def test_an_oversized_photo_is_refused_before_it_is_read(laptop):
+    question = loot_question()
+    laptop.publish("Ann", question)
+    s = raw_socket(laptop.server.port)
+    s.sendall((f"POST {laptop.links.path('Ann')}photo?question={question.id}&field=card HTTP/1.1\r\n"
+               f"Host: 127.0.0.1:{laptop.server.port}\r\nContent-Type: image/jpeg\r\n"
+               f"Content-Length: {13 * 1024 * 1024}\r\n\r\n").encode())
+    answer = s.recv(4096)
+    s.close()
+    assert answer.startswith(b"HTTP/1.1 413") and b"too large" in answer
+
+
+def test_a_picture_claiming_a_huge_size_is_not_decoded():
+    from phones.photos import decode_photo
+    from phones.questions import AnswerRefused
+    import struct, zlib
+    # A PNG header that claims 40000 x 40000 pixels (1.6 gigapixels) in a few bytes.
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+    png = b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 40000, 40000, 8, 0, 0, 0, 0)) + \
+        chunk(b"IDAT", zlib.compress(b"\0" * 1000)) + chunk(b"IEND", b"")
+    with pytest.raises(AnswerRefused, match="unusual size"):
+        decode_photo(png)
+
+
+def test_silent_and_slow_connections_are_closed():
+    lap = Laptop(idle_s=0.5)
+    try:
+        silent = raw_socket(lap.server.port)
+        slow = raw_socket(lap.server.port)
+        slow.sendall(b"GET / HTTP/1.1\r\nHost: ")              # and then nothing more
+        assert closed_by_server(silent, 5) and closed_by_server(slow, 5)
+    finally:
+        lap.server.stop()
+
+
+def test_a_flood_of_connections_is_bounded_and_other_devices_still_get_in():
+    lap = Laptop(max_per_address=4, max_connections=16, idle_s=30)
+    try:
+        flood = [raw_socket(lap.server.port, "127.0.0.1") for _ in range(10)]
+        time.sleep(0.3)
+        closed = [closed_by_server(s, 0.5) for s in flood]
+        assert closed.count(False) == 4, "only four connections per device stay open"
+        # Another device on the network (another source address) still gets its page.
+        status, _, body = request_from(lap.url("Ann", "state"), "127.0.0.2")
+        assert status == 200 and b"Ann" in body
+        for s in flood:
+            s.close()
+    finally:
+        lap.server.stop()
+
+
+def request_from(url: str, source: str) -> tuple[int, dict, bytes]:
+    import http.client
+    from urllib.parse import urlsplit
+    parts = urlsplit(url)
+    conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=10, source_address=(source, 0))
+    try:
+        conn.request("GET", parts.path + (f"?{parts.query}" if parts.query else ""))
+        r = conn.getresponse()
+        return r.status, dict(r.getheaders()), r.read()
+    finally:
+        conn.close()
+
+
+def test_a_long_poll_answers_when_the_page_changes(laptop):
+    from .client import in_thread
+    status, first = get_json(laptop.url("Ann", "state"))
+    waiting = in_thread(get_json, laptop.url("Ann", f"state?after={first['version']}"))
+    time.sleep(0.3)
+    assert not waiting.done()
+    laptop.publish("Ann", loot_question())
+    status, newer = waiting.result(timeout=5)
+    assert newer["version"] == first["version"] + 1 and newer["snapshot"]["question"] is not None
