@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QApplication, QFrame, QHBoxLay
 
 from engine.game import Journal
 
+from .drawn import NotebookPage
 from .widgets import button, label, literal
 
 IDLE_HIDE_MS = 45_000
@@ -33,8 +34,10 @@ class PrivacyGate(QWidget):
         layout = QVBoxLayout(self)
         layout.addWidget(self.pages)
 
-        gate = QWidget()
+        # The gate and the private screen are a notebook's pages (the words are the engine's).
+        gate = NotebookPage()
         g = QVBoxLayout(gate)
+        g.setContentsMargins(NotebookPage.MARGIN + 12, 16, 16, 16)
         g.addStretch(1)
         self.gate_text = label("", "gate")
         self.gate_text.setObjectName("gate:text")
@@ -57,14 +60,20 @@ class PrivacyGate(QWidget):
         g.addStretch(2)
         self.pages.addWidget(gate)
 
+        page = NotebookPage()
+        page_layout = QVBoxLayout(page)
+        page_layout.setContentsMargins(NotebookPage.MARGIN + 12, 10, 14, 10)
         self.holder = QScrollArea()      # long content scrolls instead of growing the window
         self.holder.setWidgetResizable(True)
         self.holder.setFrameShape(QFrame.NoFrame)
         inner = QWidget()
+        for part in (self.holder, self.holder.viewport(), inner):
+            part.setObjectName("notebook-content")
         self.holder.setWidget(inner)
         self.holder_layout = QVBoxLayout(inner)
         self.holder_layout.setContentsMargins(0, 0, 0, 0)
-        self.pages.addWidget(self.holder)
+        page_layout.addWidget(self.holder)
+        self.pages.addWidget(page)
 
         self.idle = QTimer(self)
         self.idle.setSingleShot(True)

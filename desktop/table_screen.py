@@ -16,7 +16,7 @@ from typing import Any
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
-from PySide6.QtWidgets import (QFrame, QGridLayout, QGroupBox, QHBoxLayout, QListWidget, QSizePolicy,
+from PySide6.QtWidgets import (QDialog, QFrame, QGridLayout, QGroupBox, QHBoxLayout, QListWidget, QSizePolicy,
                                QStackedWidget, QVBoxLayout, QWidget)
 
 from engine.dice import DieSpec, load_die
@@ -25,13 +25,14 @@ from engine.game import Option
 
 from .die.mapping import explain_roll
 from .die.widgets import DieStatusLight
+from .drawn import EventList, PlayerButton, player_colours
 from .games import GameController, public_texts
 from .table_base import GameTable
 from .tables import table_class
 from .widgets import WrappingButton, button, clear_layout, label, plain_tip
 
 SIDE_WIDTH = 320
-BOTTOM_HEIGHT = 96         # the log's height; the journals and the camera fit beside it
+BOTTOM_HEIGHT = 96         # what happened: its height; the journals and the camera fit beside it
 MESSAGE_LINES = 2          # the message area shows the newest lines; the log keeps them all
 COMPACT_FROM = 6           # this many action buttons or more: lower buttons, so the column fits a laptop
 
@@ -164,16 +165,29 @@ class TableScreen(QWidget):
         # The bottom strip: what happened, the journals, the camera (low and wide).
         bottom = QHBoxLayout()
         outer.addLayout(bottom)
+        # The newest public events in large type, newest on top; a click shows the whole log.
         log_box = QGroupBox("What happened")
-        log_layout = QVBoxLayout(log_box)
+        log_layout = QHBoxLayout(log_box)
         log_layout.setContentsMargins(6, 4, 6, 4)
+        self.recent = EventList()
+        self.recent.setFixedHeight(BOTTOM_HEIGHT)
+        self.recent.setToolTip(plain_tip("Click to see every public event of the game"))
+        self.recent.clicked.connect(self.show_full_log)
+        log_layout.addWidget(self.recent, 1)
+        bottom.addWidget(log_box, 1)
+        self.log_dialog = QDialog(self)
+        self.log_dialog.setObjectName("log:dialog")
+        self.log_dialog.setWindowTitle("What happened")      # public words only: never a private name
+        dialog_layout = QVBoxLayout(self.log_dialog)
         self.log_list = QListWidget()
         self.log_list.setObjectName("log")
         self.log_list.setWordWrap(True)
+        self.log_list.setStyleSheet("font-size: 16pt;")
         self.log_list.setHorizontalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
-        self.log_list.setFixedHeight(BOTTOM_HEIGHT)
-        log_layout.addWidget(self.log_list)
-        bottom.addWidget(log_box, 1)
+        dialog_layout.addWidget(self.log_list, 1)
+        close = button("Close", "primary", name="log:close")
+        close.clicked.connect(self.log_dialog.accept)
+        dialog_layout.addWidget(close, 0, Qt.AlignRight)
         self.journal_box = QGroupBox("Journals (private)")
         self.journal_layout = QGridLayout(self.journal_box)
         self.journal_layout.setContentsMargins(6, 4, 6, 4)
@@ -246,8 +260,9 @@ class TableScreen(QWidget):
     def _build_journal_buttons(self) -> None:
         assert self.controller is not None
         clear_layout(self.journal_layout)
+        colours = player_colours(self.controller.session.players)
         for i, player in enumerate(self.controller.session.players):
-            b = WrappingButton(player)
+            b = PlayerButton(player, colours[player], player)      # the player's name in their colour
             b.setObjectName(f"journal:{player}")
             b.setToolTip(plain_tip(f"Open {player}'s Evidence Journal (only {player} should look)"))
             b.clicked.connect(lambda _=False, p=player: self.journal_requested.emit(p))
@@ -279,14 +294,24 @@ class TableScreen(QWidget):
         self.table.refresh(view, legal, chosen)
         self._refresh_die(prompt)
         self._refresh_actions(prompt, over)
-        self.log_list.clear()
-        self.log_list.addItems(list(view.log))
-        self.log_list.scrollToBottom()
+        self.recent.set_events(list(view.log))
+        if self.log_list.count() != len(view.log) or any(
+                self.log_list.item(i).text() != line for i, line in enumerate(view.log)):
+            self.log_list.clear()
+            self.log_list.addItems(list(view.log))
+            self.log_list.scrollToBottom()
         self.undo_button.setEnabled(bool(view.undo_history))
         if over and not self._was_over:
             self._was_over = True
             self.game_over.emit()
         self._was_over = over
+
+    def show_full_log(self) -> None:
+        """Every public event of the game, oldest first (the newest in view)."""
+        window = self.window()
+        self.log_dialog.resize(int(window.width() * 0.7), int(window.height() * 0.8))
+        self.log_list.scrollToBottom()
+        self.log_dialog.open()
 
     def _prompt_text(self, text: str) -> str:
         if self.flow is None or self.table is None:

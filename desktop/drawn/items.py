@@ -359,6 +359,77 @@ class PlayerButton(Clickable):
         p.end()
 
 
+class EventList(Clickable):
+    """The last few public events in large type, the newest on top and boldest; as many as the
+    room holds (the newest always, smaller if it must). A click shows every event (the owner
+    connects ``clicked``)."""
+
+    LARGEST = 22
+    navigable = False
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("recent")
+        self.events: list[str] = []
+        self.setSizePolicy(QSizePolicy.Ignored, QSizePolicy.Ignored)
+        self._texts: list[txt.DrawnText] | None = None
+
+    def set_events(self, events: list[str]) -> None:
+        """Every public event so far, oldest first (the newest are shown)."""
+        events = [e for e in events if e]
+        if events != self.events:
+            self.events = events
+            self._texts = None
+            self.setAccessibleName(" ".join(reversed(events[-3:])))
+            self.update()
+
+    def shown(self) -> list[str]:
+        """The events on screen now, newest first."""
+        return [t.text.replace("\n", " ") for t in self.drawn_texts()]
+
+    def resizeEvent(self, event) -> None:
+        self._texts = None
+        super().resizeEvent(event)
+
+    def drawn_texts(self) -> list[txt.DrawnText]:
+        if self._texts is None:
+            self._texts = []
+            y, width = 4, self.width() - 26
+            for i, event in enumerate(reversed(self.events)):
+                largest = self.LARGEST if i == 0 else self.LARGEST - 3
+                room = self.height() - y - 2
+                px, lines, fits = txt.fit(event, width, room, largest, bold=i == 0, max_lines=6)
+                if not fits and i > 0:
+                    break                       # an older event that has no room is left to the full log
+                h = len(lines) * txt.line_height(px, i == 0)
+                self._texts.append(txt.DrawnText("\n".join(lines), px, QRect(20, y, width, h), fits))
+                y += h + 4
+        return self._texts
+
+    def text(self) -> str:
+        return "\n".join(self.shown())
+
+    def paintEvent(self, event) -> None:
+        p = QPainter(self)
+        p.setRenderHint(QPainter.Antialiasing)
+        if self.hasFocus():
+            pt.paint_focus(p, QRectF(self.rect()).adjusted(1.5, 1.5, -1.5, -1.5), 6)
+        # A chevron at the right edge: there is more behind a click.
+        mid = self.height() / 2
+        p.setPen(QPen(QColor("#6B6B6B"), 3, Qt.SolidLine, Qt.RoundCap, Qt.RoundJoin))
+        p.drawPolyline([QPointF(self.width() - 14, mid - 9), QPointF(self.width() - 6, mid),
+                        QPointF(self.width() - 14, mid + 9)])
+        for i, drawn in enumerate(self.drawn_texts()):
+            ink = QColor(style.INK) if i == 0 else QColor("#4A4A4A")
+            # A bullet: the newest is a filled disc, the older ones rings.
+            p.setPen(QPen(ink, 1.5))
+            p.setBrush(ink if i == 0 else Qt.NoBrush)
+            p.drawEllipse(QPointF(9, drawn.rect.top() + txt.line_height(drawn.px, i == 0) / 2), 4, 4)
+            p.setPen(ink)
+            txt.draw_lines(p, drawn.rect, tuple(drawn.text.split("\n")), drawn.px, bold=i == 0, align=Qt.AlignLeft)
+        p.end()
+
+
 class NotebookPage(QWidget):
     """A notebook page behind a private screen: ruled lines, a red margin and binding holes.
     Its children (the engine's words) sit on it."""
@@ -369,7 +440,9 @@ class NotebookPage(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("notebook")
-        self.setAttribute(Qt.WA_StyledBackground, False)
+        # The page shows through the words on it (the engine's words, in labels).
+        self.setStyleSheet("QLabel, QWidget#notebook-content, QScrollArea#notebook-content, QWidget#journal"
+                           " { background: transparent; }")
 
     def paintEvent(self, event) -> None:
         p = QPainter(self)
@@ -395,5 +468,5 @@ class NotebookPage(QWidget):
         p.end()
 
 
-__all__ = ["Clickable", "DrawnCard", "DrawnDie", "PlayerName", "PlayerButton", "NotebookPage", "move_focus",
+__all__ = ["Clickable", "DrawnCard", "DrawnDie", "EventList", "PlayerName", "PlayerButton", "NotebookPage", "move_focus",
            "paint_player_disc"]

@@ -45,8 +45,13 @@ class Driver:
         return self.text("banner") if self.visible("banner") else ""
 
     def log(self) -> list[str]:
-        lst = self.find("log", QListWidget)
+        """The whole public log (what a click on "What happened" shows)."""
+        lst = self.window.findChildren(QListWidget, "log")[0]
         return [lst.item(i).text() for i in range(lst.count())]
+
+    def recent(self) -> list[str]:
+        """The public events shown in large type beside the board, newest first."""
+        return self.find("recent").shown()
 
     def legal_slots(self) -> set[str]:
         from desktop.widgets import SlotButton
@@ -165,6 +170,8 @@ def visible_texts(root: QWidget) -> list[str]:
             texts.append(w.text())
         if isinstance(w, QListWidget):
             texts += [w.item(i).text() for i in range(w.count())]
+        if hasattr(w, "drawn_texts"):            # painted words (desktop/drawn): cards, names, events
+            texts += [t.text for t in w.drawn_texts()]
         if isinstance(w, QTableWidget):
             texts += [w.item(r, c).text() for r in range(w.rowCount()) for c in range(w.columnCount())
                       if w.item(r, c)]

@@ -25,7 +25,14 @@ def clipped(root: QWidget, vertical: bool = True) -> list[str]:
         if not w.isVisible() or w.width() <= 1:
             continue
         fm = w.fontMetrics()
-        if isinstance(w, QLabel) and not w.wordWrap() and w.text() and w.pixmap().isNull():
+        if hasattr(w, "drawn_texts"):
+            # Painted words (desktop/drawn) are fitted to their room by the painter, which says
+            # when even the least size did not fit; and the room must lie inside the widget.
+            for drawn in w.drawn_texts():
+                inside = w.rect().adjusted(-1, -1, 1, 1).contains(drawn.rect)
+                if not drawn.fits or not inside:
+                    problems.append(f"painted {w.objectName()!r}: {drawn.text!r} does not fit {drawn.rect}")
+        elif isinstance(w, QLabel) and not w.wordWrap() and w.text() and w.pixmap().isNull():
             need = max(fm.horizontalAdvance(line) for line in w.text().split("\n"))
             if need > w.contentsRect().width() + 1:
                 problems.append(f"label {w.objectName() or w.text()!r}: needs {need}px, has {w.contentsRect().width()}")

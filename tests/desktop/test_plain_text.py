@@ -18,7 +18,9 @@ def shown(root: QWidget) -> list[str]:
     for w in root.findChildren(QWidget):
         if not w.isVisible():
             continue
-        if isinstance(w, QLabel) and w.text():
+        if hasattr(w, "drawn_texts"):            # painted words (desktop/drawn) are drawn as written
+            out += [t.text.replace("\n", " ") for t in w.drawn_texts()]
+        elif isinstance(w, QLabel) and w.text():
             assert w.textFormat() == Qt.PlainText or "<" not in w.text(), f"rich label: {w.text()!r}"
             out.append(w.text())
         elif isinstance(w, QAbstractButton) and w.text():
