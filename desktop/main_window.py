@@ -19,6 +19,7 @@ from .card_entry import CardChooser, CardEntry, CardListChooser
 from .end_screen import EndScreen
 from .games import GameController, clean_temp_files
 from .new_game_screen import NewGameScreen
+from .phones import PhonesScreen, PhoneTable, PhoneWaitScreen, question_for_cards, question_for_list
 from .private import JournalView, PrivacyGate
 from .setup_screen import SetupScreen
 from .sounds import Sounds
@@ -59,6 +60,18 @@ class MainWindow(QMainWindow):
         self.end.leave_requested.connect(self.leave_game)
         self.end.reveal_requested.connect(self.open_reveal)
         self.gate = PrivacyGate()
+        # The players' phones (off unless the family switches them on): the codes, and the
+        # shared screen's words while a phone answers. ``phone_hosts``: where the server listens
+        # (None: this computer's home-network addresses; tests use loopback).
+        self.phones: PhoneTable | None = None
+        self.phone_hosts: list[str] | None = None
+        self.phones_screen = PhonesScreen()
+        self.phones_screen.done.connect(self._phones_done)
+        self.phone_wait = PhoneWaitScreen()
+        self.phone_wait.cancel_requested.connect(self._phone_cancelled)
+        self.phone_wait.laptop_requested.connect(self._phone_to_laptop)
+        self._on_laptop = None          # how the open phone question is asked on the laptop instead
+        self._after_phones = None       # the screen that comes after the codes (the layout picture)
         # In a scroll area: wrapped labels and long lists must not make the window taller
         # than a laptop screen.
         self.flip_page = QScrollArea()
@@ -67,7 +80,8 @@ class MainWindow(QMainWindow):
         flip_inner = QWidget()
         self.flip_page.setWidget(flip_inner)
         self.flip_layout = QVBoxLayout(flip_inner)
-        for page in (self.start, self.new_game, self.setup, self.table, self.gate, self.flip_page, self.end):
+        for page in (self.start, self.new_game, self.setup, self.table, self.gate, self.flip_page, self.end,
+                     self.phones_screen, self.phone_wait):
             self.stack.addWidget(page)
 
         self.start.new_game_requested.connect(lambda game: self.show_new_game(game, demo=False))
@@ -80,6 +94,7 @@ class MainWindow(QMainWindow):
         self.table.list_read_requested.connect(self.read_card_list)
         self.table.identify_requested.connect(self.identify_card)
         self.table.journal_requested.connect(self.open_journal)
+        self.table.phones_requested.connect(self.show_phones)
         self.table.game_over.connect(self.show_end)
         self.gate.closed.connect(self._private_closed)
         self.sounds = Sounds(enabled=self.start.sound.isChecked, fallback=QApplication.beep)
@@ -154,8 +169,15 @@ class MainWindow(QMainWindow):
             return
         self._open(controller)
         # The deal is told on the setup screen; the table starts with the prompt alone.
-        if self.setup.show_game(controller, self.table.table.setup_widget() if self.table.table else None):
+        laid_out = self.setup.show_game(controller, self.table.table.setup_widget() if self.table.table else None)
+        if laid_out:
             self.stack.setCurrentWidget(self.setup)
+        if self.new_game.phones.isChecked() and self.phones is not None:
+            problem = self.phones.switch_on()
+            self.show_phones(after=self.setup if laid_out else None)
+            if problem:
+                self.phones_screen.problem.setText(problem)
+                self.phones_screen.problem.show()
 
     def resume_game(self, path: Path, read_only: bool = False) -> None:
         try:
@@ -174,6 +196,8 @@ class MainWindow(QMainWindow):
     def _open(self, controller: GameController) -> None:
         self._close_game()
         self.controller = controller
+        self.phones = PhoneTable(controller, self, hosts=self.phone_hosts)
+        self.phones.answered.connect(self._phone_answered)
         self._story_shown = controller.session.outcome is not None   # a finished game opens on its table
         controller.turn_changed.connect(self._turn_changed)
         controller.applied.connect(self.sounds.play_for)
@@ -190,6 +214,10 @@ class MainWindow(QMainWindow):
             self.table.notice(" ".join(controller.session.warnings))
 
     def _close_game(self) -> None:
+        if self.phones is not None:
+            self.phones.switch_off()             # the server stops with the game
+            self.phones.deleteLater()
+            self.phones = None
         if self.controller is not None:
             self.gate.close_private()
             self.controller.close()
@@ -232,9 +260,12 @@ class MainWindow(QMainWindow):
         if private:
             where = " and ".join(c.words(place, player) for _, place in reads)
             one = len(reads) == 1
-            self._open_entry(make_entry, player, f"{player}, look at {where}. Pick up the card{'' if one else 's'}, "
-                                                 f"keep {'it' if one else 'them'} hidden, and show "
-                                                 f"{'it' if one else 'them'} only to the camera or to this screen.")
+            words = (f"{player}, look at {where}. Pick up the card{'' if one else 's'}, keep {'it' if one else 'them'} "
+                     f"hidden, and show {'it' if one else 'them'} only to the camera or to this screen.")
+            if not self._ask_phone(action, lambda: question_for_cards(c, action, reads, heading, (
+                    f"Look at {where}. Photograph the card{'' if one else 's'} or choose from the list."), choices),
+                    lambda: self._open_entry(make_entry, player, words)):
+                self._open_entry(make_entry, player, words)
         else:
             self._open_entry(make_entry)
 
@@ -277,9 +308,13 @@ class MainWindow(QMainWindow):
             self.entry = entry
             return entry
 
-        self._open_entry(make_entry, player if private else None,
-                         f"{player}, look at {c.words(place, player)}. Keep the cards hidden and show them only "
-                         f"to the camera or to this screen.")
+        words = (f"{player}, look at {c.words(place, player)}. Keep the cards hidden and show them only "
+                 f"to the camera or to this screen.")
+        if private and self._ask_phone(action, lambda: question_for_list(c, action, read, (
+                f"Look at {c.words(place, player)}. Photograph each card or choose them from the list.")),
+                lambda: self._open_entry(make_entry, player, words)):
+            return
+        self._open_entry(make_entry, player if private else None, words)
 
     def identify_card(self, heading: str, choices: list, on_card) -> None:
         """A card turned face up that the table itself needs (no action is sent): on the shared
@@ -301,6 +336,54 @@ class MainWindow(QMainWindow):
             return entry
 
         self._open_entry(make_entry)
+
+    # --- the players' phones ---------------------------------------------------------------
+    def show_phones(self, after=None) -> None:
+        """The codes to scan (and the switch), then back to ``after`` or the table."""
+        if self.phones is None:
+            return
+        self._after_phones = after
+        self.phones_screen.show_table(self.phones)
+        self.stack.setCurrentWidget(self.phones_screen)
+
+    def _phones_done(self) -> None:
+        after, self._after_phones = self._after_phones, None
+        if after is not None:
+            self.stack.setCurrentWidget(after)
+        else:
+            self.show_table()
+
+    def _ask_phone(self, action: dict, make_question, on_laptop) -> bool:
+        """A private read goes to the player's phone when their page is open; the shared screen
+        then says only who is looking. False: no phone, the laptop asks as before."""
+        player = action.get("player", "")
+        if self.phones is None or not self.phones.on_phone(player):
+            return False
+        question, demo_problem = make_question()
+        self.phones.ask(question, action, demo_problem)
+        self._on_laptop = on_laptop
+        self.phone_wait.show_player(player)
+        self.stack.setCurrentWidget(self.phone_wait)
+        return True
+
+    def _phone_cancelled(self) -> None:
+        self._on_laptop = None
+        if self.phones is not None:
+            self.phones.cancel()
+        self.show_table()
+
+    def _phone_to_laptop(self) -> None:
+        on_laptop, self._on_laptop = self._on_laptop, None
+        if self.phones is not None:
+            self.phones.cancel()
+        if on_laptop is not None:
+            on_laptop()
+
+    def _phone_answered(self, public_lines: list) -> None:
+        self._on_laptop = None
+        if self.stack.currentWidget() is self.phone_wait:
+            self.show_table()
+        self.table.say(public_lines)
 
     def _gated(self, make_entry) -> CardEntry:
         entry = make_entry()

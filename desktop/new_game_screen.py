@@ -7,7 +7,7 @@ The player count, the options and their choices come from the game's shelf data
 from __future__ import annotations
 
 from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QComboBox, QFormLayout, QGridLayout, QGroupBox, QHBoxLayout, QLineEdit, QSpinBox, \
+from PySide6.QtWidgets import QCheckBox, QComboBox, QFormLayout, QGridLayout, QGroupBox, QHBoxLayout, QLineEdit, QSpinBox, \
     QVBoxLayout, QWidget
 
 from engine.game import Assist
@@ -97,6 +97,10 @@ class NewGameScreen(QWidget):
             self.assist.addItem(text, value)
         self.assist.setCurrentIndex(1)
         form2.addRow("Journal help:", self.assist)
+        # Off by default: the laptop flow stays as it is for families without phones.
+        self.phones = QCheckBox("Each player's phone as their private screen (they scan a code)")
+        self.phones.setObjectName("new:phones")
+        form2.addRow("Phones:", self.phones)
         outer.addLayout(form2)
         self.choices_place = QVBoxLayout()
         self.choices_place.setContentsMargins(0, 0, 0, 0)
@@ -131,6 +135,8 @@ class NewGameScreen(QWidget):
         self.info = info = game_info(game)
         self.title.setText(f"{info.title} on the simulated table" if demo else f"New game: {info.title}")
         self.error.hide()
+        self.phones.setChecked(False)
+        self.form2.setRowVisible(self.phones, info.hidden_cards)   # nothing private to show on a phone
         low, high = info.players
         self.count.setRange(low, high)
         self.count.setValue(max(low, min(self.count.value(), high)))

@@ -1,0 +1,389 @@
+"""The shell's side of the players' phones (issue 22): the codes to scan, the questions sent to a
+phone, and what the shared screen says meanwhile. Game-generic: every question comes from the
+shell's own card reads (``Option.private``), every page from the player's own view.
+
+Threads: the phone server (``phones.server``) runs in its own thread and never touches the game.
+:class:`PhoneTable` lives on the Qt thread: after every change it builds each joined player's
+snapshot from that player's own journal and log and hands it over; answers arrive through a
+queued signal and are checked against the question now open before anything is applied.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import numpy as np
+from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtGui import QImage, QPixmap
+from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QScrollArea, QVBoxLayout, QWidget
+
+from engine.errors import Contradiction, RuleViolation
+from phones import AnswerRefused, PhoneQuestion, PlayerLinks, ReadSpec, player_snapshot
+from phones.network import lan_addresses
+from phones.qr import qr_modules
+
+from .card_entry import card_names
+from .games import GameController, public_texts
+from .widgets import button, clear_layout, label
+
+#: answers remembered per game (by answer id), so one sent twice is applied once
+REMEMBERED_ANSWERS = 500
+NOTED = "Noted in your journal."
+FIREWALL_NOTE = ("The phones must be on the same Wi-Fi as this computer. The first time, Windows or macOS may ask "
+                 "whether Gumshoe may accept connections: allow it for private (home) networks, or the phones "
+                 "cannot connect. Each code opens one player's page only: let each player scan their own.")
+
+
+@dataclass
+class _Open:
+    """The question now on a phone, the action it completes, and how attempts went."""
+
+    question: PhoneQuestion
+    action: dict
+    demo_problem: Callable[[dict], str | None] | None
+    contradicted: dict | None = None          # the cards of the last attempt the game questioned
+
+
+@dataclass
+class _Answered:
+    reply: dict
+    done: bool = field(default=False)
+
+
+class PhoneTable(QObject):
+    """One game's phones: the server (when switched on), the links, the open question."""
+
+    #: a phone answered the open question: the public words of what happened
+    answered = Signal(list)
+    #: the server started or stopped, or the links changed (the codes screen redraws)
+    links_changed = Signal()
+    _answer_arrived = Signal(str, dict, object)
+    _player_joined = Signal(str)
+
+    def __init__(self, controller: GameController, parent: QObject | None = None,
+                 hosts: list[str] | None = None) -> None:
+        """``hosts``: where to listen (tests: loopback); None: this computer's home-network addresses."""
+        super().__init__(parent)
+        self.controller = controller
+        self.hosts = hosts
+        self.links = PlayerLinks(controller.session.players)
+        self.server = None
+        self.open: _Open | None = None
+        self._answers: OrderedDict[str, dict] = OrderedDict()
+        self._answer_arrived.connect(self._answer, Qt.QueuedConnection)
+        self._player_joined.connect(self._publish_one, Qt.QueuedConnection)
+        controller.changed.connect(self.publish)
+
+    # --- switching on and off ---------------------------------------------------------------
+    @property
+    def on(self) -> bool:
+        return self.server is not None and self.server.running
+
+    def switch_on(self) -> str | None:
+        """Start the server; a problem in words (no network, the port refused) or None."""
+        if self.on:
+            return None
+        from phones.server import PhoneServer
+        hosts = self.hosts if self.hosts is not None else lan_addresses()
+        self.links.renew()                          # new codes for every game and every switch-on
+        server = PhoneServer(self.links, self.controller.game_id,
+                             lambda player, payload, reply: self._answer_arrived.emit(player, payload, reply),
+                             on_join=self._player_joined.emit)
+        try:
+            server.start(hosts)
+        except OSError as exc:
+            return f"The phones cannot be switched on: {exc.strerror or exc}"
+        self.server = server
+        self.publish()
+        self.links_changed.emit()
+        return None
+
+    def switch_off(self) -> None:
+        self.cancel()
+        if self.server is not None:
+            self.server.stop()
+            self.server = None
+        self.links_changed.emit()
+
+    def new_codes(self) -> None:
+        """Every old link stops working; everyone scans again."""
+        if self.server is not None:
+            self.server.renew_links()
+            self.publish()
+        self.links_changed.emit()
+
+    def url(self, player: str) -> str | None:
+        return self.server.url(player) if self.on else None
+
+    def on_phone(self, player: str) -> bool:
+        """Whether ``player`` opened their page with the current code (their questions go there)."""
+        return self.on and self.server.joined(player)
+
+    # --- pages ---------------------------------------------------------------------------------
+    def publish(self) -> None:
+        """Each joined player's snapshot, from that player's own journal and log only."""
+        if not self.on:
+            return
+        for player in self.controller.session.players:
+            if self.server.joined(player):
+                self._publish_one(player)
+
+    def _publish_one(self, player: str) -> None:
+        if not self.on:
+            return
+        question = self.open.question if self.open is not None and self.open.question.player == player else None
+        snapshot = player_snapshot(self.controller.session, player, self.controller.assist, question)
+        self.server.publish(player, snapshot, question)
+
+    # --- questions -----------------------------------------------------------------------------
+    def ask(self, question: PhoneQuestion, action: dict,
+            demo_problem: Callable[[dict], str | None] | None = None) -> bool:
+        """Send the question to its player's phone; False when that player has no phone joined
+        (the laptop asks instead)."""
+        if not self.on_phone(question.player):
+            return False
+        self.open = _Open(question, dict(action), demo_problem)
+        self._publish_one(question.player)
+        return True
+
+    def cancel(self) -> None:
+        """The question is taken off the phone (Cancel, or answered on the laptop instead)."""
+        if self.open is None:
+            return
+        player = self.open.question.player
+        self.open = None
+        self._publish_one(player)
+
+    @property
+    def asking(self) -> str | None:
+        """The player whose phone is answering a question now, else None."""
+        return self.open.question.player if self.open is not None else None
+
+    def _answer(self, player: str, payload: dict, reply) -> None:
+        answer_id = payload.get("answer")
+        if answer_id in self._answers:
+            reply(self._answers[answer_id])            # sent again: told again, applied once
+            return
+        result = self._judge(player, payload)
+        self._answers[answer_id] = result
+        while len(self._answers) > REMEMBERED_ANSWERS:
+            self._answers.popitem(last=False)
+        reply(result)
+
+    def _judge(self, player: str, payload: dict) -> dict:
+        current = self.open
+        if current is None or current.question.player != player or payload.get("question") != current.question.id:
+            return {"ok": False, "message": "There is no open question for you now. Look at your page again."}
+        try:
+            cards = current.question.cards_from_answer(payload.get("cards"))
+        except AnswerRefused as exc:
+            return {"ok": False, "message": exc.message}
+        confirm = payload.get("confirm") is True
+        if confirm and cards != current.contradicted:
+            return {"ok": False, "message": "There is nothing to confirm: choose the card and send it."}
+        if current.demo_problem is not None:
+            problem = current.demo_problem(cards)
+            if problem:
+                return {"ok": False, "message": problem}
+        action = {**current.action, **cards}
+        if confirm:
+            action["confirm"] = True
+        try:
+            events = self.controller.apply(action)
+        except Contradiction as exc:
+            current.contradicted = cards
+            return {"ok": False, "confirm": True, "message": exc.message}
+        except RuleViolation as exc:
+            return {"ok": False, "message": exc.message + (f" (Rulebook: {exc.section})" if exc.section else "")}
+        if self.open is current:
+            self.open = None
+        self.publish()                                  # the question leaves the page, the card joins the journal
+        self.answered.emit(public_texts(events))
+        return {"ok": True, "message": NOTED}
+
+
+# --- questions from the shell's card reads ----------------------------------------------------------
+
+def question_for_cards(c: GameController, action: dict, reads: list[tuple[str, str]], heading: str, text: str,
+                       choices: dict[str, list[str]] | None) -> tuple[PhoneQuestion, Callable[[dict], str | None] | None]:
+    """The phone question of a private read of single cards (a peek at one or more places)."""
+    player = action.get("player", "")
+    specs = []
+    for card_field, place in reads:
+        only = (choices or {}).get(card_field)
+        names = (sorted(card_names(c, only).items(), key=lambda kv: kv[1]) if only is not None
+                 else c.cards_of_kind(c.kind_at(place)))
+        specs.append(ReadSpec(card_field, c.words(place, player), tuple(names)))
+    question = PhoneQuestion.new(player, heading, text, tuple(specs))
+    if not c.demo:
+        return question, None
+
+    def demo_problem(cards: dict) -> str | None:
+        for card_field, place in reads:
+            truth = c.true_cards_in(place) if (choices or {}).get(card_field) is not None else [c.true_card_at(place)]
+            if cards[card_field] not in truth:
+                return (f"That is not the card at {c.words(place, player)} on the simulated table. "
+                        f"Choose again.")
+        return None
+    return question, demo_problem
+
+
+def question_for_list(c: GameController, action: dict, read: dict, text: str) -> tuple[PhoneQuestion, Any]:
+    """The phone question of several cards from one place (cards drawn, a hand)."""
+    player = action.get("player", "")
+    deck = c.deck
+    kinds = tuple(read["kinds"]) if read.get("kinds") else tuple(deck.kinds)
+    ids = [card.id for k in kinds for card in deck.of_kind(k)]
+    names = tuple(sorted(card_names(c, ids).items(), key=lambda kv: kv[1]))
+    spec = ReadSpec(read["field"], c.words(read["place"], player), names, many=True, least=read["least"],
+                    most=read["most"])
+    question = PhoneQuestion.new(player, read["heading"], text, (spec,))
+    if not c.demo:
+        return question, None
+    shown = list(read.get("demo_cards") or [])
+
+    def demo_problem(cards: dict) -> str | None:
+        chosen = list(cards[read["field"]])
+        if shown and read["least"] == read["most"] == len(shown):
+            ok = sorted(chosen) == sorted(shown)
+        else:
+            there = list(c.true_cards_in(read["place"]))
+            ok = all(card in there and not there.remove(card) for card in chosen)
+        return None if ok else "Those are not the cards on the simulated table. Choose again."
+    return question, demo_problem
+
+
+# --- the screens ---------------------------------------------------------------------------------
+
+def qr_pixmap(text: str, size: int) -> QPixmap:
+    """The QR code of ``text`` with a white margin, drawn ``size`` pixels square (sharp modules)."""
+    modules = qr_modules(text)
+    margin = 4
+    n = modules.shape[0] + 2 * margin
+    scale = max(1, size // n)
+    grid = np.full((n, n), 255, np.uint8)
+    grid[margin:-margin, margin:-margin] = np.where(modules, 0, 255)
+    pixels = np.ascontiguousarray(np.kron(grid, np.ones((scale, scale), np.uint8)))
+    image = QImage(pixels.data, pixels.shape[1], pixels.shape[0], pixels.strides[0], QImage.Format_Grayscale8)
+    return QPixmap.fromImage(image.copy())
+
+
+class PhonesScreen(QWidget):
+    """The codes to scan: one per player with the name under it, the firewall note, new codes."""
+
+    done = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.table: PhoneTable | None = None
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(16, 8, 16, 8)
+        outer.addWidget(label("Phones as private screens", "title"))
+        self.intro = label("")
+        self.intro.setObjectName("phones:intro")
+        outer.addWidget(self.intro)
+        self.problem = label("", "error")
+        self.problem.setObjectName("phones:problem")
+        self.problem.hide()
+        outer.addWidget(self.problem)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        inner = QWidget()
+        scroll.setWidget(inner)
+        self.grid = QGridLayout(inner)
+        outer.addWidget(scroll, 1)
+        row = QHBoxLayout()
+        self.switch = button("", name="phones:switch")
+        self.switch.clicked.connect(self._switch)
+        self.renew = button("New codes (the old ones stop working)", name="phones:new-codes")
+        self.renew.clicked.connect(lambda: self.table is not None and self.table.new_codes())
+        back = button("Back to the game", "primary", name="phones:done")
+        back.clicked.connect(self.done)
+        row.addWidget(self.switch)
+        row.addWidget(self.renew)
+        row.addStretch(1)
+        row.addWidget(back)
+        outer.addLayout(row)
+
+    def show_table(self, table: PhoneTable) -> None:
+        if self.table is not table:            # the old game's table went with its game (and its connection)
+            table.links_changed.connect(self.redraw)
+        self.table = table
+        self.problem.hide()
+        self.redraw()
+
+    def _switch(self) -> None:
+        if self.table is None:
+            return
+        if self.table.on:
+            self.table.switch_off()
+            return
+        problem = self.table.switch_on()
+        self.problem.setText(problem or "")
+        self.problem.setVisible(bool(problem))
+
+    def redraw(self) -> None:
+        clear_layout(self.grid)
+        t = self.table
+        if t is None:
+            return
+        self.switch.setText("Switch the phones off" if t.on else "Switch the phones on")
+        self.renew.setVisible(t.on)
+        if not t.on:
+            self.intro.setText("Each player can use their own phone as a private screen: their journal, and the "
+                               "cards only they look at. Nothing to install. Players without a phone keep using "
+                               "this laptop.")
+            return
+        self.intro.setText("Each player scans their own code with the phone's camera. " + FIREWALL_NOTE)
+        players = t.controller.session.players
+        columns = 4 if len(players) > 6 else min(3, len(players))
+        for i, player in enumerate(players):
+            cell = QVBoxLayout()
+            code = QLabel()
+            code.setObjectName(f"phones:code:{player}")
+            code.setPixmap(qr_pixmap(t.url(player), 220))
+            code.setAlignment(Qt.AlignCenter)
+            cell.addWidget(code)
+            name = label(player, "heading")
+            name.setObjectName(f"phones:name:{player}")
+            name.setAlignment(Qt.AlignCenter)
+            cell.addWidget(name)
+            state = label("Page open" if t.on_phone(player) else "Not scanned yet")
+            state.setAlignment(Qt.AlignCenter)
+            cell.addWidget(state)
+            holder = QWidget()
+            holder.setLayout(cell)
+            self.grid.addWidget(holder, i // columns, i % columns)
+            holder.show()           # now, not on the next pass of the event loop
+
+
+class PhoneWaitScreen(QWidget):
+    """What the shared screen says while a phone answers: the name only, nothing of the card."""
+
+    cancel_requested = Signal()
+    laptop_requested = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        layout = QVBoxLayout(self)
+        layout.addStretch(1)
+        self.text = label("", "gate")
+        self.text.setObjectName("phone-wait:text")
+        self.text.setAlignment(Qt.AlignCenter)
+        layout.addWidget(self.text)
+        row = QHBoxLayout()
+        row.addStretch(1)
+        cancel = button("Cancel", name="phone-wait:cancel")
+        cancel.clicked.connect(self.cancel_requested)
+        laptop = button("Answer on the laptop instead", name="phone-wait:laptop")
+        laptop.clicked.connect(self.laptop_requested)
+        row.addWidget(cancel)
+        row.addWidget(laptop)
+        row.addStretch(1)
+        layout.addLayout(row)
+        layout.addStretch(2)
+
+    def show_player(self, player: str) -> None:
+        self.text.setText(f"{player} is looking at a card on their phone.")
