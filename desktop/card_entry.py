@@ -165,7 +165,7 @@ class CardListChooser(_Chooser):
         deck = controller.deck
         kinds = tuple(kinds) if kinds else tuple(deck.kinds)
         self.kind_words = " or ".join(controller.kind_name(k) for k in kinds) + " cards"
-        ids = [c.id for k in kinds for c in deck.of_kind(k)]
+        ids = [c for k in kinds for c, _ in controller.cards_of_kind(k)]
         self.names = dict(sorted(card_names(controller, ids).items(), key=lambda kv: kv[1]))
         self._build(None, hint, 15)
         self.list.setSelectionMode(QAbstractItemView.MultiSelection)
@@ -315,7 +315,11 @@ class CardEntry(QWidget):
             if chooser.open() and chooser.accept_sighting(card_id):
                 break
         else:
-            if not any(card_id in c.names for c in self.choosers) and card_id in self.controller.deck:
+            if card_id in self.controller.deck and not self.controller.in_play(card_id):
+                # A card the setup left in the box (for this number of players, say): it cannot lie here.
+                self._show_error(f"The camera read {self.controller.deck.name_of(card_id)}: this game leaves that "
+                                 f"card in the box. Put it back in the box and show the card that lies here.")
+            elif not any(card_id in c.names for c in self.choosers) and card_id in self.controller.deck:
                 # A card of another type in front of the camera: say so instead of ignoring it.
                 card = self.controller.deck.card(card_id)
                 wanted = " or ".join(sorted({c.kind_words for c in self.choosers}))

@@ -137,9 +137,15 @@ class GameController(QObject):
         return self.kind_name(symbol) if symbol in self.deck.kinds else symbol.replace("-", " ").capitalize()
 
     def cards_of_kind(self, kind: str | None) -> list[tuple[str, str]]:
-        """(card id, name) of every card of one type (every card: ``None``), alphabetical."""
+        """(card id, name) of every card of one type in play (every card: ``None``), alphabetical."""
         cards = self.deck.of_kind(kind) if kind is not None else list(self.deck.cards.values())
-        return sorted(((c.id, c.name) for c in cards), key=lambda c: c[1])
+        in_play = self.session.rules.cards_in_play(self.session.state)
+        return sorted(((c.id, c.name) for c in cards if in_play is None or c.id in in_play), key=lambda c: c[1])
+
+    def in_play(self, card_id: str) -> bool:
+        """Whether this game's setup put the card on the table (a game may leave some in the box)."""
+        cards = self.session.rules.cards_in_play(self.session.state)
+        return cards is None or card_id in cards
 
     def kind_at(self, place: str) -> str | None:
         for card in self.shared_view().cards:

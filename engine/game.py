@@ -311,6 +311,11 @@ class Rules(ABC):
         """A place as a player would say it ("your Top Loot card"); ``viewer`` reads "your"."""
         return place
 
+    def cards_in_play(self, state: GameState) -> frozenset[str] | None:
+        """The deck's cards this game's setup put on the table, when it leaves some in the box (by the
+        number of players, say); None: every card. The screens' card lists offer only these."""
+        return None
+
     @abstractmethod
     def setup(self, players: tuple[str, ...], options: Mapping[str, Any]) -> GameState:
         """The table after the deal (identities unknown), or ``RuleViolation`` for a bad setup."""

@@ -40,6 +40,8 @@ from .box_form import SMALL, BoxForm, BoxReview, reward_words
 HANDLED = {"deal", "roll", "take_die", "improve", "investigate", "take_flimflam", "take_cases", "take_case", "reroll",
            "peek", "use_stoolie", "close_case", "hunch", "keep_hunch", "buy_hunch", "discard", "reveal"}
 LEGEND = "A die's value is its action: 1 The Office, 2 Calendar, 3 Investigate, 4 Flimflam, 5 Take Cases, 6 Moxie."
+# End of Game 1 counts cash by its value (docs/rules/sudds-malone.md): the sheet's cash row says so.
+CASH_ROW = "Cash ($1 = 1 token)"
 AUTO = {"improve", "investigate", "take_flimflam", "take_cases", "take_case", "reroll", "discard"}
 def points(n: int) -> str:
     """ "1 point", "2 points", "-1 point" """
@@ -163,7 +165,7 @@ class SuddsTable(GameTable):
         return slot
 
     SHEET_BLOCKS = (
-        (("points", "Points"), ("cash", "Cash"), ("bullets", "Bullets"), ("glass", "Glass"),
+        (("points", "Points"), ("cash", CASH_ROW), ("bullets", "Bullets"), ("glass", "Glass"),
          ("notebook", "Notebook"), ("telephone", "Telephone"), ("fedora", "Fedora")),
         (("office", "1 Office"), ("calendar", "2 Calendar"), ("investigate", "3 Investigate"),
          ("flimflam", "4 Flimflam"), ("cases", "5 Take Cases"), ("moxie", "6 Moxie"), ("above", "Above cabinet")),
@@ -494,7 +496,8 @@ class SuddsTable(GameTable):
                             if self.rules.case(c).bottom.startswith("matchbook:"))
             hunches = "; ".join(f"{self.name(h)} {hunch_points(self.rules.hunch(h).points, makeup):+d}"
                                 for h in b.hunches) or "no hunch cards"
-            out[p] = (f"{p}: {points(before)} before the end, + {f['tokens']} for {n_tokens} tokens, "
+            out[p] = (f"{p}: {points(before)} before the end, + {f['tokens']} for {n_tokens} tokens "
+                      f"(${b.cash} cash at one token per dollar, {b.bullets} bullets, {b.evidence_total} evidence), "
                       f"+ {f['matchbooks']} for {sum(books.values())} matchbooks ({len(books)} kinds), "
                       f"+ {f['hunches']} for hunches ({hunches}) = {points(b.score)}.")
         return out
@@ -1064,23 +1067,28 @@ class SuddsTable(GameTable):
         snitches = self.sel.setdefault("snitches", [])
         b = self.state.boards[self.player]
         self.panel_title.setText(f"{self.player}, gain a hunch: pick cards above your file cabinet (and your "
-                                 f"snitches) that give A, B and C, each one at least one letter.")
+                                 f"snitches) that give A, B and C, each one at least one letter of its own. A "
+                                 f"wild tab or a snitch is one letter.")
         widgets = []
         for c in b.above:
-            widgets.append(self._button(f"{self.name(c)}: {self.rules.tabs_of(c)}", f"sm:hunch:{short(c)}",
+            tabs = self.rules.tabs_of(c)
+            words = " + ".join([*tabs.replace("*", "")] + ["wild"] * tabs.count("*"))
+            widgets.append(self._button(f"{self.name(c)}: {words}", f"sm:hunch:{short(c)}",
                                         lambda c=c: self._toggle("cards", c), checked=c in cards))
+        tab_words = "wild: one letter" if self.rules.box.snitch_tab == "wild" else f"tab {self.rules.box.snitch_tab}"
         for loc, (owner, ev, _) in sorted(self.state.snitch_at.items()):
             if owner == self.player:
-                widgets.append(self._button(f"Your snitch at {self.rules.loc_name(loc)} (wild)", f"sm:hunch:s:{loc}",
-                                            lambda loc=loc: self._toggle("snitches", loc), checked=loc in snitches))
-        tab = "*" if self.rules.box.snitch_tab == "wild" else self.rules.box.snitch_tab
-        ok = bool(cards) and self.rules.makes_set([self.rules.tabs_of(c) for c in cards] + [tab] * len(snitches))
+                widgets.append(self._button(f"Your snitch at {self.rules.loc_name(loc)} ({tab_words})",
+                                            f"sm:hunch:s:{loc}", lambda loc=loc: self._toggle("snitches", loc),
+                                            checked=loc in snitches))
+        problem = self.rules.set_problem(self.rules.hunch_items(cards, len(snitches))) if cards else None
+        ok = bool(cards) and problem is None
         self._grid(widgets, 3)
         can_read = hasattr(self.shell, "read_card_list")
         if not can_read:
             self.panel_note.setText("Drawing hunch cards privately needs the shell's card-list entry.")
-        elif cards and not ok:
-            self.panel_note.setText("These do not make A, B and C yet.")
+        elif problem:
+            self.panel_note.setText(problem)
         self._row(self._button("Draw the hunch cards", "sm:send", self._draw_hunches,
                                                   enabled=ok and can_read, role="primary"))
 

@@ -1472,6 +1472,13 @@ class SuddsRules(Rules):
             return "your hunch cards" if where.owner == viewer else f"{where.owner}'s hunch cards"
         return place
 
+    def cards_in_play(self, state: GameState) -> frozenset[str]:
+        """Every card but the Case cards past the box's count (Game Setup 8) and the hunch cards left in the
+        box for this number of players (Game Setup 7)."""
+        assert isinstance(state, SuddsState)
+        kept = {c for c, card in self.deck.cards.items() if card.kind not in ("case", "hunch")}
+        return frozenset(kept | set(state.cases_in_play) | set(state.hunches_in_play))
+
     def simulator(self, initial: GameState, seed: int):
         from .sim import SuddsSimulator
         return SuddsSimulator(self, initial, seed)

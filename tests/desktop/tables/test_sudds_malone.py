@@ -463,6 +463,80 @@ def test_a_hunch_drawn_and_kept_behind_the_privacy_gate(table, gumshoe_home):
     t.click("journal:hide")
 
 
+def bob_takes_ff09(t, gumshoe_home, answer: str) -> None:
+    """A 2-player game where the family's box gives Flimflam 9 (dealt onto suspect 1) ``answer``; Ann improves
+    nothing, Bob takes Flimflam 9 with a Flimflam die and chooses a telephone for its reward."""
+    box_file = gumshoe_home / "boxes" / "sudds-malone.toml"
+    box_file.parent.mkdir(parents=True, exist_ok=True)
+    box_file.write_text(f'[answers."flimflam.ff-09"]\n{answer}\n', encoding="utf-8")
+    t.choose_game("sudds-malone")
+    t.new_game(PLAYERS)
+    deal(t)
+    roll(t, ROLL)
+    take(t, "white-1", "1")
+    press(t, "sm:send")
+    t.click("action:end_turn")
+    take(t, "black-1", "4")
+    press(t, "sm:ff:1")
+    press(t, "sm:send")
+    t.click("action:pick_evidence")
+    t.click("choose:telephone")
+    assert board(t, "Bob").above == [FF.format(9)]
+
+
+def listed(t, name: str) -> set[str]:
+    lst = t.find(name)
+    return {lst.item(row).data(Qt.UserRole) for row in range(lst.count())}
+
+
+def test_a_lone_wild_flimflam_is_not_offered_as_a_hunch_set(table, gumshoe_home):
+    """Close Cases, Gain a hunch: a wild tab stands for any ONE tab. With Flimflam 9 read as a lone wild tab, the
+    hunch panel says it gives only one letter and does not offer the draw."""
+    t = table
+    bob_takes_ff09(t, gumshoe_home, 'tabs = "*"')
+    press(t, "action:hunch")
+    assert t.visible("sm:hunch:ff-09") and "wild" in t.text("sm:hunch:ff-09")
+    press(t, "sm:hunch:ff-09")
+    send = next(b for b in t.window.findChildren(QAbstractButton, "sm:send") if b.isVisible())
+    assert not send.isEnabled()
+    assert "only 1 of the letters A, B and C" in sm(t).panel_note.text()
+
+
+def test_hunch_card_lists_offer_only_the_cards_in_play(table, gumshoe_home):
+    """Game Setup 7: with 2 players the hunch cards marked "3+" and "4" stay in the box. The lists for the cards
+    drawn and for a card bought offer only the cards in play; one shown to the camera is refused in words."""
+    t = table
+    bob_takes_ff09(t, gumshoe_home, 'tabs = "ABC"\ncost = "bullet:1"')
+    state = t.session.state
+    in_play = set(state.hunches_in_play)
+    left_out = {f"sudds.hunch.{k}" for k, h in t.session.rules.box.hunches.items() if h.players != "all"}
+    assert len(in_play) == 24 and len(left_out) == 18
+    press(t, "action:hunch")
+    press(t, "sm:hunch:ff-09")
+    press(t, "sm:send")
+    t.click("gate:reveal")
+    assert listed(t, "choose:drawn") == in_play
+    t.window._card_seen(sorted(left_out)[0])               # the camera reads a card left in the box
+    assert "this game leaves that card in the box" in " ".join(visible_texts(t.window))
+    lst = t.find("choose:drawn")
+    drawn = list(state.hunches_in_play[:3])
+    for row in range(lst.count()):
+        if lst.item(row).data(Qt.UserRole) in drawn:
+            lst.item(row).setSelected(True)
+    t.click("entry:submit")
+    assert sorted(t.session.state.drawn) == sorted(drawn)
+    assert board(t, "Bob").cash >= 1
+    t.click("action:buy_hunch")
+    t.click("gate:reveal")
+    assert listed(t, "choose:card") == in_play
+
+
+def test_the_score_sheet_says_how_cash_counts_at_the_end(game):
+    """End of Game 1, Remaining tokens (our reading): cash counts one token per dollar; the sheet's cash row
+    says so."""
+    assert "Cash ($1 = 1 token)" in visible_texts(game.window)
+
+
 # --- a whole game by clicks ---------------------------------------------------------------------------
 def demo_game(window, qtbot, seed: int, names=("Ann", "Bob")):
     """A game on the simulated table with a fixed deal (``demo_seed``): its truth answers every private look."""
@@ -683,6 +757,7 @@ def test_a_whole_game_by_clicks_to_the_final_scoring(window, qtbot, seed, names)
         f, b = state.final[p], state.boards[p]
         line = t.text(f"sm:final:{p}")
         assert f"+ {f['tokens']} for " in line and f"+ {f['matchbooks']} for " in line
+        assert f"(${b.cash} cash at one token per dollar, " in line          # End of Game 1: our reading
         assert f"+ {f['hunches']} for hunches" in line and line.endswith(f"= {b.score} point{'' if abs(b.score) == 1 else 's'}.")
         assert b.score == sum(b.sources.values())
         for h in b.hunches:
