@@ -287,6 +287,26 @@ def test_read_the_news_gives_one_evidence_not_one_of_each():
     assert b.evidence_total == total + 1
 
 
+def test_a_flimflam_that_gives_evidence_gives_one_of_your_choice():
+    """Flimflam, Choose evidence: whenever the symbol shows, choose ONE evidence (a glass, notebook or
+    telephone); a second pick is refused."""
+    s = new_game(roll=dice_for(("Ann", "Bob"), 4))
+    b = board(s, "Ann")
+    card = next(c for c in sorted(s.state.ff_deck)
+                if s.rules.ff(c).reward == ("evidence",) and s.rules.ff(c).cost == "cash")
+    s.state.ff_deck.remove(card)
+    s.state.ff_deck.append(s.state.covers.pop(1))
+    pos = s.rules.ff(card).cover
+    s.state.covers[pos] = card
+    total = b.evidence_total
+    act(s, "take_die", die="white-1")
+    act(s, "take_flimflam", positions=[pos])
+    act(s, "pick_evidence", evidence="notebook")
+    with pytest.raises(RuleViolation, match="not the step now"):
+        act(s, "pick_evidence", evidence="glass")
+    assert b.evidence_total == total + 1 and b.above == [card]
+
+
 def test_cash_or_points_gives_one_of_the_two():
     """Calendar, Cash or Points: take $1 OR score 2 points, not both."""
     s = new_game(roll=dice_for(("Ann", "Bob"), 4))

@@ -325,6 +325,27 @@ def test_dice_read_by_the_camera(game):
     assert Counter(t.session.state.dice.values()) == Counter(ROLL.values())
 
 
+def test_dice_outside_the_pool_read_by_the_camera_are_left_to_tap_in(game):
+    """Game Setup 18 and Player Setup 9 note: with 2 players the pool has 3 dice of each colour and the two
+    players' own dice; a green die (no third player's colour is in the game) and a fourth white die seen
+    by the camera are named in words, and the whites are left to tap in."""
+    from vision.dice_synthetic import DiceTable
+    t = game
+    deal(t)
+    players = ["Ann", "Bob"]
+    dice = [(pool_dice.die_colour(d, players), v) for d, v in ROLL.items()] + [("green", 4), ("white", 5)]
+    frame = DiceTable(seed=3, size=(960, 540)).roll(dice, die_px=44.0, background=0).image
+    t.window.table.frame_source = lambda: frame
+    press(t, "action:roll")
+    press(t, "sm:dice:camera")
+    note = t.text("sm:note")
+    assert "dice of a colour not in this game: green" in note and "4 white dice seen, the pool has 3" in note
+    values = sm(t).sel["values"]
+    assert not [d for d in values if d.startswith("white-")]
+    assert {d for d in values if d.startswith("black-")} == {"black-1", "black-2", "black-3"}
+    assert not t.find("sm:send").isEnabled()
+
+
 def test_a_camera_that_is_off_leaves_the_dice_to_tap_in(game):
     t = game
     deal(t)
