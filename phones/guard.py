@@ -146,3 +146,31 @@ class GuessLimiter:
             misses.clear()
         if len(self._misses) > 4096:           # a flood from many addresses must not grow memory
             self._misses = {a: m for a, m in self._misses.items() if m}
+
+
+class RequestPacer:
+    """At most ``rate`` requests a second from one device (after a burst of ``burst``): a request
+    over that waits its turn, so a device that polls in a tight loop, or floods the port, is
+    slowed to a pace that costs the laptop almost nothing (waiting costs no work). A request that
+    would wait longer than ``max_wait_s`` is turned away at once."""
+
+    def __init__(self, rate: float = 20.0, burst: float = 40.0, max_wait_s: float = 5.0,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.max_wait_s = max_wait_s
+        self.clock = clock
+        self._buckets: dict[str, tuple[float, float]] = {}    # address -> (tokens, when)
+
+    def delay(self, address: str) -> float | None:
+        """Seconds this request must wait (0: none), or None when it is turned away."""
+        now = self.clock()
+        tokens, when = self._buckets.get(address, (self.burst, now))
+        tokens = min(self.burst, tokens + (now - when) * self.rate) - 1
+        wait = 0.0 if tokens >= 0 else -tokens / self.rate
+        if wait > self.max_wait_s:
+            return None
+        self._buckets[address] = (tokens, now)
+        if len(self._buckets) > 4096:
+            self._buckets = {a: b for a, b in self._buckets.items() if now - b[1] < 60}
+        return wait

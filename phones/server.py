@@ -32,7 +32,7 @@ from typing import Any, Callable
 
 from aiohttp import WSMsgType, web
 
-from phones.guard import ConnectionGuard, GuessLimiter
+from phones.guard import ConnectionGuard, GuessLimiter, RequestPacer
 from phones.links import PlayerLinks
 from phones.photos import MAX_PHOTO_BYTES, PhotoReader
 from phones.questions import AnswerRefused, PhoneQuestion
@@ -87,6 +87,7 @@ class PhoneServer:
         self._files = {name: ((folder / file).read_bytes(), kind) for name, (file, kind) in ASSETS.items()}
         self.photo_reader = photo_reader or PhotoReader(game)
         self.limiter = GuessLimiter()
+        self.pacer = RequestPacer()
         self._limits = (max_connections, max_per_address, idle_s)
         self.guard: ConnectionGuard | None = None
         self.hosts: list[str] = []
@@ -267,9 +268,14 @@ class PhoneServer:
             guard.request_started(request.transport)
         try:
             address = request.remote or ""
-            if self.limiter.blocked(address):
-                response: web.StreamResponse = _refusal(429, "Too many wrong links from this device. Wait a "
-                                                             "few minutes, then scan your own code again.")
+            delay = self.pacer.delay(address)
+            if delay:
+                await asyncio.sleep(delay)
+            if delay is None:
+                response: web.StreamResponse = _refusal(429, "Too many requests from this device. Wait a moment.")
+            elif self.limiter.blocked(address):
+                response = _refusal(429, "Too many wrong links from this device. Wait a few minutes, then scan "
+                                         "your own code again.")
             elif not self._host_ok(request.headers.get("Host", "")):
                 response = _not_found()
             else:

@@ -280,3 +280,28 @@ def test_a_long_poll_answers_when_the_page_changes(laptop):
     laptop.publish("Ann", loot_question())
     status, newer = waiting.result(timeout=5)
     assert newer["version"] == first["version"] + 1 and newer["snapshot"]["question"] is not None
+
+
+def test_a_device_polling_in_a_tight_loop_is_slowed_to_a_pace():
+    from phones.guard import RequestPacer
+    lap = Laptop()
+    lap.server.pacer = RequestPacer(rate=50, burst=5)
+    try:
+        began = time.perf_counter()
+        for _ in range(30):
+            assert request(lap.url("Ann", "state"))[0] == 200
+        assert time.perf_counter() - began >= (30 - 5) / 50 * 0.9       # 25 requests over the burst, 50 a second
+    finally:
+        lap.server.stop()
+
+
+def test_the_pacer_turns_away_what_would_wait_too_long():
+    from phones.guard import RequestPacer
+    now = [0.0]
+    pacer = RequestPacer(rate=10, burst=2, max_wait_s=1.0, clock=lambda: now[0])
+    waits = [pacer.delay("phone") for _ in range(14)]
+    assert waits[:2] == [0.0, 0.0] and waits[2] == pytest.approx(0.1) and waits[11] == pytest.approx(1.0)
+    assert waits[12] is None                       # over a second's wait: refused at once
+    assert pacer.delay("another phone") == 0.0     # each device has its own pace
+    now[0] = 10.0
+    assert pacer.delay("phone") == 0.0             # after a pause, the burst is back
