@@ -263,7 +263,8 @@ class MainWindow(QMainWindow):
             words = (f"{player}, look at {where}. Pick up the card{'' if one else 's'}, keep {'it' if one else 'them'} "
                      f"hidden, and show {'it' if one else 'them'} only to the camera or to this screen.")
             if not self._ask_phone(action, lambda: question_for_cards(c, action, reads, heading, (
-                    f"Look at {where}. Photograph the card{'' if one else 's'} or choose from the list."), choices),
+                    f"Keep {'it' if one else 'them'} hidden from the others. Photograph {'it' if one else 'each card'}, "
+                    f"or choose {'it' if one else 'them'} from the list."), choices),
                     lambda: self._open_entry(make_entry, player, words)):
                 self._open_entry(make_entry, player, words)
         else:
@@ -311,7 +312,7 @@ class MainWindow(QMainWindow):
         words = (f"{player}, look at {c.words(place, player)}. Keep the cards hidden and show them only "
                  f"to the camera or to this screen.")
         if private and self._ask_phone(action, lambda: question_for_list(c, action, read, (
-                f"Look at {c.words(place, player)}. Photograph each card or choose them from the list.")),
+                "Keep them hidden from the others. Photograph each card, or choose them from the list.")),
                 lambda: self._open_entry(make_entry, player, words)):
             return
         self._open_entry(make_entry, player if private else None, words)

@@ -39,7 +39,8 @@
     const s = envelope.snapshot;
     if (!s) return;
     document.title = s.player + " \u2014 Gumshoe";
-    $("title").textContent = s.player + " \u2014 " + s.game;
+    $("title").textContent = s.player;
+    $("game").textContent = s.game;
     $("turn").textContent = s.turn;
     $("prompt").textContent = s.prompt;
     showJournal(s.journal);
@@ -127,7 +128,9 @@
   function readBlock(r) {
     const box = el("div", null, "read");
     box.dataset.field = r.field;
-    box.appendChild(el("h3", r.many ? "Which cards are " + r.what + "?" : "Which card is " + r.what + "?"));
+    if (question.reads.length > 1) {
+      box.appendChild(el("h3", r.many ? "Which cards are " + r.what + "?" : "Which card is " + r.what + "?"));
+    }
     const photo = el("label", r.many ? "Photograph a card" : "Photograph the card", "photo");
     const input = document.createElement("input");
     input.type = "file";
