@@ -235,7 +235,10 @@ class LibDetector:
 
     @quad_decimate.setter
     def quad_decimate(self, value: float) -> None:
-        self._ptr.contents.quad_decimate = float(value)
+        value = float(value)
+        if not 1.0 <= value <= 64.0:  # NaN included
+            raise ValueError(f"quad_decimate must be between 1 and 64, not {value}")
+        self._ptr.contents.quad_decimate = value
 
     def __del__(self) -> None:
         ptr = getattr(self, "_ptr", None)
@@ -245,24 +248,79 @@ class LibDetector:
             for name, fam in self._families:
                 self.lib.destroy_family(name, fam)
 
-    def detect(self, gray: np.ndarray, offset: tuple[float, float] = (0.0, 0.0)) -> list[LibTag]:
-        """Every tag in an 8-bit grey image (or a crop of one: `offset` is added to the corners)."""
-        gray = np.ascontiguousarray(gray, dtype=np.uint8)
+    def detect(self, gray: np.ndarray, region: tuple[int, int, int, int] | None = None) -> list[LibTag]:
+        """Every tag in an 8-bit grey image, or in the `region` (x0, y0, x1, y1) of it.
+
+        The region is clipped to the image and the corners are given in the whole image's
+        coordinates. Whatever is asked, the library is only handed an image it can read
+        (`library_image`): a region or image too small for the current decimation reads nothing.
+        """
+        gray = checked_gray(gray)
         h, w = gray.shape
-        img = _ImageU8(w, h, w, gray.ctypes.data_as(ctypes.POINTER(ctypes.c_uint8)))
+        x0, y0, x1, y1 = (0, 0, w, h) if region is None else clip_region(region, w, h)
+        crop = library_image(gray[y0:y1, x0:x1], self.quad_decimate)
+        if crop is None:
+            return []
+        ch, cw = crop.shape
+        img = _ImageU8(cw, ch, crop.strides[0], crop.ctypes.data_as(ctypes.POINTER(ctypes.c_uint8)))
         zs = self.lib.c.apriltag_detector_detect(self._ptr, ctypes.byref(img))
         out: list[LibTag] = []
+        if not zs:
+            return out
         try:
             z = zs.contents
-            ptrs = (ctypes.POINTER(_Detection) * z.size).from_address(z.data) if z.size else ()
+            ptrs = (ctypes.POINTER(_Detection) * z.size).from_address(z.data) if z.size > 0 and z.data else ()
             for p in ptrs:
                 t = p.contents
                 pts = np.array(t.p, np.float64)
+                if not np.isfinite(pts).all():
+                    continue  # a degenerate quad: no outline to hand on
                 # The library lists corners counter-clockwise from the tag's bottom-left (image y down);
                 # OpenCV's order is top-left, top-right, bottom-right, bottom-left.
-                corners = pts[[3, 2, 1, 0]].astype(np.float32) + np.float32(offset)
+                corners = pts[[3, 2, 1, 0]].astype(np.float32) + np.float32((x0, y0))
                 out.append(LibTag(t.family.contents.name.decode(), int(t.id), int(t.hamming),
                                   float(t.decision_margin), corners))
         finally:
             self.lib.c.apriltag_detections_destroy(zs)
         return out
+
+
+# The C library reads past its buffers or divides by zero on an image that is too small once it
+# is decimated (measured with tests/robustness/test_vision_native.py's probe: fewer than 3 rows
+# after decimation, or no column, crash it). No tag with its quiet ring fits in fewer than
+# ~10 px anyway, so anything under this many pixels a side (after decimation) is not handed over.
+MIN_LIBRARY_SIDE = 8
+# Larger than any camera frame; the library indexes pixels with C ints.
+MAX_LIBRARY_SIDE = 16384
+
+
+def checked_gray(gray: np.ndarray) -> np.ndarray:
+    """`gray` as a 2-D uint8 array, or a ValueError that says what is wrong with it."""
+    if not isinstance(gray, np.ndarray):
+        raise ValueError(f"an image must be a numpy array, not {type(gray).__name__}")
+    if gray.ndim != 2:
+        raise ValueError(f"the AprilTag library reads a grey image (2-D); this one has shape {gray.shape}")
+    if gray.dtype != np.uint8:
+        raise ValueError(f"the AprilTag library reads 8-bit images (uint8); this one is {gray.dtype}")
+    return gray
+
+
+def clip_region(region: tuple[int, int, int, int], w: int, h: int) -> tuple[int, int, int, int]:
+    """(x0, y0, x1, y1) clipped to a w x h image; an empty region (x1 <= x0) when it lies outside."""
+    x0, y0, x1, y1 = (int(v) for v in region)
+    x0, x1 = min(max(x0, 0), w), min(max(x1, 0), w)
+    y0, y1 = min(max(y0, 0), h), min(max(y1, 0), h)
+    return x0, y0, max(x0, x1), max(y0, y1)
+
+
+def library_image(gray: np.ndarray, quad_decimate: float) -> np.ndarray | None:
+    """The pixels exactly as the library may be handed them (C-contiguous 2-D uint8, within the
+    sizes it reads), or None when it is too small to hold a tag at this decimation."""
+    gray = checked_gray(gray)
+    h, w = gray.shape
+    if max(h, w) > MAX_LIBRARY_SIDE:
+        raise ValueError(f"an image of {w}x{h} is larger than the AprilTag library reads "
+                         f"({MAX_LIBRARY_SIDE} px a side)")
+    if min(h, w) < MIN_LIBRARY_SIDE * max(1.0, float(quad_decimate)):
+        return None
+    return np.ascontiguousarray(gray)

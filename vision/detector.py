@@ -29,7 +29,7 @@ from typing import Collection, Sequence
 import cv2
 import numpy as np
 
-from vision.apriltag_lib import AprilTagLibraryError, LibDetector, LibTag
+from vision.apriltag_lib import MAX_LIBRARY_SIDE, AprilTagLibraryError, LibDetector, LibTag, clip_region
 from vision.payload import PayloadError, decode_payload
 from vision.registry import LIB_FAMILIES, TAG36_SIZE, Identity, TagRegistry, TagStatus, tag_number
 from vision.tags import TagKind, apriltag_dictionary, apriltag_modules
@@ -377,7 +377,7 @@ class AprilTagReader:
         overlap = int(self.config.band_overlap * h)
         y0, y1 = max(0, k * h // n - overlap), min(h, (k + 1) * h // n + overlap)
         self._lib_full.quad_decimate = self.config.lib_decimate
-        doubtful = self._keep_library(found, gray, self._lib_full.detect(gray[y0:y1], (0, y0)))
+        doubtful = self._keep_library(found, gray, self._lib_full.detect(gray, (0, y0, gray.shape[1], y1)))
         self._lib_full.quad_decimate = 3 * self.config.lib_decimate  # a tag bigger than the overlap
         return doubtful + self._keep_library(found, gray, self._lib_full.detect(gray))
 
@@ -415,18 +415,22 @@ class AprilTagReader:
         def unresolved(q: np.ndarray) -> bool:
             return not bool((np.hypot(*(centres - q.mean(axis=0)).T) < radii).any())
 
-        def box(q: np.ndarray, pad_rate: float, full_resolution: bool = False) -> list[int]:
+        def box(q: np.ndarray, pad_rate: float, full_resolution: bool = False) -> list:
             x0, y0 = q.min(axis=0)
             x1, y1 = q.max(axis=0)
             pad = pad_rate * max(x1 - x0, y1 - y0) + 4
-            return [max(0, int(x0 - pad)), max(0, int(y0 - pad)), min(w, int(x1 + pad) + 1), min(h, int(y1 + pad) + 1),
+            # Clipped to this frame: a region remembered from a larger frame may lie outside it.
+            return [*clip_region((x0 - pad, y0 - pad, x1 + pad + 1, y1 + pad + 1), w, h),
                     0.0 if full_resolution else _quad_side(q)]
+
+        def boxes(quads: Sequence[np.ndarray], pad_rate: float, full_resolution: bool = False) -> list[list]:
+            out = [box(q, pad_rate, full_resolution) for q in quads if np.isfinite(q).all() and unresolved(q)]
+            return [b for b in out if b[2] > b[0] and b[3] > b[1]]
 
         # Decimated reads to confirm and where a tag was just seen (a card moves a little between
         # frames) come first, then the candidates.
-        roi_boxes = _merge_boxes([box(q, 0.3, True) for q in doubtful if unresolved(q)]
-                                 + [box(q, 0.75) for q in rois if unresolved(q)])
-        cand_boxes = _merge_boxes([box(q, 0.3) for q in candidates if unresolved(q)]) if self.config.search_candidates else []
+        roi_boxes = _merge_boxes(boxes(doubtful, 0.3, True) + boxes(rois, 0.75))
+        cand_boxes = _merge_boxes(boxes(candidates, 0.3)) if self.config.search_candidates else []
         if cand_boxes:  # a busy frame cannot search everything: candidates take turns, frame after frame
             k = self._turn % len(cand_boxes)
             cand_boxes = cand_boxes[k:] + cand_boxes[:k]
@@ -441,7 +445,7 @@ class AprilTagReader:
                 continue
             used += cost
             self._lib_crop.quad_decimate = dec
-            self._keep_library(found, gray, self._lib_crop.detect(gray[y0:y1, x0:x1], (x0, y0)))
+            self._keep_library(found, gray, self._lib_crop.detect(gray, (x0, y0, x1, y1)))
         self.last_crop_share = used / (h * w)
 
     def _agrees(self, gray: np.ndarray, tag_id: int, corners: np.ndarray) -> bool:
@@ -537,6 +541,31 @@ class QrReader:
         return out
 
 
+# A tag with its quiet ring needs about 10 px a side: a smaller frame holds none.
+MIN_FRAME_SIDE = 16
+# Larger than any camera's frame (8K is 7680 wide); what the AprilTag library indexes safely.
+MAX_FRAME_SIDE = MAX_LIBRARY_SIDE
+
+
+def gray_frame(frame: np.ndarray) -> np.ndarray:
+    """A camera frame as a C-contiguous 2-D uint8 grey image; a ValueError in words for anything else."""
+    if not isinstance(frame, np.ndarray):
+        raise ValueError(f"a camera frame must be a numpy array, not {type(frame).__name__}")
+    if frame.dtype != np.uint8:
+        raise ValueError(f"a camera frame must be an 8-bit image (uint8), not {frame.dtype}")
+    if frame.ndim == 3 and frame.shape[2] == 1:
+        frame = frame[:, :, 0]
+    if not (frame.ndim == 2 or (frame.ndim == 3 and frame.shape[2] in (3, 4))):
+        raise ValueError(f"a camera frame must be grey, BGR or BGRA; this one has shape {frame.shape}")
+    if max(frame.shape[:2]) > MAX_FRAME_SIDE:
+        raise ValueError(f"a frame of {frame.shape[1]}x{frame.shape[0]} is larger than any camera's "
+                         f"({MAX_FRAME_SIDE} px a side at most)")
+    if frame.ndim == 2 or frame.size == 0:
+        return np.ascontiguousarray(frame if frame.ndim == 2 else frame[:, :, 0])
+    code = cv2.COLOR_BGR2GRAY if frame.shape[2] == 3 else cv2.COLOR_BGRA2GRAY
+    return cv2.cvtColor(np.ascontiguousarray(frame), code)
+
+
 class TagDetector:
     """Finds every tag in a BGR or gray frame and says what it is for the active game.
 
@@ -557,6 +586,7 @@ class TagDetector:
                        if TagKind.APRILTAG in self.kinds else None)
         self._qr = QrReader(qr_backend) if TagKind.QR in self.kinds else None
         self._recent: list[tuple[int, np.ndarray]] = []  # (frame number, corners) of recent AprilTags
+        self._frame_shape: tuple[int, ...] | None = None
         self._frame_no = 0
         self.rejected_payloads = 0  # QR codes that were not valid Gumshoe payloads (for diagnostics)
 
@@ -565,9 +595,21 @@ class TagDetector:
         self._recent.clear()
 
     def detect(self, frame: np.ndarray) -> list[Detection]:
-        gray = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+        """Every tag in a frame (BGR, BGRA or grey, uint8, any memory layout).
+
+        A frame of another size than the previous one (another camera, a renegotiated
+        resolution) starts afresh: regions remembered in the old frame mean nothing in it.
+        A frame too small to hold a tag reads nothing; anything that is not an 8-bit image is
+        a ValueError saying so.
+        """
+        gray = gray_frame(frame)
+        if gray.shape != self._frame_shape:
+            self._frame_shape = gray.shape
+            self.reset()
         self._frame_no += 1
         detections: list[Detection] = []
+        if min(gray.shape) < MIN_FRAME_SIDE:
+            return detections
         if self._april is not None:
             rois = [q for _, q in self._recent] if self.config.roi_tracking else []
             for tag_id, corners, quality in self._april.read(gray, rois, video=self.config.roi_tracking):
