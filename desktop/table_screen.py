@@ -35,6 +35,7 @@ SIDE_WIDTH = 320
 BOTTOM_HEIGHT = 96         # what happened: its height; the journals and the camera fit beside it
 MESSAGE_LINES = 2          # the message area shows the newest lines; the log keeps them all
 COMPACT_FROM = 6           # this many action buttons or more: lower buttons, so the column fits a laptop
+ACTION_POINT_SIZE = 18     # the legal choices read from across the table (24 px)
 
 
 @dataclass
@@ -357,6 +358,7 @@ class TableScreen(QWidget):
 
     def _action_button(self, text: str, name: str, role: str | None, slot) -> None:
         b = WrappingButton(text)             # the side column is narrow: long labels wrap
+        b.POINT_SIZE = b.LEAST_POINT_SIZE = ACTION_POINT_SIZE
         if role:
             b.setProperty("role", role)
         b.setMinimumHeight(40)

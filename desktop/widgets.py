@@ -70,6 +70,8 @@ class WrappingButton(QPushButton):
     and a word too long for the button gets a smaller font."""
 
     POINT_SIZE = 13
+    #: the font never shrinks below this (a button read from across the table sets it higher)
+    LEAST_POINT_SIZE = 8
 
     def __init__(self, text: str = "", parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -107,7 +109,7 @@ class WrappingButton(QPushButton):
             rows = text.split("\n")
             fits_across = all(metrics.horizontalAdvance(t) <= width for t in rows)
             fits_down = height <= 0 or len(rows) * metrics.height() <= height
-            if size <= 8 or (fits_across and fits_down):
+            if size <= self.LEAST_POINT_SIZE or (fits_across and fits_down):
                 break
             size -= 1
         if self._base_sheet:

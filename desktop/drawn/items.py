@@ -191,7 +191,7 @@ class DrawnDie(QWidget):
         self.caption = ""
         self.angle = 0.0
         self.rolling = False
-        self.setMinimumSize(64, 80)
+        self.setMinimumSize(56, 56)
         self.setSizePolicy(QSizePolicy.Preferred, QSizePolicy.Ignored)
         self._rng = random.Random()
 
@@ -264,6 +264,9 @@ class PlayerName(QWidget):
         self.setSizePolicy(QSizePolicy.Ignored, QSizePolicy.Fixed)
         self.setFixedHeight(txt.line_height(largest, True) + 6)
         self.setAccessibleName(name)
+
+    def text(self) -> str:
+        return f"{self.name} {self.note}".strip()
 
     def set_state(self, *, note: str = "", current: bool = False) -> None:
         if (note, current) != (self.note, self.current):

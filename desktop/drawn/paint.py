@@ -18,7 +18,7 @@ from . import text as txt
 from .palette import readable_ink
 
 #: room kept around a card for the glow of a legal target (the card never moves when it glows)
-GLOW = 7
+GLOW = 5
 RADIUS = 10
 FACE = "#FFFDF6"              # a card's face: warm white
 EMPTY = "#B5B0A5"
@@ -85,8 +85,8 @@ def _rows(look: CardLook, legal: bool, strip: bool) -> list[Row]:
     if look.name:
         name = Row(look.name, 26, bold=True)
         return [name, caption, *notes] if strip else [name, *notes, caption]
-    kind = Row(look.kind, 22, bold=True, optional=strip, max_lines=1)
-    return [caption, kind, *notes]
+    kind = [Row(look.kind, 22, bold=True, optional=True, max_lines=1)] if look.kind else []
+    return [caption, *kind, *notes]
 
 
 def layout_card(rect: QRect | QRectF, look: CardLook, *, legal: bool = False, chosen: bool = False,
@@ -102,7 +102,7 @@ def layout_card(rect: QRect | QRectF, look: CardLook, *, legal: bool = False, ch
     ink = readable_ink(look.colour) if look.present and not look.name else "#111111" if look.present else "#555555"
     if look.present and look.name:
         band = min(max(card.height() * 0.16, 10.0), 22.0)
-    pad = 6
+    pad = 5
     # A chosen card's tick sits at its top right: the words keep clear of it.
     room = QRectF(card).adjusted(pad, pad + band, -pad - (badge_size(card) * 2 if chosen else 0), -pad)
     if exposed is not None:

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from PySide6.QtCore import QRect, QRectF, Qt
-from PySide6.QtGui import QFont, QFontMetrics, QGuiApplication, QPainter
+from PySide6.QtGui import QFont, QFontDatabase, QFontMetrics, QGuiApplication, QPainter
 
 #: no text on a table below this many pixels (read from across a table)
 LEAST_PX = 15
@@ -29,6 +29,18 @@ class DrawnText:
 
 def app_family() -> str:
     return QGuiApplication.font().family()
+
+
+#: narrow faces for names on a board or a map, the first installed one is used
+NARROW_FAMILIES = ("Liberation Sans Narrow", "Arial Narrow", "Helvetica Neue Condensed", "DejaVu Sans Condensed")
+
+
+@lru_cache(maxsize=1)
+def narrow_family() -> str:
+    """A narrow face for place names on a board (more letters to a line at the same size);
+    the app's own face where none is installed."""
+    installed = set(QFontDatabase.families())
+    return next((f for f in NARROW_FAMILIES if f in installed), app_family())
 
 
 def font(px: int, bold: bool = False, base: QFont | None = None) -> QFont:

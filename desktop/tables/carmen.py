@@ -1,91 +1,220 @@
-"""The Carmen Sandiego card game's table: each gumshoe's columns, the center, the piles.
+"""The Carmen Sandiego card game's table: each gumshoe's columns, the center, the piles, the die.
 
-Everything here is drawn from the engine's shared view; clicks on highlighted slots go to
-the shell's action flow (``desktop/table_base.py``). Also the picture of the deal, and the
-journal with each Location beside the Loot stolen there.
+Everything here is drawn from the engine's shared view (``desktop/drawn``): each gumshoe's
+three columns as face-down cards fanned under their name in their colour, the center cards,
+the draw piles, the die with the face rolled this turn. A swap, a draw or a card going out of
+play is seen moving from one place to the other. Clicks (or Tab and Enter) on highlighted
+cards go to the shell's action flow (``desktop/table_base.py``). Also the picture of the deal,
+and the journal with each Location beside the Loot stolen there.
 """
 
 from __future__ import annotations
 
 from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QPainter, QPen
-from PySide6.QtWidgets import QGridLayout, QGroupBox, QHBoxLayout, QSizePolicy, QWidget
+from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from engine.game import Journal, Option
 from engine.session import PlayerView
 
 from .. import style
+from ..drawn import DrawnCard, DrawnDie, PlayerName, player_colours
+from ..drawn.moves import TableMotion
+from ..drawn.paint import GLOW, CardLook
 from ..games import GameController
 from ..private import journal_table
 from ..table_base import GameTable, TableShell
-from ..widgets import SlotButton, label, literal
+from ..widgets import label, plain_tip
 
 CARD_W, CARD_H, GAP = 108, 132, 12
+#: a card under another in a column shows this much of itself (its place, and its type if it can), at least
+LEAST_STRIP = 46
+#: and a column's last card, seen whole, is at least this high
+LEAST_CARD = 62
+#: the center's column beside two or four gumshoes
+CENTER_WIDTH = 180
+
+
+class Cascade(QWidget):
+    """One gumshoe's columns: in each, the cards overlap from the top down (each shows its top
+    strip, the last one is seen whole), like cards laid in a fan on the table."""
+
+    def __init__(self, cards: list[list[DrawnCard]], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.columns = cards
+        for column in cards:
+            for card in column:
+                card.setParent(self)
+        self.setSizePolicy(QSizePolicy.Expanding, QSizePolicy.Expanding)
+        rows = max(len(c) for c in cards)
+        self.setMinimumSize(len(cards) * 96, LEAST_CARD + (rows - 1) * LEAST_STRIP + 2 * GLOW)
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self.place_cards()
+
+    def place_cards(self) -> None:
+        width = self.width() / len(self.columns)
+        for i, column in enumerate(self.columns):
+            n = len(column)
+            room = self.height()
+            step = (room - 2 * GLOW - LEAST_CARD * 1.2) / (n - 1) if n > 1 else 0
+            step = max(LEAST_STRIP, min(step, 86))
+            high = room - step * (n - 1)
+            # Fanned: each card a little to the right of the one it lies on.
+            shift = min(6.0, width * 0.04)
+            for j, card in enumerate(column):
+                x = i * width + j * shift - (n - 1) * shift / 2
+                card.setGeometry(int(x), int(j * step), int(width), int(high))
+                card.set_exposed(step - 4 if j < n - 1 else None)
+                card.raise_()
+
+
+class OutOfPlay(QLabel):
+    """The cards out of play by name, the latest first, as many as its room holds ("and 4 more")."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.setObjectName("piles")
+        self.setTextFormat(Qt.PlainText)
+        self.setWordWrap(True)
+        self.setAlignment(Qt.AlignLeft | Qt.AlignTop)
+        self.setSizePolicy(QSizePolicy.Ignored, QSizePolicy.Ignored)
+        self.setMinimumHeight(self.fontMetrics().lineSpacing() * 2)
+        self.cards: list[str] = []
+
+    def set_cards(self, cards: list[str]) -> None:
+        self.cards = list(cards)
+        self.setToolTip(plain_tip("Out of play: " + ", ".join(cards) + ".") if cards else "")
+        self._fit()
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self._fit()
+
+    def _fit(self) -> None:
+        latest = list(reversed(self.cards))
+        for shown in range(len(latest), -1, -1):
+            more = len(latest) - shown
+            if not latest:
+                text = "Out of play: none yet."
+            elif shown == 0:
+                text = f"Out of play: {more} cards."
+            else:
+                text = "Out of play: " + ", ".join(latest[:shown]) + (f" and {more} more" if more else "") + "."
+            self.setText(text)
+            if shown == 0 or self.heightForWidth(max(self.width(), 1)) <= self.height():
+                break
 
 
 class CarmenTable(GameTable):
-    """A grid of slots per gumshoe (a column per card type) and the center of the table."""
+    """Each gumshoe's fanned columns by their name, and the center of the table."""
 
     def __init__(self, shell: TableShell) -> None:
         super().__init__(shell)
-        self.slot_buttons: dict[str, SlotButton] = {}
-        self.player_boxes: dict[str, QGroupBox] = {}
+        self.slot_buttons: dict[str, DrawnCard] = {}
+        self.names: dict[str, PlayerName] = {}
+        self.piles: dict[str, DrawnCard] = {}
         c = self.controller
         session = c.session
         kinds = list(c.deck.kinds)
         positions = list(session.layout()["slots"])
+        colours = player_colours(session.players)
         grid_all = QGridLayout(self)
         grid_all.setContentsMargins(0, 0, 0, 0)
-        grid_all.setSpacing(4)
+        grid_all.setHorizontalSpacing(10)
+        grid_all.setVerticalSpacing(4)
         columns = 2 if len(session.players) > 1 else 1
         for i, player in enumerate(session.players):
-            box = QGroupBox(literal(player))
-            box.setObjectName(f"board:{player}")
-            grid = QGridLayout(box)
-            grid.setContentsMargins(6, 4, 6, 4)
-            grid.setSpacing(6)
-            for col, kind in enumerate(kinds):
-                grid.setColumnStretch(col, 1)          # equal columns, whatever the card names
-                for r, position in enumerate(positions):
-                    self._slot(grid, f"{player}/{kind}/{position}", r, col)
-            self.player_boxes[player] = box
-            grid_all.addWidget(box, i // columns, i % columns)
-        center_box = QGroupBox("Center of the table")
-        center_box.setObjectName("center")
-        grid = QGridLayout(center_box)
-        grid.setContentsMargins(6, 4, 6, 4)
+            area = QWidget()
+            area.setObjectName(f"board:{player}")
+            box = QVBoxLayout(area)
+            box.setContentsMargins(0, 0, 0, 0)
+            box.setSpacing(0)
+            name = PlayerName(player, colours[player], largest=20)
+            self.names[player] = name
+            box.addWidget(name)
+            cards = [[self._slot(f"{player}/{kind}/{position}") for position in positions] for kind in kinds]
+            box.addWidget(Cascade(cards), 1)
+            grid_all.addWidget(area, i // columns, i % columns)
         n = len(session.players)
-        # Four gumshoes fill a 2x2 grid: the center stands beside it as a column, so the
-        # table stays low enough for a laptop; otherwise it takes the next free cell or row.
-        tall = n == 4
+        # Two or four gumshoes fill their rows: the center stands beside them as a column, so
+        # the table stays low enough for a laptop; with three it takes the free fourth cell.
+        tall = n % columns == 0
+        center = QWidget()
+        center.setObjectName("center")
+        grid = QGridLayout(center)
+        grid.setContentsMargins(0, 0, 0, 0)
+        grid.setSpacing(2)
+        title = label("Center of the table" if not tall else "Center", wrap=False)
+        title.setStyleSheet("font-weight: bold;")
+        for kind in kinds:
+            self._slot(f"center/{kind}")
+            pile = DrawnCard(f"pile/{kind}")
+            pile.setObjectName(f"pile:{kind}")
+            pile.setFocusPolicy(Qt.NoFocus)
+            pile.setMinimumSize(50, 48)
+            self.piles[kind] = pile
+        self.die = DrawnDie()
+        self.pile_label = OutOfPlay()
+        # The die, and what is out of play beside it (in a column) or under it (in a cell).
+        side = QHBoxLayout() if tall else QVBoxLayout()
+        side.addWidget(self.die, 3)
+        side.addWidget(self.pile_label, 4 if tall else 2)
         if tall:
-            center_box.setTitle("Center")
-        for i, kind in enumerate(kinds):
-            if tall:
-                self._slot(grid, f"center/{kind}", i, 0)
-            else:
-                grid.setColumnStretch(i, 1)
-                self._slot(grid, f"center/{kind}", 0, i)
-        self.pile_label = label("")
-        self.pile_label.setObjectName("piles")
-        if tall:
-            grid.addWidget(self.pile_label, len(kinds), 0)
-            grid_all.addWidget(center_box, 0, columns, 2, 1)
-            grid_all.setColumnStretch(0, 2)
-            grid_all.setColumnStretch(1, 2)
-            grid_all.setColumnStretch(columns, 1)
+            grid.addWidget(title, 0, 0, 1, len(kinds))
+            grid.addWidget(Cascade([[self.slot_buttons[f"center/{kind}"] for kind in kinds]]), 1, 0, 1, len(kinds))
+            for i, kind in enumerate(kinds):
+                grid.addWidget(self.piles[kind], 2, i)
+            grid.addLayout(side, 3, 0, 1, len(kinds))
+            grid.setRowStretch(1, 6)
+            grid.setRowStretch(2, 2)
+            grid.setRowStretch(3, 3)
+            # Narrow: the gumshoes' columns get the width (a legal card's place is 24 px type).
+            center.setMaximumWidth(CENTER_WIDTH)
+            grid_all.addWidget(center, 0, columns, n // columns, 1)
+            grid_all.setColumnStretch(0, 1)
+            grid_all.setColumnStretch(1, 1)
         else:
-            grid.addWidget(self.pile_label, 1, 0, 1, len(kinds))
-            if n % columns:
-                grid_all.addWidget(center_box, n // columns, n % columns)
-            else:
-                grid_all.addWidget(center_box, n // columns, 0, 1, columns)
+            # Each type's center card over its draw pile; the die and what is out of play beside them.
+            grid.addWidget(title, 0, 0, 1, len(kinds) + 1)
+            for i, kind in enumerate(kinds):
+                grid.addWidget(self.slot_buttons[f"center/{kind}"], 1, i)
+                grid.addWidget(self.piles[kind], 2, i)
+                grid.setColumnStretch(i, 3)
+            grid.addLayout(side, 1, len(kinds), 2, 1)
+            grid.setColumnStretch(len(kinds), 3)
+            grid.setRowStretch(1, 3)
+            grid.setRowStretch(2, 1)
+            grid_all.addWidget(center, n // columns, n % columns)
+        for row in range(grid_all.rowCount()):
+            grid_all.setRowStretch(row, 1)
+        self.motion = TableMotion(self, self._anchor, words=self._move_words)
+        self._rolled: str | None = None
 
-    def _slot(self, grid: QGridLayout, place: str, row: int, col: int) -> None:
-        slot = SlotButton(place)
+    def _slot(self, place: str) -> DrawnCard:
+        slot = DrawnCard(place)
         slot.picked.connect(self.place_clicked)
         self.slot_buttons[place] = slot
-        grid.addWidget(slot, row, col)
+        return slot
+
+    # --- movements -------------------------------------------------------------------
+    def _anchor(self, place: str) -> QWidget | None:
+        if place in self.slot_buttons:
+            return self.slot_buttons[place]
+        if place.startswith("pile/"):
+            return self.piles.get(place.split("/", 1)[1])
+        if place == "out":
+            return self.pile_label
+        return None
+
+    @staticmethod
+    def _move_words(src: str, dst: str) -> str:
+        if src.startswith("pile/"):
+            return "draw"
+        if dst == "out":
+            return "out of play"
+        return "swap" if "center/" in (src + dst) else "move"
 
     # --- the contract ----------------------------------------------------------------
     def shows(self, place: str) -> bool:
@@ -98,28 +227,50 @@ class CarmenTable(GameTable):
     def refresh(self, view: PlayerView, legal: set[str], chosen: set[str]) -> None:
         c = self.controller
         over = view.outcome is not None
-        for player, box in self.player_boxes.items():
+        self.motion.remember()
+        for player, name in self.names.items():
             out = player in view.eliminated
             playing = player == view.current and not over
-            box.setTitle(literal(f"{player} (out of the game)" if out else f"{player}  \u25C0 playing now" if playing
-                                 else player))
-            box.setProperty("current", "true" if playing else "false")
-            box.style().unpolish(box)
-            box.style().polish(box)
+            name.set_state(note="(out of the game)" if out else "\u25C0 playing now" if playing else "",
+                           current=playing)
         by_place = {card.place: card for card in view.cards}
         for place, slot in self.slot_buttons.items():
             parts = place.split("/")
             kind = parts[1]
-            position = parts[2].capitalize() if len(parts) == 3 else "Center"
+            # A center card is named by its type (it lies under "Center of the table").
+            position = parts[2].capitalize() if len(parts) == 3 else c.kind_name(kind)
             card = by_place.get(place)
-            slot.show_card(c.kind_name(kind), position, style.kind_colour(c.kind_index(kind)),
+            slot.show_card(c.kind_name(kind) if len(parts) == 3 else "", position,
+                           style.kind_colour(c.kind_index(kind)),
                            style.kind_symbol(c.kind_index(kind)), name=card.name if card else None,
                            face_up=bool(card and card.face_up), present=card is not None,
                            legal=place in legal, chosen=place in chosen)
-        piles = [f"{c.kind_name(k)} {sum(1 for x in view.cards if x.place == f'pile/{k}')}" for k in c.deck.kinds]
-        out = [x.name for x in view.cards if x.place == "out" and x.name]
-        self.pile_label.setText("Draw piles: " + ", ".join(piles) + ". Out of play: "
-                                + (", ".join(out) if out else "none yet") + ".")
+        counts = {k: sum(1 for x in view.cards if x.place == f"pile/{k}") for k in c.deck.kinds}
+        for kind, pile in self.piles.items():
+            count = counts[kind]
+            pile.set_look(CardLook(caption=str(count), colour=style.kind_colour(c.kind_index(kind)),
+                                   symbol=style.kind_symbol(c.kind_index(kind)), present=count > 0, count=count))
+            pile.setAccessibleName(f"{c.kind_name(kind)} draw pile: {count} cards")
+        self.pile_label.set_cards([x.name for x in view.cards if x.place == "out" and x.name])
+        self._refresh_die(over)
+        self.motion.follow(c.session.state)
+
+    def _refresh_die(self, over: bool) -> None:
+        c = self.controller
+        rolled = getattr(c.session.state, "rolled", None)
+        if rolled is None or over:
+            self.die.set_face(caption="Roll" if not over else "")
+        elif rolled != self._rolled:
+            index = c.kind_index(rolled)
+            face = dict(symbol=style.kind_symbol(index), symbol_colour=style.kind_colour(index),
+                        caption=c.kind_name(rolled))
+            if self.isVisible() and self._rolled is None:
+                # The die tumbles through the card types before it lands on the one rolled.
+                faces = [(None, style.kind_symbol(i), style.kind_colour(i)) for i in range(len(c.deck.kinds))]
+                self.motion.queue.play([self.die.roll_step(faces, **face)])
+            else:
+                self.die.set_face(**face)
+        self._rolled = None if over else rolled
 
     def setup_widget(self) -> QWidget:
         """The deal as card shapes (nobody looks at their cards yet)."""

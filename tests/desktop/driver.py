@@ -54,8 +54,9 @@ class Driver:
         return self.find("recent").shown()
 
     def legal_slots(self) -> set[str]:
-        from desktop.widgets import SlotButton
-        return {b.place for b in self.window.findChildren(SlotButton) if b.isVisible() and b.legal}
+        """Places highlighted on the table: drawn cards (desktop/drawn) and tile buttons alike."""
+        return {b.place for b in self.window.findChildren(QAbstractButton)
+                if b.isVisible() and getattr(b, "legal", False) and hasattr(b, "place")}
 
     # --- starting --------------------------------------------------------------------
     def choose_game(self, game: str) -> None:

@@ -1,0 +1,121 @@
+"""Issue 23: the Carmen Sandiego card game's table drawn like the game: each gumshoe's columns
+as fanned face-down cards by their name, the center cards, the piles, the die with the face
+rolled; a roll, a swap and a draw are seen moving and end where the engine says; with "less
+motion" the end state is drawn at once."""
+
+from __future__ import annotations
+
+import pytest
+
+from desktop.drawn import DrawnCard, DrawnDie, set_less_motion
+from desktop.tables.carmen import CarmenTable
+
+from tests.desktop.test_game_flow import DEAL, PLAYERS
+
+
+@pytest.fixture
+def game(table):
+    table.new_game(PLAYERS)
+    table.deal(DEAL)
+    return table
+
+
+@pytest.fixture
+def motion(game):
+    """Motion on, as a family has it by default (the start screen's switch off)."""
+    game.click("leave")
+    game.find("start:less-motion").setChecked(False)
+    game.click("start:resume")
+    assert isinstance(game.window.table.table, CarmenTable)
+    yield game
+    set_less_motion(True)
+
+
+def board(t) -> CarmenTable:
+    return t.window.table.table
+
+
+def agrees_with_the_engine(t) -> None:
+    """Every card on the table shows what the shared view says lies there, none is held."""
+    view = t.window.controller.shared_view()
+    by_place = {c.place: c for c in view.cards}
+    for place, card in board(t).slot_buttons.items():
+        truth = by_place.get(place)
+        assert not card.held, place
+        assert card.look.present == (truth is not None), place
+        assert card.look.name == (truth.name if truth else None), place
+
+
+def test_each_gumshoe_has_fanned_columns_under_their_name_in_their_colour(game):
+    t = game
+    table = board(t)
+    for seat, (player, _) in enumerate(PLAYERS):
+        name = t.find(f"name:{player}")
+        assert name.colour == table.names[player].colour
+        top, bottom = t.find(f"slot:{player}/loot/top"), t.find(f"slot:{player}/loot/bottom")
+        # A column fans down: the bottom card lies over the lower part of the top one, a little to the side.
+        assert top.geometry().intersects(bottom.geometry()) and bottom.y() > top.y() and bottom.x() != top.x()
+        assert top.exposed is not None and bottom.exposed is None
+        assert [d.text for d in top.drawn_texts()][0] == "Top"
+    assert t.text("name:Julie") == "Julie \u25C0 playing now"
+    assert isinstance(t.find("die"), DrawnDie) and t.find("pile:loot").look.caption.isdigit()
+
+
+def test_a_roll_tumbles_the_die_and_lands_on_the_face_rolled(motion):
+    t = motion
+    die = t.find("die")
+    t.roll("location")
+    assert board(t).motion.busy and die.rolling, "the roll is seen"
+    t.qtbot.waitUntil(lambda: not board(t).motion.busy, timeout=3000)
+    assert not die.rolling and die.face() == (None, "\u25CF", "Location")
+    assert board(t).motion.queue.played == ["roll"]
+
+
+def test_a_swap_moves_both_cards_at_once_and_ends_where_the_engine_says(motion):
+    t = motion
+    t.warrant("Julie/loot/top", "Julie/location/top")              # no match: Amberley may swap
+    t.qtbot.waitUntil(lambda: not board(t).motion.busy, timeout=3000)
+    before = len(board(t).motion.queue.played)
+    t.click("slot:Amberley/loot/bottom")
+    table = board(t)
+    mine, centre = t.find("slot:Amberley/loot/bottom"), t.find("slot:center/loot")
+    assert table.motion.busy and mine.held and centre.held        # both places wait for their card
+    t.qtbot.waitUntil(lambda: len(table.motion.layer.flights) == 2, timeout=1000)   # crossing together
+    t.qtbot.waitUntil(lambda: not table.motion.busy, timeout=3000)
+    assert table.motion.queue.played[before:] == ["swap"]
+    assert not table.motion.layer.flights
+    agrees_with_the_engine(t)
+
+
+def test_the_piles_refill_the_columns_one_card_at_a_time_in_order(motion):
+    t = motion
+    t.warrant("Julie/loot/top", "Mark/location/top")                # a match: three cards go out
+    t.flip_henchman("Julie/henchman/top")
+    t.click("action:decline_swap")
+    t.roll("henchman")
+    t.peek("Julie/henchman/bottom")
+    t.qtbot.waitUntil(lambda: not board(t).motion.busy, timeout=5000)
+    before = len(board(t).motion.queue.played)
+    t.end_turn()                                                    # the empty places are refilled
+    table = board(t)
+    assert table.motion.busy
+    started = []
+    table.motion.queue.step_started.connect(started.append)
+    t.qtbot.waitUntil(lambda: not table.motion.busy, timeout=5000)
+    draws = table.motion.queue.played[before:]
+    assert draws.count("draw") == 3 and started == draws[1:], draws
+    agrees_with_the_engine(t)
+
+
+def test_with_less_motion_the_end_state_is_drawn_at_once(game):
+    t = game
+    t.warrant("Julie/loot/top", "Julie/location/top")
+    t.click("slot:Amberley/loot/bottom")
+    table = board(t)
+    assert not table.motion.busy and not table.motion.layer.flights
+    assert table.motion.queue.played[-1] == "swap"
+    agrees_with_the_engine(t)
+    assert all(not c.held for c in t.window.findChildren(DrawnCard))
+    t.roll("loot")                                                  # Amberley's turn
+    assert not table.motion.busy and t.find("die").face() == (None, "\u25C6", "Loot")
+    assert table.motion.queue.played[-1] == "roll"
