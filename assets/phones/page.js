@@ -260,7 +260,9 @@
       const response = await fetch(base + "answer", { method: "POST", body: body,
                                                       headers: { "Content-Type": "application/json" } });
       const result = await response.json();
-      if (result.ok) {
+      if (!question || question.id !== asked) {
+        // The laptop has moved on (the next question may already be here): this reply is old news.
+      } else if (result.ok) {
         $("noted").textContent = result.message || "Noted in your journal.";
         $("noted").hidden = false;
         $("question").hidden = true;
