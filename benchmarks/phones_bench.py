@@ -100,7 +100,9 @@ class PhoneClient(threading.Thread):
         async with self.session.ws_connect(self.url.replace("http://", "ws://") + "ws") as ws:
             self.ready.set()
             async for message in ws:
-                self.snapshots.append((time.perf_counter(), json.loads(message.data)["snapshot"]))
+                snapshot = json.loads(message.data)["snapshot"]
+                if snapshot is not None:
+                    self.snapshots.append((time.perf_counter(), snapshot))
 
     def round(self, photo: bytes, name: str) -> float:
         return asyncio.run_coroutine_threadsafe(self._round(photo, name), self.loop).result(60)

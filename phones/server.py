@@ -66,11 +66,17 @@ class _Board:
     """One player's newest snapshot and who is looking at it."""
 
     version: int = 0
-    payload: bytes = b""
+    snapshot: bytes = b""
     question: PhoneQuestion | None = None
     changed: asyncio.Event = field(default_factory=asyncio.Event)
     sockets: list = field(default_factory=list)
     joined: bool = False
+
+    def envelope(self) -> bytes:
+        """What a page receives: the version, how many devices have the page open (a page open
+        on a device that is not the player's shows up), and the snapshot."""
+        devices = sum(1 for ws in self.sockets if not ws.closed)
+        return b'{"version":%d,"devices":%d,"snapshot":%s}' % (self.version, devices, self.snapshot or b"null")
 
 
 class PhoneServer:
@@ -228,12 +234,11 @@ class PhoneServer:
         if board is None:
             return
         board.version += 1
-        board.payload = b'{"version":%d,"snapshot":%s}' % (board.version, raw)
+        board.snapshot = raw
         board.question = question
         board.changed.set()
         board.changed = asyncio.Event()
-        for ws in list(board.sockets):
-            asyncio.ensure_future(self._send(ws, board))
+        self._announce(board)
 
     async def _send(self, ws: web.WebSocketResponse, board: _Board) -> None:
         # A socket still busy with an older snapshot is skipped: the next send carries the newest.
@@ -244,7 +249,7 @@ class PhoneServer:
         try:
             while True:
                 ws._gumshoe_dirty = False  # type: ignore[attr-defined]
-                await asyncio.wait_for(ws.send_bytes(board.payload), timeout=10)
+                await asyncio.wait_for(ws.send_bytes(board.envelope()), timeout=10)
                 if not getattr(ws, "_gumshoe_dirty", False) or ws.closed:
                     break
         except (ConnectionError, asyncio.TimeoutError, RuntimeError):
@@ -338,7 +343,7 @@ class PhoneServer:
                 await asyncio.wait_for(board.changed.wait(), LONG_POLL_S)
             except asyncio.TimeoutError:
                 pass
-        return web.Response(body=board.payload or b'{"version":0,"snapshot":null}', content_type="application/json")
+        return web.Response(body=board.envelope(), content_type="application/json")
 
     async def _socket(self, request: web.Request, board: _Board) -> web.StreamResponse:
         ws = web.WebSocketResponse(heartbeat=20.0, max_msg_size=1024, autoping=True)
@@ -346,16 +351,20 @@ class PhoneServer:
         board.sockets.append(ws)
         while len(board.sockets) > MAX_SOCKETS_PER_PLAYER:
             await board.sockets.pop(0).close()
+        self._announce(board)          # every open page learns how many devices have it open
         try:
-            if board.payload:
-                await ws.send_bytes(board.payload)
             async for message in ws:
                 if message.type in (WSMsgType.ERROR, WSMsgType.CLOSE):
                     break          # the page sends nothing: anything else is ignored
         finally:
             if ws in board.sockets:
                 board.sockets.remove(ws)
+                self._announce(board)
         return ws
+
+    def _announce(self, board: _Board) -> None:
+        for ws in list(board.sockets):
+            asyncio.ensure_future(self._send(ws, board))
 
     async def _answer(self, request: web.Request, player: str) -> web.Response:
         length = request.content_length

@@ -34,6 +34,11 @@
 
   // --- the snapshot -------------------------------------------------------------------------
   function show(envelope) {
+    if (envelope && typeof envelope.devices === "number") {
+      $("devices").hidden = envelope.devices < 2;
+      $("devices").textContent = "This page is open on " + envelope.devices + " devices. If one of them is not " +
+                                 "yours, ask for new codes on the laptop.";
+    }
     if (!envelope || typeof envelope.version !== "number" || envelope.version <= version) return;
     version = envelope.version;
     const s = envelope.snapshot;

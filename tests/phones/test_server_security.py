@@ -305,3 +305,25 @@ def test_the_pacer_turns_away_what_would_wait_too_long():
     assert pacer.delay("another phone") == 0.0     # each device has its own pace
     now[0] = 10.0
     assert pacer.delay("phone") == 0.0             # after a pause, the burst is back
+
+
+def test_each_page_says_how_many_devices_have_it_open(laptop):
+    """A sibling who scanned Ann's code shows up on Ann's page (she can ask for new codes)."""
+    import asyncio
+    import json
+
+    import aiohttp
+
+    async def two_devices() -> tuple[int, int]:
+        url = laptop.url("Ann", "ws").replace("http://", "ws://")
+        async with aiohttp.ClientSession() as session:
+            async with session.ws_connect(url) as first:
+                alone = json.loads((await first.receive(timeout=5)).data)["devices"]
+                async with session.ws_connect(url):
+                    while True:
+                        envelope = json.loads((await first.receive(timeout=5)).data)
+                        if envelope["devices"] == 2:
+                            return alone, 2
+    assert asyncio.run(two_devices()) == (1, 2)
+    status, bob = get_json(laptop.url("Bob", "state"))
+    assert bob["devices"] == 0                      # Bob's page counts only Bob's devices
