@@ -213,8 +213,10 @@ def question_for_cards(c: GameController, action: dict, reads: list[tuple[str, s
     specs = []
     for card_field, place in reads:
         only = (choices or {}).get(card_field)
-        names = (sorted(card_names(c, only).items(), key=lambda kv: kv[1]) if only is not None
-                 else c.cards_of_kind(c.kind_at(place)))
+        if only is None:
+            only = [card for card, _ in c.cards_of_kind(c.kind_at(place))]
+        # Alike cards (six identical location cards are six stickers) are told apart by their letters.
+        names = sorted(card_names(c, only).items(), key=lambda kv: kv[1])
         specs.append(ReadSpec(card_field, c.words(place, player), tuple(names)))
     question = PhoneQuestion.new(player, heading, text, tuple(specs))
     if not c.demo:

@@ -64,7 +64,10 @@ def a_question(session) -> PhoneQuestion:
     place = next((c.place for c in view.cards if c.place.startswith(player + "/") and c.kind), None)
     kind = next((c.kind for c in view.cards if c.place == place), None) or next(iter(deck.kinds))
     where = session.rules.place_words(session.state, place, player) if place else "the card you drew"
-    choices = tuple(sorted(((c.id, c.name) for c in deck.of_kind(kind)), key=lambda c: c[1]))
+    names = [c.name for c in deck.of_kind(kind)]
+    # As the shell lists them: alike cards with their sticker's letters (desktop.card_entry.card_names).
+    choices = tuple(sorted(((c.id, c.name if names.count(c.name) == 1 else f"{c.name} ({c.key.rsplit('-', 1)[-1]})")
+                            for c in deck.of_kind(kind)), key=lambda c: c[1]))
     return PhoneQuestion.new(player, f"{player}, look at {where}",
                              "Keep it hidden from the others. Photograph it, or choose it from the list.",
                              (ReadSpec("card", where, choices),))
