@@ -1,7 +1,8 @@
 """Vision benchmark: every tag reader on the same frames, in one run; every figure beside the best reader's.
 
     python benchmarks/vision_bench.py            # full run: >=100,000 decoded tags, >=2,000 clutter frames (long)
-    python benchmarks/vision_bench.py --quick    # well under a minute: a smoke check with small counts
+    python benchmarks/vision_bench.py --quick    # small counts: a first look at every part
+    python benchmarks/vision_bench.py --smoke    # seconds: every part still runs (the figures mean nothing)
 
 Parts:
   1. Readers side by side per scenario, on synthetic 1280x720 frames: the original scenes and
@@ -201,10 +202,10 @@ def gray_of(frame: SyntheticFrame) -> np.ndarray:
 
 
 # --- part 1 -------------------------------------------------------------------------------------
-def compare_readers(seed: int, frames_per_scenario: int, readers: list[Reader]) -> dict:
+def compare_readers(seed: int, frames_per_scenario: int, readers: list[Reader], only: list[str] | None = None) -> dict:
     tables = {TagKind.APRILTAG: SyntheticTable(seed, TagKind.APRILTAG), TagKind.QR: SyntheticTable(seed, TagKind.QR)}
     results: dict[str, dict[str, Tally]] = defaultdict(dict)
-    for scen in ALL_SCENARIOS.values():
+    for scen in [s for s in ALL_SCENARIOS.values() if not only or s.name in only]:
         for i in range(frames_per_scenario):
             frames = {k: t.random_scene(scen, i) for k, t in tables.items()}  # same layout, same camera
             grays = {k: gray_of(f) for k, f in frames.items()}
@@ -409,14 +410,14 @@ def safety_run(seed: int, target_tags: int, clutter_frames: int, registry: TagRe
 
 
 # --- part 5 -------------------------------------------------------------------------------------
-def real_photos() -> dict:
+def real_photos(limit: int | None = None) -> dict:
     import vision_realphotos as rp
 
     print(f"\n== 5. Real photographs ({rp.DEV_DIR}) ==")
     if not rp.DEV_DIR.exists():
         print("  not found: skipped")
         return {}
-    photos = rp.load_photos()
+    photos = rp.load_photos()[:limit]
     grays = {p.path: cv2.imread(str(p.path), cv2.IMREAD_GRAYSCALE) for p in photos}
     readers = {"ours-apriltag": rp.ours_reader(config=DetectorConfig(roi_tracking=False)),
                "ours before issue 12": rp.ours_reader(config=DetectorConfig(roi_tracking=False, use_library=False)),
@@ -439,7 +440,9 @@ def real_photos() -> dict:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--quick", action="store_true", help="small counts: a smoke run well under a minute")
+    ap.add_argument("--quick", action="store_true", help="small counts: a first look well under two minutes")
+    ap.add_argument("--smoke", action="store_true", help="every part on a few frames, in seconds: does it still run "
+                                                          "(tests/test_benchmarks_smoke.py; the figures mean nothing)")
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--frames", type=int, help="frames per scenario for the side-by-side comparison (default 30)")
     ap.add_argument("--sequences", type=int, help="30 fps sequences per scenario for the 0.5 s check (default 20)")
@@ -449,11 +452,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--skip", default="", help="comma list of parts to skip: compare,finger,confirm,safety,real")
     ap.add_argument("--json", type=Path, help="also write the figures to this JSON file")
     args = ap.parse_args(argv)
-    q = args.quick
+    q = args.quick or args.smoke
     frames = args.frames or (1 if q else 30)
     sequences = args.sequences or (1 if q else 20)
-    safety_tags = args.safety_tags or (200 if q else 100_000)
-    clutter = args.clutter_frames or (10 if q else 2000)
+    safety_tags = args.safety_tags or (20 if args.smoke else 200 if q else 100_000)
+    clutter = args.clutter_frames or (2 if args.smoke else 10 if q else 2000)
+    # Smoke: one realistic scenario to compare, one to confirm, and three real photographs.
+    smoke_compare, smoke_confirm = (["real-webcam-mix"], ["typical-40px"]) if args.smoke else (None, None)
     skip = set(filter(None, args.skip.split(",")))
 
     cv2.setNumThreads(1)
@@ -465,7 +470,7 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.time()
     if "compare" not in skip:
         readers = build_readers(registry, with_variants=not q)
-        results = compare_readers(args.seed, frames, readers)
+        results = compare_readers(args.seed, frames, readers, only=smoke_compare)
         print_comparison(results, readers)
         figures["compare"] = {s: {r: {"cards": t.cards, "correct": t.correct, "wrong": t.wrong, "phantom": t.phantom,
                                       "median_ms": t.ms(50), "p95_ms": t.ms(95)} for r, t in by.items()}
@@ -473,14 +478,14 @@ def main(argv: list[str] | None = None) -> int:
     if "finger" not in skip:
         figures["finger"] = double_tag_check(args.seed, frames, registry)
     if "confirm" not in skip:
-        only = [n for n in args.sequence_scenarios.split(",") if n] or None
+        only = [n for n in args.sequence_scenarios.split(",") if n] or smoke_confirm
         figures["confirm"] = confirmation_check(args.seed, sequences, registry, only=only,
                                                 roi_options=(True,) if q else (False, True),
                                                 frames_per_sequence=12 if q else 18)
     if "safety" not in skip:
         figures["safety"] = safety_run(args.seed, safety_tags, clutter, registry)
     if "real" not in skip:
-        figures["real"] = real_photos()
+        figures["real"] = real_photos(limit=3 if args.smoke else None)
     print(f"\ntotal time {time.time() - t0:.0f} s")
     if args.json:
         args.json.write_text(json.dumps(figures, indent=1, default=float))
