@@ -264,7 +264,8 @@ class MainWindow(QMainWindow):
                      f"hidden, and show {'it' if one else 'them'} only to the camera or to this screen.")
             if not self._ask_phone(action, lambda: question_for_cards(c, action, reads, heading, (
                     f"Keep {'it' if one else 'them'} hidden from the others. Photograph {'it' if one else 'each card'}, "
-                    f"or choose {'it' if one else 'them'} from the list."), choices),
+                    f"or choose {'it' if one else 'them'} from the list."
+                    + "".join(f" {hint}." for hint in hints.values())), choices),
                     lambda: self._open_entry(make_entry, player, words)):
                 self._open_entry(make_entry, player, words)
         else:
@@ -312,7 +313,8 @@ class MainWindow(QMainWindow):
         words = (f"{player}, look at {c.words(place, player)}. Keep the cards hidden and show them only "
                  f"to the camera or to this screen.")
         if private and self._ask_phone(action, lambda: question_for_list(c, action, read, (
-                "Keep them hidden from the others. Photograph each card, or choose them from the list.")),
+                "Keep them hidden from the others. Photograph each card, or choose them from the list."
+                + (f" {hint}." if hint else ""))),
                 lambda: self._open_entry(make_entry, player, words)):
             return
         self._open_entry(make_entry, player if private else None, words)

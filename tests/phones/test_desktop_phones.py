@@ -29,9 +29,9 @@ def t(qtbot, qapp):
     win.close()
 
 
-def start(t: Driver, names=("Ann", "Bob"), phones: bool = True) -> None:
+def start(t: Driver, names=("Ann", "Bob"), phones: bool = True, demo: bool = False) -> None:
     t.choose_game(GAME)
-    t.click("start:new")
+    t.click("start:demo" if demo else "start:new")
     t.find("new:count").setValue(len(names))
     for i, name in enumerate(names):
         edit = t.find(f"new:name{i}", QLineEdit)
@@ -226,3 +226,21 @@ def _refused(url: str) -> bool:
     except OSError:
         return True
     return False
+
+
+def test_on_the_simulated_table_only_the_players_phone_is_told_the_card_and_a_wrong_pick_is_refused(t):
+    start(t, demo=True)
+    ann = join(t, "Ann")
+    bob = join(t, "Bob")
+    place = peek_asked(t)
+    truth = t.window.controller.true_card_at(place)
+    question = state(t, ann)["question"]
+    assert f"On the simulated table this card is: {t.name(truth)}" in question["text"]
+    assert t.name(truth) not in str(state(t, bob)["log"]) and state(t, bob)["question"] is None
+    assert not any(t.name(truth) in text for text in visible_texts(t.window))
+    wrong = next(c for c, _ in question["reads"][0]["choices"] if c != truth)
+    status, reply = answer(t, ann, question["id"], {"card": wrong}, "demo-wrong-1")
+    assert not reply["ok"] and "simulated table" in reply["message"]
+    assert t.session.journal("Ann").where(wrong) == "Unknown"
+    status, reply = answer(t, ann, question["id"], {"card": truth}, "demo-right-1")
+    assert reply["ok"] and t.session.journal("Ann").where(truth) != "Unknown"
