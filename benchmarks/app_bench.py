@@ -2,6 +2,7 @@
 
     .venv/bin/python benchmarks/app_bench.py            # 7 cold starts, 30 camera presentations
     .venv/bin/python benchmarks/app_bench.py --quick    # 3 cold starts, 8 presentations (~30 s)
+    .venv/bin/python benchmarks/app_bench.py --smoke    # 1 cold start, 1 presentation: it still runs
 
 Runs offscreen (QT_QPA_PLATFORM=offscreen) unless a DISPLAY is set. Saved games go to a
 temporary GUMSHOE_HOME, never the user's folder. Not a pytest file.
@@ -326,7 +327,7 @@ def camera_run(presentations: int) -> dict:
             failures.append(f"presentation {i}: no peek after the roll ({window.table.prompt_label.text()!r})")
             break
         pause(0.05)
-        window.table.slot_buttons[chosen].click()
+        click(f"slot:{chosen}")              # the table's place, as a family taps it
         pause(0.05)
         click("gate:reveal")
         pause(0.1)
@@ -412,18 +413,20 @@ def verdict(ok: bool) -> str:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--quick", action="store_true", help="fewer runs, for a smoke check")
+    parser.add_argument("--quick", action="store_true", help="fewer runs, for a first look")
+    parser.add_argument("--smoke", action="store_true", help="1 cold start, 1 presentation: does it still run "
+                                                             "(exit 1 when no presentation reached the journal)")
     parser.add_argument("--starts", type=int, default=None, help="cold-start runs (default 7, quick 3)")
     parser.add_argument("--presentations", type=int, default=None, help="camera presentations (default 30, quick 8)")
     args = parser.parse_args()
-    starts = args.starts or (3 if args.quick else 7)
-    k = args.presentations or (8 if args.quick else 30)
+    starts = args.starts or (1 if args.smoke else 3 if args.quick else 7)
+    k = args.presentations or (1 if args.smoke else 8 if args.quick else 30)
 
     import platform
 
     import cv2
     import PySide6
-    print(f"Gumshoe app benchmark  ({'quick' if args.quick else 'full'}; Python {platform.python_version()}, "
+    print(f"Gumshoe app benchmark  ({'smoke' if args.smoke else 'quick' if args.quick else 'full'}; Python {platform.python_version()}, "
           f"PySide6 {PySide6.__version__}, OpenCV {cv2.__version__}, "
           f"{platform.machine()}, {os.cpu_count()} CPUs, QT_QPA_PLATFORM={os.environ.get('QT_QPA_PLATFORM', '(display)')})")
 
@@ -529,6 +532,9 @@ def main() -> int:
           f"{verdict(max_stall <= TARGET_STALL_MS)}")
     print(f"   {'  (camera windows only)':44s} {max(cam) if cam else float('nan'):8.1f}ms {TARGET_STALL_MS:8.0f}ms  "
           f"{verdict(bool(cam) and max(cam) <= TARGET_STALL_MS)}")
+    if args.smoke and not ok:
+        print("smoke: no presentation reached the journal")
+        return 1
     return 0
 
 

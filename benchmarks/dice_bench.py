@@ -2,6 +2,7 @@
 
     python benchmarks/dice_bench.py            # 60 frames of 12-16 dice
     python benchmarks/dice_bench.py --quick    # 8 frames, a few seconds
+    python benchmarks/dice_bench.py --smoke    # 1 frame: it still runs (the figures mean nothing)
 
 Frames come from vision.dice_synthetic.DiceTable: every colour of the palette and every face,
 any rotation, about 30% of the dice pushed against a neighbour, soft shadows, bevelled rims,
@@ -74,10 +75,11 @@ def run(frames: int, seed: int, die_px=(34, 64)) -> Counter:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--smoke", action="store_true", help="one frame: does it still run")
     ap.add_argument("--frames", type=int)
     ap.add_argument("--seed", type=int, default=2026)
     args = ap.parse_args(argv)
-    run(args.frames or (8 if args.quick else 60), args.seed)
+    run(args.frames or (1 if args.smoke else 8 if args.quick else 60), args.seed)
     return 0
 
 

@@ -1,6 +1,7 @@
 """Die reader benchmark: line-to-engine latency over a pty, and parser throughput.
 
     python benchmarks/die_bench.py [--rolls 300] [--lines 50000] [--seed 1]
+    python benchmarks/die_bench.py --smoke      # 5 rolls, 500 lines: it still runs (seconds)
 
 1. Latency (POSIX): the simulator writes a roll on a pseudo-terminal; the link reads it,
    parses it, and its callback maps the face and applies the roll to a Carmen session
@@ -171,7 +172,10 @@ def main() -> int:
     ap.add_argument("--rolls", type=int, default=300)
     ap.add_argument("--lines", type=int, default=50000)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--smoke", action="store_true", help="5 rolls and 500 lines: does it still run")
     args = ap.parse_args()
+    if args.smoke:
+        args.rolls, args.lines = 5, 500
     print(f"python {sys.version.split()[0]} on {sys.platform}, {os.cpu_count()} cpu")
     if os.name == "posix":
         latency(args.rolls, args.seed)

@@ -2,6 +2,7 @@
 and the exact Carmen odds against brute-force enumeration of worlds (same inputs, same run).
 
 Run:  python benchmarks/engine_bench.py [--games N] [--quick]
+      python benchmarks/engine_bench.py --smoke     # every part, one short game each: it still runs (seconds)
 
 Targets (issue 2): p99 < 1 ms per action with every player's full-assist journal;
 resume of a 1,000-event game < 150 ms.
@@ -447,22 +448,26 @@ def bench_bonnie_clyde(games: int, quick: bool) -> None:
         print(f"  {f'{size} cards ({len(runs)} states)':<30} {ms(f):>12} {ms(w):>12} {ms(b):>14} {b / f:>8.0f}x  yes")
 
 
-def bench_clues39(games: int) -> None:
+def bench_clues39(games: int, max_actions: int = 3000) -> None:
     """The 39 Clues: apply + all full journals per action, beside a brute-force journal baseline."""
     from engine.games.clues39 import bench
-    bench.run(games)
+    bench.run(games, max_actions=max_actions)
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=20, help="random games per player count for 1 and 3")
     ap.add_argument("--quick", action="store_true", help="fewer games and smaller brute force")
+    ap.add_argument("--smoke", action="store_true", help="every part on one game (The 39 Clues cut at 100 "
+                                                          "actions) and the smallest brute force: does it still run")
     ap.add_argument("--sudds", action="store_true", help="only the Sudds & Malone benchmark (6)")
     ap.add_argument("--carmen-usa", action="store_true", help="only the Where in the USA benchmark (5)")
     ap.add_argument("--clues39", action="store_true", help="only The 39 Clues' per-action benchmark")
     ap.add_argument("--bonnie-clyde", action="store_true", help="only the Bonnie and Clyde benchmark (7)")
     args = ap.parse_args()
-    games = 4 if args.quick else args.games
+    if args.smoke:
+        args.quick = True
+    games = 1 if args.smoke else 4 if args.quick else args.games
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"Gumshoe engine benchmark -- Python {platform.python_version()} on {platform.machine()}, "
           f"{os.cpu_count()} CPUs, load average {load:.1f}, {platform.platform(terse=True)}")
@@ -471,14 +476,15 @@ def main() -> None:
     if args.carmen_usa:
         return bench_carmen_usa(games, args.quick)
     if args.clues39:
-        return bench_clues39(2 if args.quick else 6)
+        return bench_clues39(1 if args.smoke else 2 if args.quick else 6, max_actions=100 if args.smoke else 3000)
     if args.bonnie_clyde:
         return bench_bonnie_clyde(games, args.quick)
     bench_actions(games)
-    bench_resume(runs=3 if args.quick else 7)
+    bench_resume(runs=1 if args.smoke else 3 if args.quick else 7, target_events=100 if args.smoke else 1000)
     bench_games(games)
-    bench_odds(sizes=(6, 7) if args.quick else (6, 8, 9), problems=3 if args.quick else 5)
-    bench_clues39(2 if args.quick else 6)
+    bench_odds(sizes=(5,) if args.smoke else (6, 7) if args.quick else (6, 8, 9),
+               problems=1 if args.smoke else 3 if args.quick else 5)
+    bench_clues39(1 if args.smoke else 2 if args.quick else 6, max_actions=100 if args.smoke else 3000)
     bench_carmen_usa(games, args.quick)
     bench_sudds(games, args.quick)
     bench_bonnie_clyde(games, args.quick)

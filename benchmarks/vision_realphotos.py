@@ -7,6 +7,7 @@ nor counted wrong; any other read is wrong. Kalibr aprilgrid tags ("tag36h11-bor
 36h11 code inside a 2-cell black border) are scored apart, as the set's README asks.
 
     python benchmarks/vision_realphotos.py            # ours, OpenCV and pupil-apriltags, one table
+    python benchmarks/vision_realphotos.py --smoke    # three photographs: it still runs (seconds)
 """
 
 from __future__ import annotations
@@ -156,12 +157,17 @@ def report(name: str, s: Score) -> str:
             f"41h12 {s.other_read}/{s.other_total}  wrong {s.wrong}  median {med:6.1f} ms/photo  {per:5.1f} ms/Mpix")
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
+    import argparse
+
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--smoke", action="store_true", help="three photographs only (the figures mean nothing)")
+    args = ap.parse_args(argv)
     cv2.setNumThreads(1)
     if not DEV_DIR.exists():
         print(f"no real photographs at {DEV_DIR}")
         return 0
-    photos = load_photos()
+    photos = load_photos()[:3 if args.smoke else None]
     grays = {p.path: cv2.imread(str(p.path), cv2.IMREAD_GRAYSCALE) for p in photos}
     readers = {"ours": ours_reader(), **baseline_readers()}
     for name, reader in readers.items():

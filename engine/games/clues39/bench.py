@@ -74,8 +74,9 @@ def pct(values: list[float], q: float) -> float:
     return s[min(len(s) - 1, int(round(q * (len(s) - 1))))]
 
 
-def run(games: int, out: Callable[[str], Any] = print) -> dict[str, float]:
-    """Random games on the example collection (2, 3, 4 players); prints and returns the figures."""
+def run(games: int, out: Callable[[str], Any] = print, max_actions: int = 3000) -> dict[str, float]:
+    """Random games on the example collection (2, 3, 4 players), each cut at `max_actions`; prints
+    and returns the figures."""
     ours: list[float] = []
     ours_cpu: list[float] = []
     ours_best: list[float] = []
@@ -88,7 +89,7 @@ def run(games: int, out: Callable[[str], Any] = print) -> dict[str, float]:
             rules = s.rules
             assert isinstance(rules, CluesRules)
             sim = rules.simulator(s.initial, seed)
-            for _ in range(3000):
+            for _ in range(max_actions):
                 if s.outcome is not None:
                     break
                 action = sim.random_action(s)              # not timed: the "camera"
@@ -123,7 +124,7 @@ def run(games: int, out: Callable[[str], Any] = print) -> dict[str, float]:
             s = Session.new("39-clues", PLAYERS[:n])
             sim = s.rules.simulator(s.initial, seed)
             actions = []
-            while s.outcome is None and len(actions) < 3000:
+            while s.outcome is None and len(actions) < max_actions:
                 actions.append(sim.random_action(s))
                 s.apply(actions[-1])
             per_action = [float("inf")] * len(actions)
