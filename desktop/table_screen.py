@@ -397,6 +397,9 @@ class TableScreen(QWidget):
         if direct:
             hint = label("Click a highlighted card (\u25B6) on the table, or use Tab and Enter.")
             hint.setObjectName("action:hint")
+            # As high as its lines at the column's width: the buttons under it keep their own height.
+            hint.ensurePolished()
+            hint.setMinimumHeight(hint.heightForWidth(SIDE_WIDTH - 24))
             self._add_action(hint)
             for option in direct:
                 values = next(iter(option.targets.values()))

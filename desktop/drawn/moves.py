@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from PySide6.QtCore import QPoint, QRectF
+from PySide6.QtCore import QEvent, QObject, QPoint, QRectF
 from PySide6.QtGui import QPainter
 from PySide6.QtWidgets import QWidget
 
@@ -27,13 +27,17 @@ def token_places(state: Any) -> dict[int, str]:
     return {tok: str(place) for tok, place in where.items()} if where is not None else {}
 
 
-class TableMotion:
-    """The movements of one table: its flight layer, its queue, and the last places it saw."""
+class TableMotion(QObject):
+    """The movements of one table: its flight layer, its queue, and the last places it saw.
+
+    A move made while the table is out of sight (a card read on the shared screen, a look behind
+    the privacy gate) is played when the table is seen again."""
 
     def __init__(self, host: QWidget, anchor: Callable[[str], QWidget | None], *,
                  words: Callable[[str, str], str] | None = None) -> None:
         """``anchor(place)``: the widget a place is drawn in (a card, a pile, a player's name), or None.
         ``words(from, to)``: what a movement is called (for the tests and the benchmark)."""
+        super().__init__(host)
         self.host = host
         self.anchor = anchor
         self.words = words or (lambda src, dst: "move")
@@ -41,27 +45,46 @@ class TableMotion:
         self.queue = MotionQueue(host)
         self._places: dict[int, str] | None = None
         self._looks: dict[str, pt.CardLook] = {}
+        self._rects: dict[str, QRectF] = {}
+        self._pending: Any = None            # the state of moves made out of sight
+        host.installEventFilter(self)
 
     @property
     def busy(self) -> bool:
         return self.queue.busy
 
     def remember(self) -> None:
-        """Before a redraw: how each card widget looks now (a card leaving for a place that is not
-        drawn as a card flies with its old look)."""
-        self._looks = {w.place: w.look for w in self.host.findChildren(DrawnCard)}
+        """Before a redraw: how each card widget looks now and where (a card leaving for a place
+        that is not drawn as a card flies with its old look; from a place the redraw takes away,
+        a retrieved mission, it leaves from where that place was)."""
+        if self._pending is not None:
+            return                     # moves made out of sight: keep how the table looked before them
+        cards = [w for w in self.host.findChildren(DrawnCard) if w.isVisibleTo(self.host)]
+        self._looks = {w.place: w.look for w in cards}
+        self._rects = {w.place: self._rect(w) for w in cards}
 
     def forget(self) -> None:
         """A new start (another game, a resumed one): nothing before it is a movement."""
         self.queue.finish()
-        self._places = None
+        self._places = self._pending = None
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.host and event.type() == QEvent.Show and self._pending is not None:
+            self.follow(self._pending)
+        return False
 
     def follow(self, state: Any) -> list[Step]:
         """After a redraw: the movements since the last one, queued to play (returned)."""
         now = token_places(state)
-        before, self._places = self._places, now
-        if before is None or not self.host.isVisible():
+        if self._places is None:
+            self._places = now
             return []
+        if not self.host.isVisible():
+            self._pending = state
+            return []
+        before, self._places, self._pending = self._places, now, None
+        if self.host.layout() is not None:
+            self.host.layout().activate()          # places the redraw added get their geometry now
         groups: dict[tuple[str, str], list[int]] = {}
         for tok in sorted(now):
             if tok in before and before[tok] != now[tok]:
@@ -93,13 +116,19 @@ class TableMotion:
         held: list[DrawnCard] = []
         for src, dst in pairs:
             a, b = self.anchor(src), self.anchor(dst)
-            if a is None or b is None or not a.isVisible() or not b.isVisible():
+            if b is None or not b.isVisible():
                 continue
-            start, end = self._rect(a), self._rect(b)
+            if src in self._rects:                    # where the card was before the redraw
+                start = self._rects[src]
+            elif a is not None and a is not b and a.isVisible():
+                start = self._rect(a)
+            else:
+                continue                              # from a hand to its own discard pile: not seen
+            end = self._rect(b)
             if isinstance(b, DrawnCard):
                 painter = b.paint_at
                 held.append(b)
-                if not isinstance(a, DrawnCard):      # from a pile or a hand: leave at the card's size
+                if not isinstance(a, DrawnCard) and src not in self._rects:    # from a pile or a hand
                     start = QRectF(start.center().x() - end.width() / 2, start.center().y() - end.height() / 2,
                                    end.width(), end.height())
             elif src in self._looks:

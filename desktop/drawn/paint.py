@@ -17,6 +17,8 @@ from .. import style
 from . import text as txt
 from .palette import readable_ink
 
+#: a card under another in a stack shows this much of its top edge
+LAYER_LIFT = 3
 #: room kept around a card for the glow of a legal target (the card never moves when it glows)
 GLOW = 5
 RADIUS = 10
@@ -35,6 +37,12 @@ class Row:
     key: bool = False           # the card's name for the choice ("Top", "Table 1")
     optional: bool = False      # left out when the card has no room for it
     max_lines: int = 3
+    drop: int = 3               # of the optional rows, the highest is left out first
+    narrow: bool = False        # in a narrow face (a card's name: more letters to a line)
+
+    @property
+    def family(self) -> str:
+        return txt.narrow_family() if self.narrow else ""
 
 
 @dataclass(frozen=True)
@@ -52,14 +60,16 @@ class CardLook:
     layers: tuple[str, ...] = ()      # colours of cards under this one (a stack: bottom first)
     band: str | None = None           # the face's top band colour (default: the type's colour)
     count: int = 0                    # a pile: how many cards (its edges show how thick it is)
+    badge: str = ""                   # a face's corner words ("2 pts"), in its top band
 
     def words(self) -> list[str]:
         """Everything the card says, in reading order (its accessible name, the tests' view)."""
         if not self.present:
             return [self.caption, "(empty)"]
         if self.name:
-            return [self.name, *self.notes, self.caption]
+            return [self.name, *self.notes, self.caption, *([self.badge] if self.badge else [])]
         return [f"{self.symbol} {self.kind}".strip(), self.caption, *self.notes]
+
 
 
 @dataclass
@@ -71,20 +81,26 @@ class CardLayout:
 
 def card_rect(rect: QRect | QRectF, look: CardLook) -> QRectF:
     r = QRectF(rect).adjusted(GLOW, GLOW, -GLOW, -GLOW)
-    lift = min(len(look.layers), 4) * 5
+    lift = min(len(look.layers), 4) * LAYER_LIFT
     edges = PILE_EDGE * _pile_edges(look.count)
     return r.adjusted(0, lift, -edges, -edges)
 
 
-def _rows(look: CardLook, legal: bool, strip: bool) -> list[Row]:
+def _rows(look: CardLook, legal: bool, strip: bool, badge_in_rows: bool = False) -> list[Row]:
     key_least = txt.KEY_PX if legal else txt.LEAST_PX
     caption = Row(look.caption, 30, key_least, bold=True, key=True, max_lines=2)
     if not look.present:
         return [caption, Row("(empty)", 18, optional=True)]
-    notes = [Row(n, 17, optional=True, max_lines=2) for n in look.notes]
+    notes = [Row(n, 17, optional=True, max_lines=2, narrow=True) for n in look.notes]
     if look.name:
-        name = Row(look.name, 26, bold=True)
-        return [name, caption, *notes] if strip else [name, *notes, caption]
+        # Short of room, a face keeps its name and leaves out where it lies (the order of the
+        # places says it), unless it is a legal choice: then its place's words come first.
+        # A face too small for its name at the least size shows its band (type, colour, symbol):
+        # the name is in its tooltip and its screen-reader name.
+        name = Row(look.name, 26, bold=True, optional=True, drop=1 if legal else 0, narrow=True)
+        caption = Row(look.caption, 30, key_least, bold=True, key=True, max_lines=2, optional=not legal, drop=2)
+        badge = [Row(look.badge, 18, bold=True, max_lines=2)] if look.badge and badge_in_rows else []
+        return [name, *badge, caption, *notes] if strip else [name, *badge, *notes, caption]
     kind = [Row(look.kind, 22, bold=True, optional=True, max_lines=1)] if look.kind else []
     return [caption, *kind, *notes]
 
@@ -101,53 +117,71 @@ def layout_card(rect: QRect | QRectF, look: CardLook, *, legal: bool = False, ch
     band = 0.0
     ink = readable_ink(look.colour) if look.present and not look.name else "#111111" if look.present else "#555555"
     if look.present and look.name:
-        band = min(max(card.height() * 0.16, 10.0), 22.0)
+        band = band_height(card, look)
+        _band_words(out, card, look, band)
     pad = 5
     # A chosen card's tick sits at its top right: the words keep clear of it.
     room = QRectF(card).adjusted(pad, pad + band, -pad - (badge_size(card) * 2 if chosen else 0), -pad)
     if exposed is not None:
         room.setBottom(min(room.bottom(), card.top() + exposed - 2))
-    rows = _rows(look, legal, exposed is not None)
+    # A badge the band has no room for goes among the words (a mission's points are never left out).
+    in_band = any(d.text == look.badge for d, _, _ in out.texts) if look.badge else True
+    rows = _rows(look, legal, exposed is not None, badge_in_rows=not in_band)
     width, height = int(room.width()), int(room.height())
-    sizes = [r.largest for r in rows]
-    gap = 2
-
-    def measure() -> list[tuple[int, tuple[str, ...], bool]]:
-        return [txt.fit(r.text, width, 10_000, s, s, bold=r.bold, max_lines=r.max_lines) for r, s in zip(rows, sizes)]
-
-    fitted = True
-    while True:
-        placed = measure()
-        total = sum(len(lines) * txt.line_height(px, r.bold) for r, (px, lines, _) in zip(rows, placed))
-        total += gap * (len(rows) - 1)
-        across = all(ok and len(lines) <= r.max_lines for r, (_, lines, ok) in zip(rows, placed))
-        if total <= height and across:
-            break
-        shrinkable = [i for i, r in enumerate(rows) if sizes[i] > r.least]
-        if shrinkable:
-            # The biggest text gives way first; a legal choice's words last of all.
-            i = max(shrinkable, key=lambda k: (not rows[k].key, sizes[k] - rows[k].least))
-            sizes[i] -= 1
-            continue
-        optional = [i for i, r in enumerate(rows) if r.optional]
-        if optional:
-            del rows[optional[-1]], sizes[optional[-1]]
-            continue
-        fitted = False
-        break
+    rows, placed, total, fitted = fit_rows(rows, width, height)
     spare = height - total if fitted else 0
     # The back: the type's symbol between the caption and the rest, when there is room for it.
     symbol_room = spare > 22 and look.present and not look.name and bool(look.symbol)
     y = room.top() + (0 if symbol_room else max(spare, 0) / 2)
     for i, (r, (px, lines, _)) in enumerate(zip(rows, placed)):
-        h = len(lines) * txt.line_height(px, r.bold)
+        h = len(lines) * txt.line_height(px, r.bold, r.family)
         out.texts.append((txt.DrawnText("\n".join(lines), px, QRect(int(room.left()), int(y), width, int(h)),
-                                        fitted, r.key), r.bold, ink))
-        y += h + gap
+                                        fitted, r.key, r.family), r.bold, ink))
+        y += h + GAP
         if i == 0 and symbol_room:
             out.symbol = QRectF(room.left(), y, room.width(), spare).adjusted(0, 1, 0, -3)
             y += spare
     return out
+
+
+GAP = 2
+
+
+def fit_rows(rows: list[Row], width: int, height: int) -> tuple[list[Row], list[tuple[int, tuple[str, ...], bool]],
+                                                                 int, bool]:
+    """Fit rows of words into ``width`` x ``height``: the biggest text gives way first, a legal
+    choice's words last; then optional rows are left out; then a legal choice's words go below
+    24 px (the type-size test says so) before anything is cut. Returns the rows kept, each one's
+    (pixel size, lines), their height and whether they all fit."""
+    rows = list(rows)
+    sizes = [r.largest for r in rows]
+    floor = [r.least for r in rows]
+
+    def measure() -> list[tuple[int, tuple[str, ...], bool]]:
+        return [txt.fit(r.text, width, 10_000, s, s, bold=r.bold, family=r.family, max_lines=r.max_lines)
+                for r, s in zip(rows, sizes)]
+
+    while True:
+        placed = measure()
+        total = sum(len(lines) * txt.line_height(px, r.bold, r.family) for r, (px, lines, _) in zip(rows, placed))
+        total += GAP * (len(rows) - 1)
+        across = all(ok and len(lines) <= r.max_lines for r, (_, lines, ok) in zip(rows, placed))
+        if total <= height and across:
+            return rows, placed, total, True
+        shrinkable = [i for i in range(len(rows)) if sizes[i] > floor[i]]
+        if shrinkable:
+            i = max(shrinkable, key=lambda k: (not rows[k].key, sizes[k] - floor[k]))
+            sizes[i] -= 1
+            continue
+        optional = [i for i, r in enumerate(rows) if r.optional]
+        if optional:
+            i = max(optional, key=lambda k: (rows[k].drop, k))
+            del rows[i], sizes[i], floor[i]
+            continue
+        if any(f > txt.LEAST_PX for f in floor):
+            floor = [txt.LEAST_PX for _ in floor]
+            continue
+        return rows, placed, total, False
 
 
 # --- shapes -------------------------------------------------------------------------------------
@@ -249,7 +283,7 @@ def paint_focus(p: QPainter, rect: QRectF, radius: float = RADIUS + 4) -> None:
 def _layers(p: QPainter, card: QRectF, layers: tuple[str, ...]) -> None:
     shown = layers[-4:]
     for i, colour in enumerate(shown):
-        lift = (len(shown) - i) * 5
+        lift = (len(shown) - i) * LAYER_LIFT
         r = card.translated(0, -lift)
         p.setPen(QPen(QColor("#444444"), 1.2))
         p.setBrush(QColor(colour))
@@ -281,12 +315,41 @@ def paint_back(p: QPainter, card: QRectF, colour: str) -> None:
     p.drawRoundedRect(inner, RADIUS - 4, RADIUS - 4)
 
 
+def band_height(card: QRectF, look: CardLook) -> float:
+    """A face's top band: room for a line of words (its type, its points) on a card high enough."""
+    if card.height() >= 50 and (look.kind or look.badge):
+        return float(txt.line_height(txt.LEAST_PX, True) + 5)
+    return min(max(card.height() * 0.16, 10.0), 22.0)
+
+
+def _band_words(out: CardLayout, card: QRectF, look: CardLook, band: float) -> None:
+    """The type's name at the band's left (after the symbol), the badge at its right: each only if it fits."""
+    if band < txt.line_height(txt.LEAST_PX, True):
+        return
+    ink = readable_ink(look.band or look.colour)
+    left = card.left() + band + 4
+    right = card.right() - 8
+    if look.badge:
+        px, lines, ok = txt.fit(look.badge, int(right - left), int(band), 17, bold=True, max_lines=1)
+        if not ok:
+            return                      # no room in the band: the badge goes among the words
+        w = txt.QFontMetrics(txt.font(px, True)).horizontalAdvance(lines[0]) + 2
+        out.texts.append((txt.DrawnText(lines[0], px, QRect(int(right - w), int(card.top() + 2), int(w), int(band - 3)),
+                                        ok), True, ink))
+        right -= w + 6
+    if look.kind and right - left > 20:
+        px, lines, ok = txt.fit(look.kind, int(right - left), int(band), 16, bold=True, max_lines=1)
+        if ok:
+            out.texts.append((txt.DrawnText(lines[0], px, QRect(int(left), int(card.top() + 2), int(right - left),
+                                                                  int(band - 3)), True), True, ink))
+
+
 def paint_face(p: QPainter, card: QRectF, look: CardLook) -> None:
     """A card's face: warm white with its type's colour as a band across the top."""
     p.setPen(QPen(QColor("#333333"), 2))
     p.setBrush(QColor(FACE))
     p.drawRoundedRect(card, RADIUS, RADIUS)
-    band_h = min(max(card.height() * 0.16, 10.0), 22.0)
+    band_h = band_height(card, look)
     band = QPainterPath()
     band.addRoundedRect(card.adjusted(1, 1, -1, 0), RADIUS - 1, RADIUS - 1)
     top = QPainterPath()
@@ -322,10 +385,11 @@ def paint_card(p: QPainter, rect: QRect | QRectF, look: CardLook, layout: CardLa
     for drawn, bold, ink in layout.texts:
         p.setPen(QColor(ink))
         lines = tuple(drawn.text.split("\n"))
-        clip = QRect(drawn.rect)
         p.save()
         p.setClipRect(QRectF(card).adjusted(2, 2, -2, -2))
-        txt.draw_lines(p, clip, lines, drawn.px, bold=bold)
+        in_band = look.name is not None and drawn.rect.bottom() < card.top() + band_height(card, look)
+        txt.draw_lines(p, QRect(drawn.rect), lines, drawn.px, bold=bold, family=drawn.family,
+                       align=Qt.AlignLeft if in_band else Qt.AlignHCenter)
         p.restore()
     if legal:
         paint_glow(p, card)

@@ -25,6 +25,7 @@ class DrawnText:
     rect: QRect             # where, in the widget's coordinates
     fits: bool              # False: it did not fit its room even at the least size (cut)
     key: bool = False       # a legal choice's words (at least KEY_PX when the choice is legal)
+    family: str = ""        # the face it is drawn in ("": the app's)
 
 
 def app_family() -> str:

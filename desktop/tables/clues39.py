@@ -12,24 +12,30 @@ import shutil
 from pathlib import Path
 from typing import Any, Iterable
 
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import (QComboBox, QDialog, QFileDialog, QGridLayout, QGroupBox, QHBoxLayout, QLineEdit,
-                               QListWidget, QListWidgetItem, QSpinBox, QVBoxLayout, QWidget)
+from PySide6.QtCore import QRect, QRectF, Qt
+from PySide6.QtGui import QColor, QPainter, QPen
+from PySide6.QtWidgets import (QComboBox, QDialog, QFileDialog, QGridLayout, QHBoxLayout, QLineEdit, QListWidget,
+                               QListWidgetItem, QSizePolicy, QSpinBox, QVBoxLayout, QWidget)
 
 from engine.game import Journal, Option
 from engine.games.clues39 import library as cards_lib
 from engine.session import PlayerView
 
 from .. import style
+from ..drawn import DrawnCard, player_colours
+from ..drawn.items import paint_player_disc
+from ..drawn.moves import TableMotion
+from ..drawn.paint import CardLook, Row, fit_rows
+from ..drawn.palette import named_colour
+from ..drawn.text import DrawnText, draw_lines, line_height
 from ..private import journal_table
 from ..table_base import GameTable, NewGameChoices, ShelfScreen, TableShell
-from ..widgets import SlotButton, button, label, plain_tip
+from ..widgets import button, label, plain_tip
 from .clues39_stickers import StickerPanel
 
 SPOTS = ("1", "2", "3", "4")
-MISSION_COLUMNS = 4         # missions beside the stacks, then on further rows
-UNIT = 12                   # grid columns per tile: a row's missions share the mission area's width
-COMPACT_PLAYERS = 3         # from three players on, a mission tile says less (the rest is in its tooltip)
+PLATE_WIDTH = 150           # a player's name, score and counts, at the left of their row
+CURRENT_STRETCH = 3         # the player whose turn it is gets a taller row than the others (2)
 
 
 def sync_tags(game_cards: Iterable[tuple[str, str]] = ()) -> str | None:
@@ -49,72 +55,139 @@ def sync_tags(game_cards: Iterable[tuple[str, str]] = ()) -> str | None:
     return None
 
 
+class PlayerPlate(QWidget):
+    """A player's name by a disc in their colour, their score, what they hold (counted) and the
+    card they attack with, fitted to the room the row gives."""
+
+    def __init__(self, name: str, colour: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName(f"plate:{name}")
+        self.name, self.colour = name, colour
+        self.score, self.counts, self.note, self.current = 0, "", "", False
+        self.setFixedWidth(PLATE_WIDTH)
+        self.setSizePolicy(QSizePolicy.Fixed, QSizePolicy.Ignored)
+        self.setMinimumHeight(60)
+
+    def set_state(self, *, score: int, counts: str, note: str, current: bool) -> None:
+        if (score, counts, note, current) != (self.score, self.counts, self.note, self.current):
+            self.score, self.counts, self.note, self.current = score, counts, note, current
+            self.setAccessibleName(self.text())
+            self.setToolTip(plain_tip(self.text()))
+            self.update()
+
+    def text(self) -> str:
+        return (f"{self.name}: {self.score} points \u2014 {self.counts}" + (f" \u2014 {self.note}" if self.note else "")
+                + ("   \u25C0 playing now" if self.current else ""))
+
+    def _layout(self) -> list[tuple[DrawnText, bool]]:
+        disc = 26
+        # Short of room (another player's row), the counts give way: they are in the tooltip.
+        rows = [Row(self.name, 20, bold=True, max_lines=2), Row(f"{self.score} points", 20, bold=True),
+                Row(self.counts, 16, optional=True, max_lines=3, drop=2),
+                Row(self.note, 16, optional=True, max_lines=3)]
+        rows = [r for r in rows if r.text]
+        room = QRect(disc + 8, 4, self.width() - disc - 12, self.height() - 8)
+        kept, placed, total, fitted = fit_rows(rows, room.width(), room.height())
+        out, y = [], room.top()
+        for r, (px, lines, _) in zip(kept, placed):
+            h = len(lines) * line_height(px, r.bold)
+            out.append((DrawnText("\n".join(lines), px, QRect(room.left(), y, room.width(), h), fitted), r.bold))
+            y += h + 2
+        return out
+
+    def drawn_texts(self) -> list[DrawnText]:
+        return [d for d, _ in self._layout()]
+
+    def paintEvent(self, event) -> None:
+        p = QPainter(self)
+        p.setRenderHint(QPainter.Antialiasing)
+        back = QColor(self.colour)
+        back.setAlpha(70 if self.current else 28)
+        p.setPen(QPen(QColor(style.GREEN), 4) if self.current else QPen(QColor("#9A9A9A"), 1.5))
+        p.setBrush(back)
+        p.drawRoundedRect(QRectF(self.rect()).adjusted(2, 2, -2, -2), 10, 10)
+        paint_player_disc(p, QRectF(6, 6, 26, 26), self.colour, self.name)
+        p.setPen(QColor(style.INK))
+        for drawn, bold in self._layout():
+            draw_lines(p, drawn.rect, tuple(drawn.text.split("\n")), drawn.px, bold=bold, align=Qt.AlignLeft)
+        p.end()
+
+
 class CluesTable(GameTable):
-    """One box per player: Table 1-4, the two-sided deck, then the mission stacks."""
+    """A row per player: their plate, Table 1-4, the two-sided deck, then their missions as stacks."""
 
     def __init__(self, shell: TableShell) -> None:
         super().__init__(shell)
         # The game's cards get their tag numbers before the camera starts, so it can read them.
         self.tag_problem = sync_tags((c.id, c.name) for c in self.controller.deck.cards.values())
-        self.slots: dict[str, SlotButton] = {}
-        self.boxes: dict[str, QGroupBox] = {}
-        self.grids: dict[str, QGridLayout] = {}
+        self.slots: dict[str, DrawnCard] = {}
+        self.rows: dict[str, QWidget] = {}
+        self.plates: dict[str, PlayerPlate] = {}
+        self.card_rows: dict[str, QHBoxLayout] = {}
         self.missions: dict[str, list[str]] = {}
-        self.full_words: dict[str, list[str]] = {}       # a mission tile's whole words (tooltip, screen reader)
-        outer = QVBoxLayout(self)
-        outer.setContentsMargins(0, 0, 0, 0)
-        outer.setSpacing(4)
+        colours = player_colours(self.controller.session.players)
+        self.outer = QVBoxLayout(self)
+        self.outer.setContentsMargins(0, 0, 0, 0)
+        self.outer.setSpacing(4)
         for player in self.controller.session.players:
-            box = QGroupBox(player)
-            box.setObjectName(f"board:{player}")
-            grid = QGridLayout(box)
-            grid.setContentsMargins(6, 2, 6, 2)
-            grid.setSpacing(4)
-            for col, spot in enumerate(SPOTS):
-                self._slot(grid, f"{player}/table/{spot}", 0, col * UNIT, UNIT)
-            self._slot(grid, f"{player}/deck/two", 0, len(SPOTS) * UNIT, UNIT)
-            for col in range((len(SPOTS) + 1 + MISSION_COLUMNS) * UNIT):
-                grid.setColumnStretch(col, 1)
-            self.boxes[player], self.grids[player], self.missions[player] = box, grid, []
-            outer.addWidget(box)
-        outer.addStretch(1)
+            row = QWidget()
+            row.setObjectName(f"board:{player}")
+            line = QHBoxLayout(row)
+            line.setContentsMargins(0, 0, 0, 0)
+            line.setSpacing(2)
+            self.plates[player] = PlayerPlate(player, colours[player])
+            line.addWidget(self.plates[player])
+            cards = QHBoxLayout()
+            cards.setSpacing(0)
+            line.addLayout(cards, 1)
+            for spot in SPOTS:
+                cards.addWidget(self._slot(f"{player}/table/{spot}"), 1)
+            cards.addWidget(self._slot(f"{player}/deck/two"), 1)
+            self.rows[player], self.card_rows[player], self.missions[player] = row, cards, []
+            self.outer.addWidget(row, 2)
+        self.motion = TableMotion(self, self._anchor, words=self._move_words)
+        self.vocabulary = cards_lib.vocabulary()
 
-    def _slot(self, grid: QGridLayout, place: str, row: int, col: int, span: int) -> SlotButton:
-        slot = SlotButton(place)
-        slot.setMinimumSize(80, 40)
+    def _slot(self, place: str) -> DrawnCard:
+        slot = DrawnCard(place)
+        slot.setMinimumSize(60, 56)
         slot.picked.connect(self.place_clicked)
         self.slots[place] = slot
-        grid.addWidget(slot, row, col, 1, span)
         return slot
 
     def _sync_missions(self, player: str, places: list[str]) -> None:
-        """Mission stacks come and go: one tile per open mission, in mission order. More missions
-        than a row holds go on further rows; with three or four players (little height each) they
-        stay on one row instead, narrower, each tile giving only its number and points (the rest
-        is in its tooltip)."""
+        """Mission stacks come and go: one card per open mission, in mission order, after the deck."""
         if places == self.missions[player]:
             return
         for place in self.missions[player]:
-            slot = self.slots.pop(place)
-            slot.hide()
-            slot.deleteLater()
-        grid = self.grids[player]
-        dense = self._dense(player, len(places))
-        per_row = len(places) if dense else MISSION_COLUMNS
-        first = (len(SPOTS) + 1) * UNIT
-        for i, place in enumerate(places):
-            row = i // per_row
-            in_row = min(per_row, len(places) - row * per_row)
-            span = MISSION_COLUMNS * UNIT // in_row          # few missions: wider tiles, fewer lines
-            slot = self._slot(grid, place, row, first + (i % per_row) * span, span)
-            if dense:
-                slot.setMinimumWidth(48)
+            if place not in places:
+                slot = self.slots.pop(place)
+                slot.hide()
+                slot.deleteLater()
+        row = self.card_rows[player]
+        for place in places:
+            if place not in self.slots:
+                self._slot(place)
+            row.addWidget(self.slots[place], 1)          # (again, in order: a widget added twice moves)
+            self.slots[place].show()
         self.missions[player] = list(places)
 
-    def _dense(self, player: str, missions: int | None = None) -> bool:
-        """Whether this player's mission tiles are one line each (see :meth:`_sync_missions`)."""
-        count = len(self.missions[player]) if missions is None else missions
-        return count > MISSION_COLUMNS and len(self.boxes) >= COMPACT_PLAYERS
+    # --- movements ----------------------------------------------------------------------
+    def _anchor(self, place: str) -> QWidget | None:
+        if place in self.slots:
+            return self.slots[place]
+        owner = place.split("/", 1)[0]
+        return self.plates.get(owner)         # a hand, a one-sided deck, a discard pile: by the name
+
+    @staticmethod
+    def _move_words(src: str, dst: str) -> str:
+        if "/mission/" in dst and "/mission/" in src:
+            return "steal"
+        if "/mission/" in src:
+            return "retrieve" if src.split("/")[0] == dst.split("/")[0] else "sabotage"
+        if "/mission/" in dst:
+            return "mission"
+        return "deal" if "/table/" in dst else "move"
 
     # --- the contract ------------------------------------------------------------------
     @classmethod
@@ -144,13 +217,13 @@ class CluesTable(GameTable):
         if self.tag_problem:            # said once: the camera cannot read these cards, picking works
             problem, self.tag_problem = self.tag_problem, None
             self.shell.say([problem])
-        deck = self.controller.deck
+        self.motion.remember()
         by_place: dict[str, list] = {}
         for card in view.cards:
             by_place.setdefault(card.place, []).append(card)
         over = view.outcome is not None
         state = self.controller.session.state
-        for player, box in self.boxes.items():
+        for player, plate in self.plates.items():
             missions = sorted((p for p in by_place if p.startswith(f"{player}/mission/")),
                               key=lambda p: int(p.rsplit("/", 1)[1]))
             self._sync_missions(player, missions)
@@ -158,29 +231,18 @@ class CluesTable(GameTable):
             score = state.scores.get(player, 0) if hasattr(state, "scores") else 0
             playing = player == view.current and not over
             attacking = [c.name for c in by_place.get(f"{player}/play", ()) if c.name]
-            box.setTitle(f"{player}: {score} points \u2014 hand {count['hand']}, one-sided deck {count['deck/one']}, "
-                         f"discard pile {count['discard']}" + ("   \u25C0 playing now" if playing else "")
-                         + (f" \u2014 attacking with {attacking[0]}" if attacking else ""))
-            box.setProperty("current", "true" if playing else "false")
-            box.style().unpolish(box)
-            box.style().polish(box)
+            plate.set_state(score=score, current=playing,
+                            counts=f"hand {count['hand']}, one-sided deck {count['deck/one']}, "
+                                   f"discard {count['discard']}",
+                            note=f"attacking with {attacking[0]}" if attacking else "")
+            self.outer.setStretch(self.outer.indexOf(self.rows[player]), CURRENT_STRETCH if playing else 2)
         for place, slot in self.slots.items():
-            cards = by_place.get(place, [])
-            top = cards[-1] if cards else None
-            kind = top.kind if top is not None and top.kind else "two"
-            index = list(deck.kinds).index(kind) if kind in deck.kinds else 0
-            slot.show_card(deck.kinds[kind].name if kind in deck.kinds else "Card", self._where(place),
-                           style.kind_colour(index), style.kind_symbol(index),
-                           name=top.name if top is not None else None, face_up=bool(top and top.face_up),
-                           present=top is not None, legal=place in legal, chosen=place in chosen)
-            lines = self._lines(place, cards)
-            if lines:
-                if place in chosen:
-                    lines = ["[picked]", *lines]
-                elif slot.legal:
-                    lines[0] = "\u25B6 " + lines[0]
-                slot.set_lines(lines)
-                slot.setAccessibleName(f"{self._where(place)}: " + " ".join(self.full_words.pop(place, lines)))
+            look, words = self._look(place, by_place.get(place, []))
+            slot.set_look(look, legal=place in legal, chosen=place in chosen)
+            slot.setToolTip(plain_tip(" \u2014 ".join(words)) if words else "")
+            if words:
+                slot.setAccessibleName(" \u2014 ".join(words) + (", can be chosen" if slot.legal else ""))
+        self.motion.follow(state)
 
     def _where(self, place: str) -> str:
         parts = place.split("/")
@@ -190,50 +252,62 @@ class CluesTable(GameTable):
             return f"Mission {parts[2]}"
         return "Two-sided deck"
 
-    def _lines(self, place: str, cards: list) -> list[str]:
-        """A tile's words: the top card and how many lie there; a mission's Agent, Location, points."""
+    def _colour_of(self, card) -> str | None:
+        """The colour printed on a card ("red"), when it has one."""
+        if card is None or not card.card:
+            return None
+        return self.controller.deck.card(card.card).attrs.get("colour")
+
+    def _look(self, place: str, cards: list) -> tuple[CardLook, list[str]]:
+        """How a place is drawn, and its whole words (its tooltip and screen-reader name)."""
         where = self._where(place)
+        caption = "Deck" if "/deck/" in place else where
         if not cards:
-            return [where, "(empty)"]
+            return CardLook(caption=caption, present=False), []
+        deck = self.controller.deck
         top = cards[-1]
+        # A card's type (Agent, Location...) by the family's own vocabulary; its symbol by the type.
+        types = self.vocabulary.type_names
+        type_id = deck.card(top.card).attrs.get("type") if top.card else None
+        index = list(types).index(type_id) if type_id in types else 0
+        kind_name = types.get(type_id, "Card")
+        colour = self._colour_of(top)
+        band = named_colour(colour, style.kind_colour(index))
+        type_words = f"{colour.capitalize()} {kind_name}" if colour else kind_name
         if "/mission/" in place:
-            deck = self.controller.deck
             named = [c for c in cards if c.card]
             points = sum(deck.card(c.card).attrs.get("points", 0) for c in named)
-            head = f"{named[0].name} at {named[1].name}" if len(named) > 1 else where
-            notes = []
             session = self.controller.session
             mission = getattr(session.state, "missions", {}).get(place)
             immune = mission is not None and session.rules.immune(session.state, mission)
             new = mission is not None and mission.touched == session.state.turn
-            if immune:
-                notes.append("immune")
-            if mission is not None:
-                notes.append("new this turn" if new else "retrievable")
-            full = [where, head, ", ".join([f"{len(cards)} cards, {points} points", *notes])]
-            self.slots[place].setToolTip(plain_tip(" \u2014 ".join(full)))
-            self.full_words[place] = full
-            if len(self.boxes) < COMPACT_PLAYERS:
-                return full
-            # Little height per player: the Location (what a steal needs) and the points; the
-            # Agent's name and the card count are in the tooltip and the accessible name.
-            location = named[1].name if len(named) > 1 else ""
-            if self._dense(place.split("/")[0]):
-                return [f"{where}:", f"{points} pts"]
-            short = ", ".join([f"{points} pts", *(["immune"] if immune else []), *(["new"] if new else [])])
-            return [f"{where}: {short}", location] if location else [where, short]
+            status = [*(["immune"] if immune else []),
+                      *((["new this turn"] if new else ["retrievable"]) if mission is not None else [])]
+            agent, location = (named[0], named[1]) if len(named) > 1 else (named[0] if named else None, None)
+            head = f"{agent.name} at {location.name}" if agent and location else where
+            full = [where, head, ", ".join([f"{len(cards)} cards, {points} points", *status])]
+            base = location or agent or top
+            base_colour = self._colour_of(base)
+            # The stack: the cards under the top one show their edges in their colours.
+            layers = tuple(named_colour(self._colour_of(c), "#CCCCCC") for c in cards[:-1])
+            look = CardLook(caption=caption, kind=f"{base_colour.capitalize()} mission" if base_colour else "Mission",
+                            symbol=style.kind_symbol(index), colour=style.kind_colour(index),
+                            name=base.name or where, face_up=True,
+                            notes=tuple(x for x in ((agent.name if agent and location else ""),
+                                                    f"{len(cards)} cards", ", ".join(status)) if x),
+                            layers=layers, band=named_colour(base_colour, band), badge=f"{points} pts")
+            return look, full
+        count = f"{len(cards)} card{'s' if len(cards) != 1 else ''}"
         if top.name is None:
-            count = f"{len(cards)} card{'s' if len(cards) != 1 else ''}"
-            # A deck's top card is read when it is played: the tile only counts the deck.
-            return [where, count, "(not read yet)"] if "/table/" in place else [where, count]
+            # A stack's top card is read when it is played (a deck is only counted).
+            notes = (count, "not read yet") if "/table/" in place else ("two-sided", count)
+            return CardLook(caption=caption, kind="", symbol="", colour="#B9B4AA", notes=notes), [where, *notes]
         under = len(cards) - 1
-        self.slots[place].setToolTip("")
-        if under and len(self.boxes) >= COMPACT_PLAYERS:
-            # Little height: "+2" (cards under the top one) on the tile, the words in its tooltip.
-            self.slots[place].setToolTip(plain_tip(f"{top.name} \u2014 {where}, {under} more under it"))
-            return [top.name, f"{where} +{under}"]
-        extra = f"+{under} under it" if under else ""
-        return [top.name, f"{where} {extra}".strip()]
+        notes = (f"+{under} under it",) if under and "/table/" in place else ("two-sided", count) if "/deck/" in place \
+            else ()
+        look = CardLook(caption=caption, kind=type_words, symbol=style.kind_symbol(index),
+                        colour=style.kind_colour(index), name=top.name, face_up=True, notes=notes, band=band)
+        return look, [top.name, type_words, where, *notes]
 
     def setup_widget(self) -> QWidget:
         """How each player lays out their cards, left to right (the rulebook's Set Up)."""
