@@ -1,89 +1,648 @@
-"""The Bonnie and Clyde Mystery Rummy table: the board's ten locations, the car, the piles, the players.
+"""The Bonnie and Clyde Mystery Rummy table: the ten locations as the road the Crime Spree car
+drives, the car on it, the Case File and the FBI Files as piles, and in front of each player
+what they laid down.
 
 Everything is drawn from the engine's shared view and the public state (what lies face up,
 how many cards each hand holds, the car, the scores). The card under a location is a face-down
-tile until someone captures it; the look is asked behind the privacy gate by the shell (the
-engine's ``look`` option is private). Cards laid face up from a hand (a meld, a layoff, Ted
-Hinton, a discard) are read by the camera or picked, on the shared screen: a meld or a layoff is
-the shell's list read (several cards from the hand). What Ted Hinton does is this table's own
-small panel.
+card until someone captures it; the look is asked behind the privacy gate by the shell (the
+engine's ``look`` option is private). When the car moves it is seen driving along the road,
+one location at a time. Cards laid face up from a hand (a meld, a layoff, Ted Hinton, a discard)
+are read by the camera or picked, on the shared screen: a meld or a layoff is the shell's list
+read (several cards from the hand). What Ted Hinton does is this table's own small panel.
 """
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QComboBox, QGridLayout, QHBoxLayout, QVBoxLayout, QWidget
+import math
+
+from PySide6.QtCore import QPointF, QRect, QRectF, QSize, Qt, Signal
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPainterPath, QPen, QPolygonF
+from PySide6.QtWidgets import QComboBox, QGridLayout, QHBoxLayout, QSizePolicy, QVBoxLayout, QWidget
 
 from engine.game import Journal, Option
 from engine.session import PlayerView
 
 from .. import style
+from ..drawn import Clickable, DrawnCard, MotionQueue, Step, player_colours
+from ..drawn import paint as pt
+from ..drawn import text as txt
+from ..drawn.items import paint_player_disc
 from ..private import journal_table
 from ..table_base import GameTable, TableShell
-from ..widgets import SlotButton, button, label
+from ..widgets import button, label
 
 HAND_PLAYS = ("meld", "layoff", "hinton", "discard", "note_hand")
+ROAD, ROAD_EDGE, ROAD_LINE = "#6E6A64", "#4A4742", "#F4E9C8"
+SIGN, SIGN_EDGE = "#FFF6DF", "#5A4A36"
+CAR = style.YELLOW            # the Crime Spree car: bright on the dark road, outlined in black
+PER_ROW = 5                   # locations 1-5 along the top of the road, 6-10 back along the bottom
 
 
 def cards_words(n: int) -> str:
     return "1 card" if n == 1 else f"{n} cards"
 
 
+def location_colour(number: int) -> str:
+    """An Evidence card's colour on the table, by its location (its number is always written on it)."""
+    return style.kind_colour(number % 3)
+
+
+def _draw(p: QPainter, drawn: txt.DrawnText, ink: str, *, bold: bool, family: str = "",
+          align: Qt.AlignmentFlag = Qt.AlignHCenter) -> None:
+    p.setPen(QColor(ink))
+    txt.draw_lines(p, drawn.rect, tuple(drawn.text.split("\n")), drawn.px, bold=bold, align=align, family=family)
+
+
+# --- the road -------------------------------------------------------------------------------
+class LocationStop(Clickable):
+    """One location on the road: its sign (number and name) and the face-down card under it,
+    or the dashed place of a card already taken. A click is a look at the card (when legal)."""
+
+    picked = Signal(str)
+
+    def __init__(self, number: int, name: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.number, self.name = number, name
+        self.place = f"board/{number}"
+        self.setObjectName(f"slot:{self.place}")
+        self.setSizePolicy(QSizePolicy.Ignored, QSizePolicy.Ignored)
+        self.present = True
+        self.legal = self.chosen = False
+        self._texts: list[txt.DrawnText] | None = None
+        self.clicked.connect(lambda: self.picked.emit(self.place) if self.legal else None)
+        self._name_state()
+
+    def show_stop(self, present: bool, legal: bool, chosen: bool) -> None:
+        if (present, legal, chosen) != (self.present, self.legal, self.chosen):
+            self.present, self.legal, self.chosen = present, legal, chosen
+            self._texts = None
+            self._name_state()
+            self.update()
+
+    def _name_state(self) -> None:
+        mark = ", can be chosen" if self.legal else ", chosen" if self.chosen else ""
+        self.setAccessibleName(self.text().replace("\n", " ") + mark)
+
+    def text(self) -> str:
+        return f"{self.number} {self.name}" + ("" if self.present else "\n(empty)")
+
+    def sign_rect(self) -> QRectF:
+        return QRectF(self.rect()).adjusted(3, 3, -3, -3)
+
+    def _card_rect(self) -> QRectF:
+        """The card under the location, at the sign's left with the location's number on it."""
+        sign = self.sign_rect()
+        h = sign.height() - 10
+        w = min(max(h * 0.5, QFontMetrics(txt.font(txt.LEAST_PX, True)).horizontalAdvance("10") + 10),
+                sign.width() * 0.22)
+        return QRectF(sign.left() + 5, sign.top() + 5, w, h)
+
+    def resizeEvent(self, event) -> None:
+        self._texts = None
+        super().resizeEvent(event)
+
+    def drawn_texts(self) -> list[txt.DrawnText]:
+        if self._texts is None:
+            sign, card = self.sign_rect(), self._card_rect()
+            family = txt.narrow_family()
+            room = QRectF(card.right() + 4, sign.top() + 3, sign.right() - card.right() - 7, sign.height() - 6)
+            px, lines, fits = txt.fit(self.name, int(room.width()), int(room.height()), 32, bold=True,
+                                      family=family, max_lines=3)
+            h = len(lines) * txt.line_height(px, True, family)
+            top = room.top() + (room.height() - h) / 2
+            disc = self._disc()
+            npx = min(max(int(disc.height() * 0.62), txt.LEAST_PX), 30)
+            self._texts = [txt.DrawnText("\n".join(lines), px, QRect(int(room.left()), int(top), int(room.width()),
+                                                                      h), fits, key=True),
+                           txt.DrawnText(str(self.number), npx, disc.toAlignedRect(),
+                                         txt.line_height(npx, True) <= disc.height() + 6)]
+        return self._texts
+
+    def _disc(self) -> QRectF:
+        card = self._card_rect()
+        d = min(card.width() - 2, card.height() * 0.6)
+        return QRectF(card.center().x() - d / 2, card.center().y() - d / 2, d, d)
+
+    def paintEvent(self, event) -> None:
+        p = QPainter(self)
+        p.setRenderHint(QPainter.Antialiasing)
+        sign = self.sign_rect()
+        p.setPen(QPen(QColor(SIGN_EDGE), 2))
+        p.setBrush(QColor(SIGN))
+        p.drawRoundedRect(sign, 8, 8)
+        card = self._card_rect()
+        if self.present:
+            pt.paint_back(p, card, style.kind_colour(0))
+        else:                                     # the card was taken: its place, dashed
+            p.setPen(QPen(QColor(pt.EMPTY), 2, Qt.DashLine))
+            p.setBrush(QColor(0, 0, 0, 10))
+            p.drawRoundedRect(card, 6, 6)
+        disc = self._disc()
+        p.setPen(QPen(QColor(SIGN_EDGE), 1.5))
+        p.setBrush(QColor("#FFFFFF"))
+        p.drawEllipse(disc)
+        name, number = self.drawn_texts()
+        p.setPen(QColor(style.INK))
+        p.setFont(txt.font(number.px, True))
+        p.drawText(disc, int(Qt.AlignCenter), number.text)
+        _draw(p, name, style.INK, bold=True, family=txt.narrow_family())
+        if self.legal and not self.chosen:
+            p.setPen(QPen(QColor(style.HIGHLIGHT), 4))
+            p.setBrush(Qt.NoBrush)
+            p.drawRoundedRect(sign.adjusted(1, 1, -1, -1), 8, 8)
+            s = min(11.0, sign.height() / 6)
+            x, y = sign.right() - 3 - s * 1.6, sign.top() + 3
+            p.setPen(QPen(QColor("#FFFFFF"), 1.5))
+            p.setBrush(QColor(style.HIGHLIGHT))
+            p.drawPolygon(QPolygonF([QPointF(x, y), QPointF(x + s * 1.6, y + s), QPointF(x, y + s * 2)]))
+        if self.chosen:
+            pt.paint_chosen(p, sign)
+        if self.hasFocus():
+            pt.paint_focus(p, sign.adjusted(2, 2, -2, -2), 8)
+        p.end()
+
+
+class CarLayer(QWidget):
+    """Over the road and its signs: the Crime Spree car (drawn by the road, which knows where it is)."""
+
+    def __init__(self, road: "RouteBoard") -> None:
+        super().__init__(road)
+        self.road = road
+        self.setAttribute(Qt.WA_TransparentForMouseEvents)
+        self.setAttribute(Qt.WA_NoSystemBackground)
+        self.setFocusPolicy(Qt.NoFocus)
+
+    def paintEvent(self, event) -> None:
+        p = QPainter(self)
+        p.setRenderHint(QPainter.Antialiasing)
+        self.road.paint_car(p)
+        p.end()
+
+
+class RouteBoard(QWidget):
+    """The road from Kaufman, Texas (1) to Gibson, Louisiana (10): along the top from 1 to 5, a
+    hairpin, and back along the bottom from 6 to 10; a sign at each location, the car on the road."""
+
+    def __init__(self, names: dict[int, str], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("bc:route")
+        self.setSizePolicy(QSizePolicy.Expanding, QSizePolicy.Expanding)
+        self.setMinimumSize(300, 110)
+        self.names = names
+        self.stops = {n: LocationStop(n, name, self) for n, name in names.items()}
+        #: where the engine says the car is
+        self.car = 1
+        #: a leg being driven now (from, to, 0..1); legs waiting: the car stays where it was drawn
+        self.drive: tuple[int, int, float] | None = None
+        self.waiting = 0
+        self.shown_at: int | None = None
+        self.facing = 1                      # +1: towards Gibson (10), -1: back towards Kaufman (1)
+        self.path = QPainterPath()
+        self.at: dict[int, float] = {}       # location -> its share of the road's length
+        self.thick = 16.0
+        self.layer = CarLayer(self)
+
+    def count(self) -> int:
+        return len(self.stops)
+
+    # --- geometry -------------------------------------------------------------------------
+    def _columns(self) -> int:
+        return (self.count() + 1) // 2
+
+    def resizeEvent(self, event) -> None:
+        w, h = self.width(), self.height()
+        self.thick = min(max(h * 0.1, 12.0), 28.0)
+        gap = self.thick * 0.45
+        y_a = h / 2 - gap / 2 - self.thick / 2
+        y_b = h / 2 + gap / 2 + self.thick / 2
+        radius = (y_b - y_a) / 2
+        right = w - radius - self.thick / 2 - 4
+        start = 4.0
+        cols = self._columns()
+        cw = (right - start) / cols
+        self.path = QPainterPath(QPointF(start, y_a))
+        self.path.lineTo(right, y_a)
+        self.path.arcTo(QRectF(right - radius, y_a, 2 * radius, 2 * radius), 90, -180)
+        self.path.lineTo(start, y_b)
+        length = self.path.length()
+        top_h = y_a - self.thick / 2 - 3
+        bottom_y = y_b + self.thick / 2 + 3
+        for n, stop in self.stops.items():
+            col = n if n <= cols else 2 * cols + 1 - n
+            x = start + cw * (col - 0.5)
+            if n <= cols:
+                stop.setGeometry(QRectF(x - cw / 2, 0, cw, top_h).toAlignedRect())
+                along = x - start
+            else:
+                stop.setGeometry(QRectF(x - cw / 2, bottom_y, cw, h - bottom_y).toAlignedRect())
+                along = (right - start) + math.pi * radius + (right - x)
+            self.at[n] = along / length if length else 0.0
+        self.layer.setGeometry(self.rect())
+        self.layer.raise_()
+        super().resizeEvent(event)
+
+    def sizeHint(self) -> QSize:
+        return QSize(800, 180)
+
+    # --- the car --------------------------------------------------------------------------
+    def set_car(self, number: int) -> None:
+        if number != self.car:
+            self.car = number
+            self.layer.update()
+
+    def car_share(self) -> float:
+        """Where the car is drawn now, as a share of the road's length."""
+        if self.drive is not None:
+            a, b, t = self.drive
+            return self.at.get(a, 0.0) + (self.at.get(b, 0.0) - self.at.get(a, 0.0)) * pt.ease(t)
+        return self.at.get(self.shown_at if self.shown_at is not None else self.car, 0.0)
+
+    def car_rect(self) -> QRectF:
+        """The car's box on the road now (the tests read where it stands)."""
+        point = self.path.pointAtPercent(min(max(self.car_share(), 0.0), 1.0))
+        length, high = self._car_size()
+        return QRectF(point.x() - length / 2, point.y() - high / 2, length, high)
+
+    def _car_size(self) -> tuple[float, float]:
+        cols = self._columns()
+        cw = self.width() / cols if cols else 100.0
+        length = min(cw * 0.5, self.thick * 3.4)
+        return length, length * 0.5
+
+    def leg(self, a: int, b: int) -> Step:
+        """The car driving from location ``a`` to the next one, ``b``."""
+        def hold() -> None:
+            if self.waiting == 0 and self.drive is None:
+                self.shown_at = a
+            self.waiting += 1
+
+        def progress(t: float) -> None:
+            self.drive = (a, b, t) if t < 1.0 else None
+            self.facing = 1 if b > a else -1
+            self.layer.update()
+
+        def land() -> None:
+            self.drive = None
+            self.waiting = max(self.waiting - 1, 0)
+            self.shown_at = b if self.waiting else None
+            self.layer.update()
+
+        return Step(progress=progress, hold=hold, land=land, what="car")
+
+    def paint_car(self, p: QPainter) -> None:
+        if self.path.isEmpty():
+            return
+        share = min(max(self.car_share(), 0.0), 1.0)
+        here = self.path.pointAtPercent(share)
+        ahead = self.path.pointAtPercent(min(share + 0.004, 1.0))
+        behind = self.path.pointAtPercent(max(share - 0.004, 0.0))
+        angle = math.degrees(math.atan2(ahead.y() - behind.y(), ahead.x() - behind.x()))
+        if self.facing < 0:
+            angle += 180
+        length, high = self._car_size()
+        p.save()
+        p.translate(here)
+        p.rotate(angle)
+        if math.cos(math.radians(angle)) < -0.01:
+            p.scale(1, -1)               # driving leftwards: the wheels stay under the car
+        paint_car(p, length, high)
+        p.restore()
+
+    # --- painting -------------------------------------------------------------------------
+    def paintEvent(self, event) -> None:
+        p = QPainter(self)
+        p.setRenderHint(QPainter.Antialiasing)
+        p.setBrush(Qt.NoBrush)
+        p.setPen(QPen(QColor(ROAD_EDGE), self.thick + 4, Qt.SolidLine, Qt.RoundCap, Qt.RoundJoin))
+        p.drawPath(self.path)
+        p.setPen(QPen(QColor(ROAD), self.thick, Qt.SolidLine, Qt.RoundCap, Qt.RoundJoin))
+        p.drawPath(self.path)
+        p.setPen(QPen(QColor(ROAD_LINE), max(self.thick / 9, 1.5), Qt.DashLine, Qt.FlatCap))
+        p.drawPath(self.path)
+        # A legal sign's halo, in the gap around it.
+        for stop in self.stops.values():
+            if stop.legal and not stop.chosen:
+                sign = stop.sign_rect().translated(QPointF(stop.pos()))
+                for grow, alpha, width in ((3, 80, 4), (1.5, 170, 3)):
+                    c = QColor(style.HIGHLIGHT)
+                    c.setAlpha(alpha)
+                    p.setPen(QPen(c, width))
+                    p.drawRoundedRect(sign.adjusted(-grow, -grow, grow, grow), 10, 10)
+        p.end()
+
+
+def paint_car(p: QPainter, length: float, high: float) -> None:
+    """A 1930s car seen from the side, facing right, centred on the origin."""
+    L, H = length, high
+    p.setPen(Qt.NoPen)
+    p.setBrush(QColor(0, 0, 0, 60))
+    p.drawEllipse(QPointF(0, H * 0.42), L * 0.5, H * 0.12)
+    outline = QPen(QColor("#1A1A1A"), max(H / 14, 1.5), Qt.SolidLine, Qt.RoundCap, Qt.RoundJoin)
+    body = QPainterPath()
+    body.moveTo(-L * 0.5, H * 0.3)
+    body.lineTo(-L * 0.5, -H * 0.02)
+    body.quadTo(-L * 0.46, -H * 0.12, -L * 0.3, -H * 0.12)      # the trunk
+    body.lineTo(-L * 0.22, -H * 0.46)                           # the cab's back
+    body.quadTo(-L * 0.18, -H * 0.52, -L * 0.08, -H * 0.52)
+    body.lineTo(L * 0.1, -H * 0.52)
+    body.lineTo(L * 0.2, -H * 0.14)                             # the windscreen
+    body.lineTo(L * 0.44, -H * 0.1)                             # the bonnet
+    body.quadTo(L * 0.52, -H * 0.06, L * 0.5, H * 0.3)
+    body.closeSubpath()
+    p.setPen(outline)
+    p.setBrush(QColor(CAR))
+    p.drawPath(body)
+    p.setBrush(QColor("#BFE3F5"))                                # windows
+    p.drawPolygon(QPolygonF([QPointF(-L * 0.17, -H * 0.16), QPointF(-L * 0.12, -H * 0.42),
+                             QPointF(-L * 0.03, -H * 0.42), QPointF(-L * 0.03, -H * 0.16)]))
+    p.drawPolygon(QPolygonF([QPointF(L * 0.01, -H * 0.16), QPointF(L * 0.01, -H * 0.42),
+                             QPointF(L * 0.08, -H * 0.42), QPointF(L * 0.15, -H * 0.16)]))
+    p.setBrush(QColor("#FFFFFF"))                                # a headlight
+    p.drawEllipse(QPointF(L * 0.46, H * 0.02), H * 0.07, H * 0.07)
+    for x in (-L * 0.3, L * 0.3):                                # wheels
+        p.setBrush(QColor("#222222"))
+        p.drawEllipse(QPointF(x, H * 0.3), H * 0.19, H * 0.19)
+        p.setBrush(QColor("#BDBDBD"))
+        p.drawEllipse(QPointF(x, H * 0.3), H * 0.08, H * 0.08)
+
+
+# --- in front of each player -----------------------------------------------------------------
+class PlayerStrip(QWidget):
+    """One player at the table: their name in their colour, the cards in their hand (a count),
+    their melds as overlapping face-up cards (sideways ones drawn sideways), the outlaws they
+    captured, and their points this hand and in all."""
+
+    def __init__(self, player: str, colour: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.player, self.colour = player, colour
+        self.setObjectName(f"bc:player:{player}")
+        self.setSizePolicy(QSizePolicy.Ignored, QSizePolicy.Ignored)
+        self.setMinimumHeight(30)
+        self.current = False
+        self.hand = 0
+        self.melds: list[tuple[int, int, bool]] = []      # (location, cards, sideways)
+        self.outlaws: list[str] = []
+        self.points = 0
+        self.total = 0
+        self._narrow = 0
+        self._layout: tuple | None = None
+
+    def show_player(self, *, current: bool, hand: int, melds: list[tuple[int, int, bool]], outlaws: list[str],
+                    points: int, total: int, names: dict[int, str]) -> None:
+        state = (current, hand, melds, outlaws, points, total)
+        if state != (self.current, self.hand, self.melds, self.outlaws, self.points, self.total):
+            self.current, self.hand, self.melds, self.outlaws, self.points, self.total = state
+            self.names = names
+            self._layout = None
+            self.setAccessibleName(self.text())
+            self.update()
+
+    def table_words(self) -> str:
+        melds = [f"{self.names[n]} x{k}" + (" sideways" if side else "") for n, k, side in self.melds]
+        return ", ".join(melds + self.outlaws) or "nothing"
+
+    def text(self) -> str:
+        now = "playing now; " if self.current else ""
+        return (f"{self.player}: {now}{cards_words(self.hand)} in hand; on the table: {self.table_words()}; "
+                f"this hand {self.points}; total {self.total}")
+
+    def resizeEvent(self, event) -> None:
+        self._layout = None
+        super().resizeEvent(event)
+
+    def layout_parts(self):
+        """(texts with their bold and ink, the cards as (rect, look words, colour, sideways, face text))."""
+        if self._layout is not None:
+            return self._layout
+        r = QRectF(self.rect()).adjusted(4, 2, -4, -2)
+        h = r.height()
+        texts: list[tuple[txt.DrawnText, bool]] = []
+        # The name and the hand's count at the left.
+        grow = min(max(h / 60, 1.0), 1.5)          # a roomy screen: larger type
+        name_px, hand_px, points_px = int(24 * grow), int(17 * grow), int(19 * grow)
+        disc = min(h - 6, 34.0 * grow)
+        left = QRectF(r.left() + 10 + disc + 6, r.top(), min(r.width() * 0.25, 260.0 * grow), h)
+        two = h >= txt.line_height(24, True) + txt.line_height(txt.LEAST_PX) + 2
+        hand = f"{cards_words(self.hand)} in hand"
+        if two:
+            name_h = h - txt.line_height(hand_px)
+            px, lines, fits = txt.fit(self.player, int(left.width()), int(name_h), name_px, bold=True, max_lines=1)
+            nh = txt.line_height(px, True)
+            top = r.top() + max((h - nh - txt.line_height(hand_px)) / 2, 0)
+            texts.append((txt.DrawnText(lines[0] if lines else "", px, QRect(int(left.left()), int(top),
+                                                                             int(left.width()), nh), fits,
+                                        key=self.current), True))
+            hpx, hlines, hfits = txt.fit(hand, int(left.width()), txt.line_height(hand_px), hand_px, max_lines=1)
+            texts.append((txt.DrawnText("\n".join(hlines), hpx, QRect(int(left.left()), int(top + nh),
+                                                                       int(left.width()), txt.line_height(hpx)),
+                                        hfits), False))
+        else:
+            px, lines, fits = txt.fit(self.player, int(left.width() * 0.6), int(h), name_px, bold=True, max_lines=1)
+            nw = QFontMetrics(txt.font(px, True)).horizontalAdvance(lines[0]) if lines else 0
+            nh = txt.line_height(px, True)
+            texts.append((txt.DrawnText(lines[0] if lines else "", px, QRect(int(left.left()), int(r.top() + (h - nh) / 2),
+                                                                             int(nw + 2), nh), fits,
+                                        key=self.current), True))
+            words = cards_words(self.hand)
+            hpx, hlines, hfits = txt.fit(words, int(left.width() - nw - 12), int(h), hand_px, max_lines=1)
+            hh = txt.line_height(hpx)
+            texts.append((txt.DrawnText("\n".join(hlines), hpx, QRect(int(left.left() + nw + 10),
+                                                                       int(r.top() + (h - hh) / 2),
+                                                                       int(left.width() - nw - 12), hh), hfits),
+                          False))
+        # The points at the right (in the narrow face: two numbers and their words in little room).
+        family = txt.narrow_family()
+        right = QRectF(r.right() - min(r.width() * 0.2, 170.0 * grow), r.top(), min(r.width() * 0.2, 170.0 * grow), h)
+        lines_pts = [f"This hand: {self.points}", f"Total: {self.total}"]
+        if h >= 2 * txt.line_height(txt.LEAST_PX, True, family) + 2:
+            each = min(h / 2, txt.line_height(points_px, True, family) * 1.2)
+            for i, words in enumerate(lines_pts):
+                ppx, plines, pfits = txt.fit(words, int(right.width()), int(each), points_px, bold=i == 1,
+                                             family=family, max_lines=1)
+                ph = txt.line_height(ppx, i == 1, family)
+                y = r.top() + (h - 2 * each) / 2 + each * i + (each - ph) / 2
+                texts.append((txt.DrawnText("\n".join(plines), ppx, QRect(int(right.left()), int(y),
+                                                                           int(right.width()), ph), pfits), i == 1))
+        else:
+            words = f"This hand: {self.points} \u00b7 Total: {self.total}"
+            ppx, plines, pfits = txt.fit(words, int(right.width()), int(h), points_px, bold=True, family=family,
+                                         max_lines=1)
+            ph = txt.line_height(ppx, True, family)
+            texts.append((txt.DrawnText("\n".join(plines), ppx, QRect(int(right.left()), int(r.top() + (h - ph) / 2),
+                                                                       int(right.width()), ph), pfits), True))
+        self._narrow = len(texts)        # the texts from here on are in the narrow face
+        # The cards laid down, between.
+        middle = QRectF(left.right() + 10, r.top() + 2, right.left() - left.right() - 20, h - 4)
+        cards = self._cards(middle, texts)
+        self._layout = (texts, cards, QRectF(r.left() + 6, r.top() + (h - disc) / 2, disc, disc))
+        return self._layout
+
+    def _cards(self, room: QRectF, texts: list[tuple[txt.DrawnText, bool]]) -> list[tuple[QRectF, str, bool, str]]:
+        """Each card in front of the player: (rect, colour, sideways, its number); the words on the
+        cards are added to ``texts``. A meld is a cascade: each card shows its location's number
+        where there is room for it, the top one always."""
+        family = txt.narrow_family()
+        ch = room.height()
+        bold = QFontMetrics(txt.font(txt.LEAST_PX, True, QFont(family)))
+        number_w = bold.horizontalAdvance("10") + 8
+        cw = max(ch * 0.7, number_w + 4)
+        groups: list[tuple[str, list[tuple[int, bool]]]] = [("meld", [(n, side)] * k) for n, k, side in self.melds]
+        groups += [("outlaw", [(0, False)]) for _ in self.outlaws]
+        if not groups:
+            words = "nothing on the table yet"
+            px, lines, fits = txt.fit(words, int(room.width()), int(ch), 17, max_lines=2)
+            lh = len(lines) * txt.line_height(px)
+            texts.append((txt.DrawnText("\n".join(lines), px, QRect(int(room.left()), int(room.top() + (ch - lh) / 2),
+                                                                     int(room.width()), lh), fits), False))
+            return []
+        # An outlaw's card is as wide as its name on one line (two when the card is high enough).
+        outlaw_lines = 2 if ch >= 2 * txt.line_height(txt.LEAST_PX, True, family) + 6 else 1
+        outlaw_w = max(ch * 1.2, max((max(bold.horizontalAdvance(w) for w in (name.split() if outlaw_lines == 2
+                                                                                else [name])) + 12
+                                      for name in self.outlaws), default=0))
+        gap = 10.0
+
+        def width(step: float, gap: float) -> float:
+            total = 0.0
+            for kind, cards in groups:
+                total += outlaw_w if kind == "outlaw" else (ch if cards[0][1] else cw) + step * (len(cards) - 1)
+            return total + gap * (len(groups) - 1)
+
+        step = max(cw * 0.55, number_w)
+        while step > 5 and width(step, gap) > room.width():
+            step -= 1
+        while gap > 4 and width(step, gap) > room.width():
+            gap -= 1
+        out: list[tuple[QRectF, str, bool, str]] = []
+        x = room.left()
+        outlaws = iter(self.outlaws)
+        for kind, cards in groups:
+            if kind == "outlaw":
+                rect = QRectF(x, room.top(), outlaw_w, ch)
+                name = next(outlaws)
+                px, lines, fits = txt.fit(name, int(rect.width() - 10), int(rect.height() - 4), 20, bold=True,
+                                          family=family, max_lines=outlaw_lines)
+                lh = len(lines) * txt.line_height(px, True, family)
+                texts.append((txt.DrawnText("\n".join(lines), px, QRect(int(rect.left() + 5),
+                                                                         int(rect.top() + (ch - lh) / 2),
+                                                                         int(rect.width() - 10), lh),
+                                            fits and rect.right() <= room.right() + 1), True))
+                out.append((rect, style.VERMILLION, False, ""))
+                x += outlaw_w + gap
+                continue
+            for i, (n, side) in enumerate(cards):
+                # A sideways meld lies sideways: wider than high (the car was there: more points).
+                rect = QRectF(x, room.top() + (ch - cw if side else 0), ch if side else cw, cw if side else ch)
+                last = i == len(cards) - 1
+                if last or step >= number_w:
+                    shown = rect.width() if last else step
+                    px = min(max(int(min(rect.height() * 0.5, shown * 0.8)), txt.LEAST_PX), 28)
+                    text_rect = QRect(int(rect.left() + 3), int(rect.top() + 2), int(shown - 4),
+                                      txt.line_height(px, True, family))
+                    texts.append((txt.DrawnText(str(n), px, text_rect, rect.right() <= room.right() + 1
+                                                and text_rect.bottom() <= rect.bottom() + 1), True))
+                out.append((rect, location_colour(n), side, str(n)))
+                x += step if not last else rect.width()
+            x += gap
+        return out
+
+    def drawn_texts(self) -> list[txt.DrawnText]:
+        return [drawn for drawn, _ in self.layout_parts()[0]]
+
+    def paintEvent(self, event) -> None:
+        p = QPainter(self)
+        p.setRenderHint(QPainter.Antialiasing)
+        r = QRectF(self.rect()).adjusted(1.5, 1.5, -1.5, -1.5)
+        tint = QColor(self.colour)
+        tint.setAlpha(45 if self.current else 0)
+        p.setPen(QPen(QColor(self.colour) if self.current else QColor("#B8B0A0"), 3 if self.current else 1.5))
+        p.setBrush(QColor("#FFFDF7"))
+        p.drawRoundedRect(r, 10, 10)
+        p.setPen(Qt.NoPen)
+        p.setBrush(tint)
+        p.drawRoundedRect(r, 10, 10)
+        p.setBrush(QColor(self.colour))
+        p.drawRoundedRect(QRectF(r.left(), r.top(), 7, r.height()), 3, 3)
+        texts, cards, disc = self.layout_parts()
+        paint_player_disc(p, disc, self.colour, self.player)
+        family = txt.narrow_family()
+        for rect, colour, side, _ in cards:
+            p.setPen(QPen(QColor("#333333"), 1.5))
+            p.setBrush(QColor(pt.FACE))
+            p.drawRoundedRect(rect, 5, 5)
+            band = QRectF(rect.left() + 1, rect.bottom() - max(rect.height() * 0.22, 5), rect.width() - 2,
+                          max(rect.height() * 0.22, 5) - 1)
+            p.setPen(Qt.NoPen)
+            p.setBrush(QColor(colour))
+            p.drawRoundedRect(band, 3, 3)
+        for i, (drawn, bold) in enumerate(texts):
+            if i < 2:                                      # the name and the hand's count
+                _draw(p, drawn, style.INK, bold=bold, align=Qt.AlignLeft)
+            elif i < self._narrow:                         # the points
+                _draw(p, drawn, style.INK, bold=bold, family=family, align=Qt.AlignRight)
+            elif cards:                                    # the words on the cards laid down
+                _draw(p, drawn, style.INK, bold=bold, family=family, align=Qt.AlignLeft)
+            else:                                          # nothing laid down yet
+                _draw(p, drawn, "#555555", bold=bold, align=Qt.AlignLeft)
+        p.end()
+
+
+# --- the table ------------------------------------------------------------------------------
 class BonnieClydeTable(GameTable):
-    """The board (ten location tiles, the car on one), the Case File and FBI Files, one line per player."""
+    """The road with its ten locations and the car; the Case File and FBI Files; the players."""
 
     def __init__(self, shell: TableShell) -> None:
         super().__init__(shell)
-        rules = self.controller.session.rules
+        session = self.controller.session
+        rules = session.rules
         self.board = rules.board
-        self.slots: dict[str, SlotButton] = {}
-        outer = QVBoxLayout(self)
+        self.colours = player_colours(session.players)
+        outer = QHBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
-        outer.setSpacing(4)
-        row = QGridLayout()
-        row.setSpacing(4)
-        for n in self.board.numbers:
-            row.addWidget(self._slot(f"board/{n}"), 0, n - 1)
-            row.setColumnStretch(n - 1, 1)
-        outer.addLayout(row, 3)           # the board takes the height there is: bigger tiles on a big screen
-        piles = QHBoxLayout()
-        piles.addWidget(self._slot("casefile"), 1)
-        piles.addWidget(self._slot("files"), 1)
-        self.car = label("", "heading")
+        outer.setSpacing(8)
+        left = QVBoxLayout()
+        left.setSpacing(4)
+        self.route = RouteBoard({n: self.board.name(n) for n in self.board.numbers})
+        self.slots: dict[str, QWidget] = {}
+        for n, stop in self.route.stops.items():
+            stop.picked.connect(self.place_clicked)
+            self.slots[stop.place] = stop
+        left.addWidget(self.route, 12)
+        self.car = label("", wrap=False)
         self.car.setObjectName("bc:car")
-        piles.addWidget(self.car, 3)
-        outer.addLayout(piles, 2)
-        # The score sheet: one row per player, what lies in front of them and the points.
-        self.players: dict[str, dict[str, object]] = {}
+        self.car.setStyleSheet("font-size: 13pt; font-weight: bold;")
+        self.car.setSizePolicy(QSizePolicy.Ignored, QSizePolicy.Preferred)
+        left.addWidget(self.car)
+        # In front of each player: one strip each.
+        self.players: dict[str, PlayerStrip] = {}
         self.lines = QWidget()
-        grid = QGridLayout(self.lines)
-        grid.setContentsMargins(0, 0, 0, 0)
-        grid.setHorizontalSpacing(14)
-        grid.setVerticalSpacing(2)
-        for col, words in enumerate(("Player", "In hand", "On the table", "This hand", "Total")):
-            grid.addWidget(label(words, "heading", wrap=False), 0, col)
-        for i, player in enumerate(self.controller.session.players, 1):
-            cells = {}
-            for col, part in enumerate(("name", "hand", "table", "points", "total")):
-                cell = label("", wrap=part == "table")
-                cell.setObjectName(f"bc:player:{player}" if part == "name" else f"bc:player:{player}:{part}")
-                cell.setStyleSheet("font-size: 14pt;")
-                grid.addWidget(cell, i, col)
-                cells[part] = cell
-            self.players[player] = cells
-        grid.setColumnStretch(2, 1)
-        outer.addWidget(self.lines)
+        rows = QVBoxLayout(self.lines)
+        rows.setContentsMargins(0, 0, 0, 0)
+        rows.setSpacing(4)
+        for player in session.players:
+            strip = PlayerStrip(player, self.colours[player])
+            self.players[player] = strip
+            rows.addWidget(strip, 1)
+        left.addWidget(self.lines, 8)
         self.panel = self._panel()
-        outer.addWidget(self.panel)
+        left.addWidget(self.panel, 8)
         self.panel.hide()
-        outer.addStretch(1)
+        outer.addLayout(left, 5)
+        piles = QVBoxLayout()
+        piles.setSpacing(4)
+        for place in ("casefile", "files"):
+            card = DrawnCard(place)
+            card.setMinimumSize(120, 60)
+            card.picked.connect(self.place_clicked)
+            self.slots[place] = card
+            piles.addWidget(card, 1)
+        outer.addLayout(piles, 1)
         self.pending: tuple[Option, str] | None = None
-
-    def _slot(self, place: str) -> SlotButton:
-        slot = SlotButton(place)
-        slot.setMinimumSize(72, 44)
-        slot.picked.connect(self.place_clicked)
-        self.slots[place] = slot
-        return slot
+        self.motion = MotionQueue(self)
+        self._car_seen: tuple[int, int] | None = None
+        #: movements that happened while the table was hidden (behind the privacy gate): played
+        #: when it shows again, so the family sees them
+        self._deferred: list[Step] = []
 
     def _panel(self) -> QWidget:
         """What Ted Hinton does: draw two, take from the FBI Files, or look under a location."""
@@ -112,6 +671,7 @@ class BonnieClydeTable(GameTable):
         cancel.clicked.connect(self._close)
         uses.addWidget(cancel, 1, 2)
         layout.addLayout(uses)
+        layout.addStretch(1)
         return panel
 
     # --- the contract ------------------------------------------------------------------
@@ -198,47 +758,68 @@ class BonnieClydeTable(GameTable):
         by_place: dict[str, list] = {}
         for card in view.cards:
             by_place.setdefault(card.place, []).append(card)
-        for n in self.board.numbers:
-            place = f"board/{n}"
-            cards = by_place.get(place, [])
-            slot = self.slots[place]
-            car = " \u25C6 car" if state.car == n and state.hand_no else ""
-            slot.show_card("Location", f"{n} {self.board.name(n)}", style.kind_colour(n % 3), style.kind_symbol(0),
-                           name=None, present=bool(cards), legal=place in legal, chosen=place in chosen,
-                           face_up=False)
-            # A card under it is told by the tile's colour (grey when empty) and the word "empty".
-            slot.set_lines([f"{n}{car}", self.board.name(n)] + ([] if cards else ["(empty)"]))
+        for n, stop in self.route.stops.items():
+            place = stop.place
+            stop.show_stop(bool(by_place.get(place)), place in legal, place in chosen)
+        self.route.update()               # the halo of a legal location
         casefile = by_place.get("casefile", [])
-        self.slots["casefile"].show_card("Case File", "Case File", style.kind_colour(1), style.kind_symbol(1),
-                                         name=None, present=bool(casefile), legal="casefile" in legal,
-                                         chosen="casefile" in chosen, face_up=False)
-        self.slots["casefile"].set_lines(["Case File", cards_words(len(casefile))])
+        self.slots["casefile"].set_look(pt.CardLook(caption="Case File", kind="Draw pile", symbol=style.kind_symbol(1),
+                                                    colour=style.kind_colour(1), present=bool(casefile),
+                                                    notes=(cards_words(len(casefile)),), count=len(casefile)),
+                                        legal="casefile" in legal, chosen="casefile" in chosen)
         files = by_place.get("files", [])
         top = files[-1] if files else None
-        slot = self.slots["files"]
-        slot.show_card("FBI Files", "FBI Files", style.kind_colour(2), style.kind_symbol(2),
-                       name=top.name if top else None, present=bool(files), legal="files" in legal,
-                       chosen="files" in chosen, face_up=bool(top and top.face_up))
-        slot.set_lines(["FBI Files", top.name if top and top.name else "(top not read)" if top else "(empty)",
-                        cards_words(len(files))])
-        self.car.setText(f"The Crime Spree car is on {rules.loc_words(state.car)}. Hand {max(state.hand_no, 1)}, "
-                         f"playing to {state.target}.")
+        named = top.name if top and top.face_up else None
+        self.slots["files"].set_look(pt.CardLook(caption="FBI Files", kind="Discards", symbol=style.kind_symbol(2),
+                                                 colour=style.kind_colour(2), name=named, face_up=bool(named),
+                                                 present=bool(files),
+                                                 notes=(cards_words(len(files)),) if files else (),
+                                                 count=len(files)),
+                                     legal="files" in legal, chosen="files" in chosen)
+        self.car.setText(f"Hand {max(state.hand_no, 1)}, playing to {state.target}. "
+                         f"The Crime Spree car is on {rules.loc_words(state.car)}.")
+        self._follow_car(state.car, state.hand_no)
         totals = state.scores.totals()
-        for player, cells in self.players.items():
+        names = {n: self.board.name(n) for n in self.board.numbers}
+        for player, strip in self.players.items():
             points = rules.table_points(state, player)
             melds = []
-            for place, cards in sorted(by_place.items()):
+            for place, cards in sorted(by_place.items(), key=lambda item: item[0]):
                 parts = place.split("/")
-                if parts[0] == player and parts[1] in ("played", "sideways"):
-                    side = " sideways" if parts[1] == "sideways" else ""
-                    melds.append(f"{self.board.name(int(parts[2]))} x{len(cards)}{side}")
-            captured = [c.name for c in by_place.get(f"{player}/captured", []) if c.name]
-            now = "\u25B6 " if player == view.current and view.outcome is None else ""
-            cells["name"].setText(f"{now}{player}")
-            cells["hand"].setText(cards_words(len(by_place.get(f"{player}/hand", []))))
-            cells["table"].setText(", ".join(melds + captured) or "nothing")
-            cells["points"].setText(str(points["points"]))
-            cells["total"].setText(str(totals[player]))
+                if parts[0] == player and len(parts) == 3 and parts[1] in ("played", "sideways"):
+                    melds.append((int(parts[2]), len(cards), parts[1] == "sideways"))
+            melds.sort()
+            outlaws = [c.name for c in by_place.get(f"{player}/captured", []) if c.name]
+            strip.show_player(current=player == view.current and view.outcome is None,
+                              hand=len(by_place.get(f"{player}/hand", [])), melds=melds, outlaws=outlaws,
+                              points=points["points"], total=totals[player], names=names)
+
+    # --- movements ----------------------------------------------------------------------
+    def _follow_car(self, car: int, hand: int) -> None:
+        """The car drives from where it was to where it is, one location at a time; a new hand
+        puts it back at the start at once (the family moves it by hand)."""
+        before, self._car_seen = self._car_seen, (car, hand)
+        self.route.set_car(car)
+        if before is None:
+            return
+        was, was_hand = before
+        if was == car or was_hand != hand:
+            return
+        way = 1 if car > was else -1
+        legs = [self.route.leg(n, n + way) for n in range(was, car, way)]
+        if self.isVisible():
+            self.motion.play(legs)
+            return
+        if not self._deferred:
+            self.route.shown_at = was          # until the table shows again, the car stays where it was seen
+        self._deferred += legs
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        if self._deferred:
+            legs, self._deferred = self._deferred, []
+            self.route.shown_at = None
+            self.motion.play(legs)
 
     def setup_widget(self) -> QWidget:
         body = QWidget()

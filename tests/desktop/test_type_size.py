@@ -26,8 +26,6 @@ MOVES = 12                   # moves played into each game (the walk looks after
 #: passing, so the list only shrinks.
 NOT_YET_REDRAWN = {
     "sudds-malone": "issue 23: the dice pool, city and score sheet are not redrawn yet",
-    "carmen-usa": "issue 23: the map and question card are not redrawn yet",
-    "bonnie-clyde": "issue 23: the route, melds and piles are not redrawn yet",
 }
 
 

@@ -6,7 +6,9 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QAbstractButton, QLabel
 
+from desktop.drawn import set_less_motion
 from desktop.tables.bonnie_clyde import BonnieClydeTable
+from tests.desktop.driver import visible_texts
 from tests.desktop.test_fit import fits
 
 PLAYERS = [("Ann", 11), ("Bob", 9)]
@@ -19,6 +21,24 @@ def E(n: int, letter: str) -> str:
 
 def choose_game(t, game: str = "bonnie-clyde") -> None:
     t.choose_game(game)
+
+
+def painted(t, name: str) -> list[str]:
+    """The words painted on a drawn widget (a player's place at the table), one per piece of text."""
+    return [drawn.text.replace("\n", " ") for drawn in t.find(name).drawn_texts()]
+
+
+def laid_cards(t, player: str) -> list[tuple[str, bool]]:
+    """The cards drawn in front of ``player``: the words on each, and whether it lies sideways."""
+    _, cards, _ = t.find(f"bc:player:{player}").layout_parts()
+    return [(words, sideways) for _, _, sideways, words in cards]
+
+
+def car_stands_at(t, number: int) -> bool:
+    """The car is drawn on the road at location ``number`` (the middle of the car on that sign's column)."""
+    route = t.find("bc:route")
+    sign = route.stops[number].geometry()
+    return sign.left() <= route.car_rect().center().x() <= sign.right() and route.drive is None
 
 
 @pytest.fixture
@@ -95,7 +115,8 @@ def shut_out_hand_by_clicks(t) -> None:
     assert t.legal_slots() == {"board/1"}
     look(t, "board/1", B)
     assert any("captured her" in line for line in t.log())
-    assert "car is on Sherman, Texas (2)" in t.text("bc:car")
+    assert "car is on Sherman, Texas (2)" in t.text("bc:car") and car_stands_at(t, 2)
+    assert "(empty)" in t.find("slot:board/1").text()           # Bonnie was taken from under Kaufman
     t.click("action:meld")
     pick_cards(t, [E(2, "a"), E(2, "b"), E(2, "c")])
     look(t, "board/2", C)
@@ -118,8 +139,60 @@ def test_a_hand_by_clicks_ending_in_a_shut_out(game):
     assert "Ann: 10 sideways Evidence x 4 = 40" in log and "Bob: shut out" in log
     assert "Eastham" not in log                  # Ann's private look stays hers
     assert t.session.state.scores.totals() == {"Ann": 64, "Bob": 0}
-    assert t.text("bc:player:Ann:total") == "64" and t.text("bc:player:Bob:total") == "0"
-    assert "Kaufman, Texas x3 sideways" in t.text("bc:player:Ann:table")
+    assert any("Total: 64" in words for words in painted(t, "bc:player:Ann"))
+    assert any("Total: 0" in words for words in painted(t, "bc:player:Bob"))
+    # Ann's melds lie in front of her: Kaufman's three cards sideways (the car was there), ...
+    assert "Kaufman, Texas x3 sideways" in t.find("bc:player:Ann").text()
+    assert laid_cards(t, "Ann").count(("1", True)) == 3
+    assert laid_cards(t, "Ann").count(("3", True)) == 4 and laid_cards(t, "Bob") == []
+    # ... and the outlaws she captured, by name.
+    assert {"Bonnie Parker", "Clyde Barrow"} <= set(painted(t, "bc:player:Ann"))
+
+
+def test_the_car_is_seen_driving_to_the_next_location(game, qtbot):
+    """Play, a meld of the Location the Crime Spree Car is on, step 2: after the look, the car moves
+    up 1 Location. Back at the table after the private look, the family sees it drive along the road
+    from Kaufman (1) to Sherman (2) (one movement) and stop where the engine says it is."""
+    t = game
+    table = t.window.table.table
+    route = t.find("bc:route")
+    t.click("action:deal")
+    t.click("choose:Bob")
+    t.choose("card", "bonnie-clyde.hinton.ted-hinton-15")
+    t.click("entry:submit")
+    t.click("action:draw")
+    t.click("action:meld")
+    pick_cards(t, [E(1, "a"), E(1, "b"), E(1, "c")])
+    assert car_stands_at(t, 1)
+    started: list[str] = []
+    table.motion.step_started.connect(started.append)
+    set_less_motion(False)
+    try:
+        look(t, "board/1", B)
+        assert t.session.state.car == 2 and started == ["car"] and table.motion.busy
+        one, two = (route.stops[n].geometry().center().x() for n in (1, 2))
+        qtbot.waitUntil(lambda: route.drive is not None and 0 < route.drive[2] < 1, timeout=2000)
+        assert route.drive[:2] == (1, 2) and one < route.car_rect().center().x() < two      # on its way
+        qtbot.waitUntil(lambda: not table.motion.busy, timeout=3000)
+        assert table.motion.played == ["car"] and car_stands_at(t, 2)
+    finally:
+        set_less_motion(True)
+
+
+def test_with_less_motion_the_car_is_at_once_where_it_goes(game):
+    """The start screen's "Less motion": the car is drawn on its new location at once, nothing plays."""
+    t = game
+    table = t.window.table.table
+    t.click("action:deal")
+    t.click("choose:Bob")
+    t.choose("card", "bonnie-clyde.hinton.ted-hinton-15")
+    t.click("entry:submit")
+    t.click("action:draw")
+    t.click("action:meld")
+    pick_cards(t, [E(1, "a"), E(1, "b"), E(1, "c")])
+    look(t, "board/1", B)
+    assert t.session.state.car == 2 and not table.motion.busy and car_stands_at(t, 2)
+    assert table.motion.played == ["car"]               # landed at once, not skipped
 
 
 def test_the_family_picks_who_deals_the_next_hand(game):
@@ -223,7 +296,7 @@ def test_ted_hinton_look_by_clicks(game):
     # A privacy walk of the shared screen: no visible word anywhere names what Ann saw.
     assert t.window.stack.currentWidget() is t.window.table
     shown = [w.text() for cls in (QLabel, QAbstractButton) for w in t.window.findChildren(cls) if w.isVisible()]
-    shown += t.log() + [t.find("slot:board/10").accessibleName()]
+    shown += t.log() + [t.find("slot:board/10").accessibleName()] + visible_texts(t.window)
     assert shown and not [text for text in shown if "Clyde Barrow" in text]
     assert t.session.journal("Ann", "full").where(C) == "Under Gibson, Louisiana (10)"
     assert t.session.journal("Bob", "full").where(C) == "Unknown"

@@ -12,7 +12,8 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QAbstractButton
 
-from desktop.tables.carmen_usa import CarmenUsaTable
+from desktop.drawn import set_less_motion
+from desktop.tables.carmen_usa import CarmenUsaTable, MapDataError, load_map
 from tests.desktop.test_fit import fits
 
 PLAYERS = [("Ann", 7), ("Bob", 9), ("Cy", 11)]
@@ -189,6 +190,83 @@ def test_the_countdown_running_out_lets_carmen_escape(game):
     clock.now += 36
     table.countdown.update_clock()
     assert t.session.outcome is not None and "escaped" in t.session.outcome.reason
+
+
+def agents_at(t, landmark: str) -> list[str]:
+    """The agents whose pieces are drawn on a landmark's tile now (not the ones still on their way)."""
+    tile = t.window.table.table.tiles[landmark]
+    return [agent for agent, _ in tile.pieces if agent not in tile.arriving]
+
+
+def test_a_piece_is_seen_moving_to_the_landmark_reached(game, qtbot):
+    """Correct Answers/Movement: after a right answer the agent moves their piece. The family sees
+    it travel from Big Bend to Carlsbad Caverns (one movement), and it ends on the landmark the
+    engine says, no longer on the one it left."""
+    t = game
+    table = t.window.table.table
+    for lm in ("big-bend", "everglades", "mammoth-cave"):
+        t.click(f"slot:{lm}")
+    ask(t)
+    press(t, "action:answer", "Right answer")
+    started: list[str] = []
+    table.motion.step_started.connect(started.append)
+    set_less_motion(False)
+    try:
+        move(t, "carlsbad-caverns")
+        assert t.session.state.pieces["Ann"] == "carlsbad-caverns" and started == ["piece"] and table.motion.busy
+        assert agents_at(t, "big-bend") == [] and agents_at(t, "carlsbad-caverns") == []      # on its way
+        qtbot.waitUntil(lambda: bool(table.map.flights.flights), timeout=2000)
+        qtbot.waitUntil(lambda: not table.motion.busy, timeout=3000)
+        assert table.motion.played[-1:] == ["piece"] and not table.map.flights.flights
+        assert agents_at(t, "carlsbad-caverns") == ["Ann"] and agents_at(t, "big-bend") == []
+    finally:
+        set_less_motion(True)
+
+
+def test_with_less_motion_a_piece_is_at_once_where_it_goes(game):
+    """The start screen's "Less motion": the piece is drawn on the landmark reached at once."""
+    t = game
+    table = t.window.table.table
+    for lm in ("big-bend", "everglades", "mammoth-cave"):
+        t.click(f"slot:{lm}")
+    assert agents_at(t, "big-bend") == ["Ann"] and agents_at(t, "mammoth-cave") == ["Cy"]
+    assert table.motion.played == ["piece"] * 3            # each piece put down: landed at once
+    ask(t)
+    press(t, "action:answer", "Right answer")
+    move(t, "carlsbad-caverns")
+    assert not table.motion.busy and table.motion.played == ["piece"] * 4
+    assert agents_at(t, "carlsbad-caverns") == ["Ann"] and agents_at(t, "big-bend") == []
+
+
+def test_the_map_is_laid_out_like_the_country(table):
+    """Landmarks, Landmark Boxes (Rulebook, Set Up): each box lies close to its landmark. On the
+    drawn map each landmark's tile is within a tile or so of where the landmark lies on the outline
+    of the country (Alaska and Hawaii apart, in their boxes); every landmark has a tile of its own."""
+    from engine.games.carmen_usa.data import load_board
+    board = load_board()
+    layout = load_map(board.ids)
+    for lm in board.landmarks:
+        if lm.id in layout.insets:
+            continue
+        x, y = layout.project(lm.lon, lm.lat)
+        column, row = layout.tiles[lm.id]
+        assert abs(column + 0.5 - x) <= 1.6 and abs(row + 0.5 - y) <= 1.3, f"{lm.name} is drawn far from where it lies"
+    assert len(set(layout.tiles.values())) == len(board.ids)
+
+
+def test_a_map_file_with_two_landmarks_on_one_tile_is_refused(tmp_path):
+    """The map is data: a broken file is refused in words that name it, not drawn wrong."""
+    from engine.games.carmen_usa.data import load_board
+    from engine.paths import assets_dir
+    ids = load_board().ids
+    text = (assets_dir() / "boards" / "carmen-usa-map.toml").read_text(encoding="utf-8")
+    broken = tmp_path / "map.toml"
+    broken.write_text(text.replace("denali = [0, 3]", "denali = [0, 0]"), encoding="utf-8")
+    with pytest.raises(MapDataError, match="denali and mount-rainier lie on the same tile|same tile"):
+        load_map(ids, broken)
+    broken.write_text(text.replace("denali = [0, 3]\n", ""), encoding="utf-8")
+    with pytest.raises(MapDataError, match="missing: denali"):
+        load_map(ids, broken)
 
 
 def test_a_private_look_stays_private_on_the_shared_screen(game):
