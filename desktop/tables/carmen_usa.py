@@ -264,10 +264,13 @@ class LandmarkTile(Clickable):
             spots.append((room.width() - name_w[0], top + line_h))
             spot = next((base for free, base in spots if free >= pawns_w + 6), None)
             if spot is None:                    # a line of their own under the name
-                bottom += pawn.height()
-                px, lines, fits, name_h = fit_name(room.height() - bottom)
-                top = room.top() + max(room.height() - bottom - name_h, 0) / 2
-                spot = room.bottom() if not status else room.bottom() - bottom + pawn.height()
+                smaller = fit_name(room.height() - bottom - pawn.height())
+                if smaller[2]:
+                    px, lines, fits, name_h = smaller
+                    top = room.top() + max(room.height() - bottom - pawn.height() - name_h, 0) / 2
+                    spot = top + name_h + pawn.height()
+                else:                           # no room at all: they stand over the name's corner
+                    spot = room.bottom()
             y = min(spot, room.bottom()) - pawn.height()
             x = room.right() - pawns_w
             rects = [QRectF(x + i * step, y, pawn.width(), pawn.height()) for i in range(len(self.pieces))]
@@ -435,8 +438,11 @@ class QuestionCard(QWidget):
     def card_rect(self) -> QRectF:
         return QRectF(self.rect()).adjusted(4, 4, -8, -8)
 
+    def _header_px(self) -> int:
+        return int(min(max(self.card_rect().height() * 0.06, 18), 28))
+
     def _band_height(self) -> int:
-        return txt.line_height(20, True) + 10
+        return txt.line_height(self._header_px(), True) + 10
 
     def _choice_height(self) -> float:
         card = self.card_rect()
@@ -460,13 +466,14 @@ class QuestionCard(QWidget):
         if self._texts is None:
             card = self.card_rect()
             band = QRectF(card.left() + 12, card.top() + 4, card.width() - 24, self._band_height() - 8)
-            hpx, hlines, hfits = txt.fit(self.header, int(band.width()), int(band.height()), 20, bold=True,
-                                         max_lines=1)
+            hpx, hlines, hfits = txt.fit(self.header, int(band.width()), int(band.height()), self._header_px(),
+                                         bold=True, max_lines=1)
             shown = [b for b in self.choices if not b.isHidden()]
             bottom = min((b.geometry().top() for b in shown), default=int(card.bottom() - 8)) - 6
             room = QRectF(card.left() + 18, card.top() + self._band_height() + 6, card.width() - 36,
                           bottom - card.top() - self._band_height() - 6)
-            qpx, qlines, qfits = txt.fit(self.question, int(room.width()), int(room.height()), 34, bold=True,
+            largest = int(min(max(card.height() * 0.12, 30), 50))
+            qpx, qlines, qfits = txt.fit(self.question, int(room.width()), int(room.height()), largest, bold=True,
                                          max_lines=5)
             qh = len(qlines) * txt.line_height(qpx, True)
             top = room.top() + max(room.height() - qh, 0) / 2
@@ -532,7 +539,8 @@ class QuestionPile(QWidget):
             family = txt.narrow_family()
             shown = [(words, bold) for words, bold, _ in self.lines]
             keep = [k for _, _, k in self.lines]
-            sizes = [26 if bold else 22 for _, bold in shown]
+            grow = min(max(room.height() / 150, 1.0), 1.5)       # a roomy screen: larger words
+            sizes = [int((26 if bold else 22) * grow) for _, bold in shown]
             while True:
                 placed = [txt.fit(words, int(room.width()), 10_000, px, px, bold=bold, family=family, max_lines=6)
                           for (words, bold), px in zip(shown, sizes)]
@@ -709,15 +717,16 @@ class Countdown(QWidget):
         inner = QRectF((self.width() - side) / 2, (self.height() - side) / 2, side, side).adjusted(
             side * 0.17, side * 0.2, -side * 0.17, -side * 0.2)
         number = str(self.left())
-        word_h = txt.line_height(txt.LEAST_PX, True)
+        word_px = int(min(max(side * 0.07, txt.LEAST_PX), 24))
+        word_h = txt.line_height(word_px, True)
         npx, nlines, nfits = txt.fit(number, int(inner.width()), int(inner.height() - word_h), 120, bold=True,
                                      max_lines=1)
         nh = txt.line_height(npx, True)
         top = inner.top() + (inner.height() - nh - word_h) / 2
         return [txt.DrawnText(number, npx, QRect(int(inner.left()), int(top), int(inner.width()), nh), nfits,
                               key=True),
-                txt.DrawnText("seconds", txt.LEAST_PX, QRect(int(inner.left()), int(top + nh), int(inner.width()),
-                                                             word_h), True)]
+                txt.DrawnText("seconds", word_px, QRect(int(inner.left()), int(top + nh), int(inner.width()),
+                                                        word_h), True)]
 
     def drawn_texts(self) -> list[txt.DrawnText]:
         return self._texts()
@@ -839,6 +848,41 @@ class StateMap(QWidget):
         p.end()
 
 
+class FittedWords(QWidget):
+    """Words fitted to their room: as large as it allows (``largest``), never below the least size."""
+
+    def __init__(self, largest: int, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.words = ""
+        self.largest = largest
+        self.setSizePolicy(QSizePolicy.Ignored, QSizePolicy.Ignored)
+        self.setMinimumHeight(txt.line_height(txt.LEAST_PX, True) * 2)
+
+    def setText(self, words: str) -> None:        # the QLabel spelling: the tests read it alike
+        if words != self.words:
+            self.words = words
+            self.setAccessibleName(words)
+            self.update()
+
+    def text(self) -> str:
+        return self.words
+
+    def drawn_texts(self) -> list[txt.DrawnText]:
+        if not self.words:
+            return []
+        room = self.rect().adjusted(4, 2, -4, -2)
+        px, lines, fits = txt.fit(self.words, room.width(), room.height(), self.largest, bold=True, max_lines=8)
+        h = len(lines) * txt.line_height(px, True)
+        return [txt.DrawnText("\n".join(lines), px, QRect(room.left(), room.top() + max(room.height() - h, 0) // 2,
+                                                           room.width(), min(h, room.height())), fits)]
+
+    def paintEvent(self, event) -> None:
+        p = QPainter(self)
+        for drawn in self.drawn_texts():
+            _draw(p, drawn, bold=True, ink=style.INK, align=Qt.AlignLeft)
+        p.end()
+
+
 class FinalePage(QWidget):
     """Catch Carmen: the states' map at the left; the countdown ring, what happens now, and the
     tokens of the agent placing them at the right."""
@@ -858,9 +902,8 @@ class FinalePage(QWidget):
         top = QHBoxLayout()
         self.countdown = Countdown()
         top.addWidget(self.countdown)
-        self.status = label("", "heading")
+        self.status = FittedWords(26)
         self.status.setObjectName("usa:finale-status")
-        self.status.setSizePolicy(QSizePolicy.Ignored, QSizePolicy.Preferred)
         top.addWidget(self.status, 1)
         side.addLayout(top)
         self.names: dict[str, PlayerName] = {}
@@ -888,6 +931,10 @@ class FinalePage(QWidget):
     def resizeEvent(self, event) -> None:
         side = int(min(self.height() * 0.42, self.width() * 0.17))
         self.countdown.setFixedSize(max(side, 90), max(side, 90))
+        # A token is a card: no taller than about one and a half times its width.
+        tall = max(int(self.width() * 0.4 / 3 * 1.5), 60)
+        for card in self.tokens.values():
+            card.setMaximumHeight(tall)
         super().resizeEvent(event)
 
 
@@ -1033,7 +1080,7 @@ class CarmenUsaTable(GameTable):
             slot.setAccessibleName(f"{owner}'s {words}" if card else f"{owner}'s token {n}: placed")
         for player, name in self.finale.names.items():
             name.setVisible(player == holder and finale)
-            name.set_state(note="" if view.outcome else "tokens", current=player == holder)
+            name.set_state(note="" if view.outcome else "tokens to place", current=player == holder)
         left = {p: sum(1 for place in self.token_slots if place.startswith(f"{p}/") and place in by_place)
                 for p in state.players}
         others = [f"{p} {n}" for p, n in left.items() if p != holder]

@@ -238,6 +238,21 @@ def test_with_less_motion_a_piece_is_at_once_where_it_goes(game):
     assert agents_at(t, "carlsbad-caverns") == ["Ann"] and agents_at(t, "big-bend") == []
 
 
+def test_the_map_is_played_by_keyboard_too(game):
+    """Set Up, step 4: each agent puts a piece on a vacant landmark, here with the arrow keys and
+    Enter: Right goes to the landmark east on the map, Enter puts the piece there."""
+    t = game
+    rainier = t.find("slot:mount-rainier")
+    rainier.setFocus()
+    t.qtbot.waitUntil(rainier.hasFocus)
+    t.qtbot.keyClick(rainier, Qt.Key_Right)
+    faithful = t.find("slot:old-faithful")
+    assert faithful.hasFocus()
+    t.qtbot.keyClick(faithful, Qt.Key_Return)
+    assert t.session.state.pieces["Ann"] == "old-faithful" and agents_at(t, "old-faithful") == ["Ann"]
+    assert not t.find("slot:old-faithful").legal               # no longer vacant: Bob may not choose it
+
+
 def test_the_map_is_laid_out_like_the_country(table):
     """Landmarks, Landmark Boxes (Rulebook, Set Up): each box lies close to its landmark. On the
     drawn map each landmark's tile is within a tile or so of where the landmark lies on the outline
