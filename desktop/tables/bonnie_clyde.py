@@ -473,11 +473,12 @@ class PlayerStrip(QWidget):
         self._narrow = len(texts)        # the texts from here on are in the narrow face
         # The cards laid down, between.
         middle = QRectF(left.right() + 10, r.top() + 2, right.left() - left.right() - 20, h - 4)
-        cards = self._cards(middle, texts)
+        cards = self._cards(middle, texts, hand_px)
         self._layout = (texts, cards, QRectF(r.left() + 6, r.top() + (h - disc) / 2, disc, disc))
         return self._layout
 
-    def _cards(self, room: QRectF, texts: list[tuple[txt.DrawnText, bool]]) -> list[tuple[QRectF, str, bool, str]]:
+    def _cards(self, room: QRectF, texts: list[tuple[txt.DrawnText, bool]],
+               words_px: int) -> list[tuple[QRectF, str, bool, str]]:
         """Each card in front of the player: (rect, colour, sideways, its number); the words on the
         cards are added to ``texts``. A meld is a cascade: each card shows its location's number
         where there is room for it, the top one always."""
@@ -490,7 +491,7 @@ class PlayerStrip(QWidget):
         groups += [("outlaw", [(0, False)]) for _ in self.outlaws]
         if not groups:
             words = "nothing on the table yet"
-            px, lines, fits = txt.fit(words, int(room.width()), int(ch), 17, max_lines=2)
+            px, lines, fits = txt.fit(words, int(room.width()), int(ch), words_px, max_lines=2)
             lh = len(lines) * txt.line_height(px)
             texts.append((txt.DrawnText("\n".join(lines), px, QRect(int(room.left()), int(room.top() + (ch - lh) / 2),
                                                                      int(room.width()), lh), fits), False))
