@@ -1,10 +1,11 @@
-"""Dice-pool reader: one camera frame of rolled six-sided dice -> each die's colour and value.
+"""Dice-pool reader: one camera frame of rolled six-sided pip dice -> each die's colour and value.
 
 Sudds & Malone rolls 12-16 dice at once (white, black, grey and one colour per player). The
-reader finds every die face seen from above, says its colour (from a palette that is data:
-`vision/dice_palette.toml`) and counts its pips, with a confidence; when it is not sure of a
-die it says so (`value is None`) instead of guessing. The app keeps tapping values as the
-fallback.
+reader finds the dice seen from above, counts the pips on each top face and says the die's
+colour from a palette that is data (`vision/dice_palette.toml`). When it is not sure of a value
+it says so (`value is None`) instead of guessing: the family taps that die. A die whose colour
+the palette does not cover (marbled, metallic, another colour) keeps its value and has the
+colour `UNKNOWN_COLOUR`.
 
 >>> from vision.dice_synthetic import DiceTable
 >>> frame = DiceTable(seed=4).roll([("red", 6), ("white", 3), ("black", 1)], die_px=48).image
@@ -14,24 +15,31 @@ fallback.
 >>> all(d.confidence > 0.5 for d in reader.read(frame))
 True
 
-How a frame is read:
-1. Every pixel is given the nearest palette colour (Lab: hue and chroma count fully, lightness
-   half, because light varies across a table), or none when no colour is near.
-2. Each colour's pixels form connected regions, pips filled in; regions of touching dice of
-   one colour are split at the valleys of their distance transform. A second pass cuts each
-   colour's pixels along the image's strong edges (a die's rim and shadow) first, which keeps a
-   white die apart from a white cloth or a green one from green felt.
-3. Each roughly square region is straightened to a 64x64 face; pips are the round blobs of
-   the opposite lightness; their count must match the positions of a real die face (1-6,
-   either orientation) within 0.13 of the face side, or the die is "unsure".
-4. The dice of a pool are one size: a sure reading much smaller or larger than the median of
-   the others (a piece of a die, or a die with its shadow) becomes "unsure".
-5. The colour is decided on the face itself (its median colour, pips excluded, and whether
-   the pips are dark or light), among the palette colours.
+How a frame is read (tuned on real phone photos of rolled dice, see docs/vision.md):
+1. Regions: at half resolution, whatever differs from the table around it (a median of the
+   frame over ~120 px) is a region; small holes are filled (a white die on a white cloth shows
+   only its rim and pips). On a patterned cloth that differs everywhere, the regions of the
+   palette's colours are used as well.
+2. Pips: in each region, blobs clearly darker, lighter or redder than their surroundings
+   (morphological top-hats at a third of a die's side), round and of similar size and contrast.
+3. Faces: every group of 1-6 pips close together is tried as a face: the best turn, size and
+   place of the real layout of that many pips (any turn), then checks that refuse a guess:
+   the pips fit the layout within 0.09 of a face side, no other pip of the kind inside the
+   face, no pip-like spot where this value has none, the face on the die, the layout turned
+   like the die's edges (a 3 is a diagonal: a row of three along an edge is no 3), a single
+   pip in the middle of a one-coloured face with no pip near, two pips of a 2 not on two dice.
+   Pips that also look like a bigger face (refused for another reason) are not read as a
+   smaller one (the end pips of a 3 are no 2).
+4. A face much smaller or larger than the pool's usual die is "unsure".
+5. Colour: the face's median colour (pips excluded), if the face is one colour, among the
+   palette colours whose pips are like the pips found; otherwise UNKNOWN_COLOUR.
 """
 
 from __future__ import annotations
 
+import functools
+import itertools
+import math
 import tomllib
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -41,8 +49,9 @@ import cv2
 import numpy as np
 
 PALETTE_PATH = Path(__file__).resolve().parent / "dice_palette.toml"
-FACE = 64  # canonical face size, px
-# Pip centres per value in face units; the 90-degree turn of each is tried too.
+UNKNOWN_COLOUR = "unknown colour"
+
+# Pip centres per value in face units (0..1), the usual Western layout.
 _LAYOUT = {
     1: ((0.5, 0.5),),
     2: ((0.25, 0.25), (0.75, 0.75)),
@@ -51,7 +60,25 @@ _LAYOUT = {
     5: ((0.25, 0.25), (0.75, 0.25), (0.5, 0.5), (0.25, 0.75), (0.75, 0.75)),
     6: ((0.25, 0.22), (0.25, 0.5), (0.25, 0.78), (0.75, 0.22), (0.75, 0.5), (0.75, 0.78)),
 }
-MAX_PIP_ERROR = 0.13  # of the face side
+MAX_PIP_ERROR = 0.13  # of the face side, for pip_pattern_error
+# The same layouts around the face centre; where a pip can be on any face (corners, centre, middles).
+_CENTRED = {n: np.array(pts, np.float32) - 0.5 for n, pts in _LAYOUT.items()}
+_SPOTS = np.array([(-.25, -.25), (.25, -.25), (-.25, .25), (.25, .25), (0, 0), (-.25, 0), (.25, 0), (0, -.25), (0, .25)],
+                  np.float32)
+_EMPTY_SPOTS = {n: _SPOTS[np.linalg.norm(_SPOTS[:, None] - v[None], axis=2).min(axis=1) >= 0.15] for n, v in _CENTRED.items()}
+_BEYOND_DIAGONAL = np.array([(0.75, 0.75), (-0.75, -0.75)], np.float32)
+_FACE_POINTS = np.array([(u, v) for u in (-0.38, 0, 0.38) for v in (-0.38, 0, 0.38)], np.float32)
+_EDGE_MIDDLES = np.array([(0.38, 0), (-0.38, 0), (0, 0.38), (0, -0.38)], np.float32)
+_ring_angles = np.linspace(0, 2 * math.pi, 12, endpoint=False)
+_NEAR_RING = np.concatenate([np.stack([r * np.cos(_ring_angles + o), r * np.sin(_ring_angles + o)], 1)
+                             for r, o in ((0.25, 0.0), (0.35, 0.26))]).astype(np.float32)
+_eight = np.linspace(0, 2 * math.pi, 8, endpoint=False)
+_ROUND = (0.38 * np.stack([np.cos(_eight), np.sin(_eight)], 1)).astype(np.float32)
+_CROSS = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
+# Refusals that come after the pips were found to have a face's shape: such pips also veto any
+# smaller face made of some of them.
+_SHAPE_FITTED = {"size", "pip size", "other pips in face", "pip-like spot", "face not on the die", "no edges",
+                 "turned against the die", "pips on two dice"}
 
 
 class DiceError(ValueError):
@@ -85,17 +112,31 @@ class DieReading:
         return self.value is not None
 
 
-def load_palette(path: Path | str = PALETTE_PATH) -> list[DieColour]:
+def _palette_data(path: Path | str) -> dict:
     try:
-        data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
-        colours = [DieColour(str(c["name"]), tuple(int(v) for v in c["bgr"]), str(c["pips"])) for c in data["colour"]]
+        return tomllib.loads(Path(path).read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise DiceError(f"dice palette not found: {path}") from None
-    except (tomllib.TOMLDecodeError, KeyError, TypeError, ValueError) as exc:
+    except tomllib.TOMLDecodeError as exc:
+        raise DiceError(f"dice palette {path} is malformed: {exc}") from None
+
+
+def load_palette(path: Path | str = PALETTE_PATH) -> list[DieColour]:
+    data = _palette_data(path)
+    try:
+        colours = [DieColour(str(c["name"]), tuple(int(v) for v in c["bgr"]), str(c["pips"])) for c in data["colour"]]
+    except (KeyError, TypeError, ValueError) as exc:
         raise DiceError(f"dice palette {path} is malformed: {exc}") from None
     if not colours or any(c.pips not in ("dark", "light") or len(c.bgr) != 3 for c in colours):
         raise DiceError(f"dice palette {path}: every colour needs a name, bgr = [b, g, r] and pips = dark|light")
+    if UNKNOWN_COLOUR in {c.name for c in colours}:
+        raise DiceError(f"dice palette {path}: '{UNKNOWN_COLOUR}' is what the reader says of the other dice")
     return colours
+
+
+def palette_covers(path: Path | str = PALETTE_PATH) -> str:
+    """The palette's own words on which dice it covers (its `covers` line)."""
+    return str(_palette_data(path).get("covers", ""))
 
 
 def _layout_variants() -> dict[int, list[np.ndarray]]:
@@ -122,8 +163,8 @@ _VARIANTS = _layout_variants()
 def pip_pattern_error(centres: np.ndarray) -> tuple[int, float]:
     """(value, distance from the nearest real layout, in face units); value 0 if not 1-6 pips.
 
-    The distance is the symmetric Hausdorff distance: every pip near a layout position and
-    every layout position near a pip.
+    `centres` are in the face's own units (0..1, the face square known). The distance is the
+    symmetric Hausdorff distance: every pip near a layout place and every place near a pip.
     """
     n = len(centres)
     if not 1 <= n <= 6:
@@ -135,14 +176,138 @@ def pip_pattern_error(centres: np.ndarray) -> tuple[int, float]:
     return n, best
 
 
+def fit_layout(points: np.ndarray) -> tuple[float, float, np.ndarray, float] | None:
+    """The real layout of len(points) pips (2-6) that fits the points best, at any turn and size.
+
+    Returns (face side px, turn in radians, face centre, worst pip error as a fraction of the
+    side), or None when no one-to-one match exists.
+    """
+    n = len(points)
+    centre = points.mean(axis=0)
+    q = points - centre
+    layout = _CENTRED[n]
+    side = math.sqrt(float((q ** 2).sum()) / float((layout ** 2).sum()))
+    # Candidate turns: every pip laid onto every layout place off the centre.
+    q_angle = np.arctan2(q[:, 1], q[:, 0])[np.hypot(q[:, 0], q[:, 1]) > 1e-6]
+    l_angle = np.arctan2(layout[:, 1], layout[:, 0])[np.hypot(layout[:, 0], layout[:, 1]) > 1e-6]
+    turns = (q_angle[None, :] - l_angle[:, None]).ravel()
+    cos, sin = np.cos(turns)[:, None], np.sin(turns)[:, None]
+    tx = (layout[None, :, 0] * cos - layout[None, :, 1] * sin) * side
+    ty = (layout[None, :, 0] * sin + layout[None, :, 1] * cos) * side
+    d = np.hypot(q[None, :, None, 0] - tx[:, None, :], q[None, :, None, 1] - ty[:, None, :])  # turn, pip, place
+    nearest = d.argmin(axis=2)
+    one_to_one = np.array([len(set(row)) == n for row in nearest.tolist()])
+    if not one_to_one.any():
+        return None
+    err = d.min(axis=2).max(axis=1)
+    err[~one_to_one] = np.inf
+    k = int(err.argmin())
+    return side, float(turns[k]), centre, float(err[k]) / side
+
+
+def _turn(angle: float) -> np.ndarray:
+    return np.array([[math.cos(angle), -math.sin(angle)], [math.sin(angle), math.cos(angle)]], np.float32)
+
+
+def _odd(x: float) -> int:
+    k = int(round(x))
+    return k + 1 - k % 2
+
+
+def _spread_ratio(points: np.ndarray) -> float:
+    d = np.linalg.norm(points[:, None] - points[None], axis=2)
+    return float(d.max() / d[d > 0].min()) if len(points) > 1 else 1.0
+
+
+_SPREAD = {n: _spread_ratio(v) for n, v in _CENTRED.items()}  # farthest / nearest pip of each layout
+
+
+@dataclass
+class _Region:
+    """Part of the frame that may hold one or several dice, with what the face search needs."""
+
+    off: np.ndarray          # crop origin in the frame (x, y)
+    mask: np.ndarray         # the region in the crop
+    search: np.ndarray       # where pips are looked for (the region, a little wider)
+    s_ref: float             # expected die side (px): the region's own when it holds one die
+    single: bool
+    box: tuple[int, int, int, int]
+    by_colour: bool = False  # found as a region of one palette colour (its outline is the die's)
+    lab: np.ndarray = None   # float Lab crop
+    tops: dict = None        # pip contrast per kind of pip
+    smooth: dict = None
+    grad: np.ndarray = None  # colour gradient magnitude
+    edge_cos: np.ndarray = None  # edge orientation, 4 x angle (a square's edges agree)
+    edge_sin: np.ndarray = None
+    edge_mag: np.ndarray = None
+    outline_cos: np.ndarray = None  # the same for the region's outline
+    outline_sin: np.ndarray = None
+    outline_mag: np.ndarray = None
+    centroid: np.ndarray = None
+    pips: dict = None        # kind -> (centres, areas, contrasts)
+    elongation: dict = None  # kind -> each pip's length / width
+
+
+@dataclass
+class _Face:
+    value: int
+    side: float
+    centre: np.ndarray
+    error: float
+    pips: tuple
+    kind: str
+    confidence: float
+
+
+@functools.lru_cache(maxsize=8)
+def _colour_table(labs: tuple, max_ab: float, max_l: float) -> np.ndarray:
+    """Palette index of every Lab cell (64^3, 4 levels a cell), -1 where no colour is near."""
+    palette = np.array(labs, np.float32)
+    g = np.arange(64, dtype=np.float32) * 4 + 1.5
+    L, A, B = np.meshgrid(g, g, g, indexing="ij")
+    cells = np.stack([L, A, B], axis=-1).reshape(-1, 3)
+    d_ab = np.linalg.norm(cells[:, None, 1:] - palette[None, :, 1:], axis=2)
+    d_l = np.abs(cells[:, None, 0] - palette[None, :, 0])
+    best = np.argmin(d_ab + 0.5 * d_l, axis=1)
+    # A white, grey or black die is neutral: a brownish shadow on wood must not pass for black.
+    tol_ab = np.where(np.linalg.norm(palette[:, 1:] - 128.0, axis=1) < 10, min(max_ab, 10.0), max_ab)
+    rows = np.arange(len(cells))
+    ok = (d_ab[rows, best] <= tol_ab[best]) & (d_l[rows, best] <= max_l)
+    return np.where(ok, best, -1).astype(np.int8).reshape(64, 64, 64)
+
+
 class DicePoolReader:
     """Reads a dice pool from a BGR frame. No Qt; one instance per camera thread.
 
-    die_px: the range of die face sides (px) to look for; max_ab / max_l: how far (Lab) a pixel
-    may be from a palette colour to belong to it; min_confidence: below it a die is "unsure".
+    die_px: the range of die sides (px) to look for; max_ab / max_l: how far (Lab) a face may be
+    from a palette colour to have that colour; min_confidence: below it a die is "unsure".
     """
 
-    def __init__(self, palette: Sequence[DieColour] | None = None, die_px: tuple[float, float] = (18, 120),
+    # Tuned on the tuning half of the real photos (docs/vision.md); each guards against a misread seen there.
+    FIT_ERROR = 0.09        # worst pip off its layout place, of the face side
+    OTHER_PIP_MARGIN = 0.6  # no comparable pip this far (half-side units) from the face centre
+    EMPTY_SPOT_RATIO = 0.5  # contrast where a face has no pip, against its weakest pip
+    AREA_RATIO = 3.5        # pips of one face: largest / smallest area
+    CONTRAST_RATIO = 2.2    # ... strongest / weakest contrast
+    PIP_SIZE = (0.08, 0.36)  # pip diameter, of the face side
+    MIN_EDGE_AGREEMENT = 0.12  # how clearly the die's edges give its turn (needed for 1-3 pips)
+    MAX_TURN_DEG = 15.0     # layout turned against the die's edges
+    ONE_SIDE = 0.72         # a 1's face side, of the region's side (the lone pip gives no size)
+    ONE_CLEAR = 0.95        # no comparable pip this near a 1 (face sides)
+    ONE_RING = 25.0         # Lab distance around a 1's pip: one colour
+    ONE_EDGE = 0.3          # a 1's nearest face edge at least this far (face sides) ...
+    ONE_ASYMMETRY = 0.15    # ... and about as far on both sides
+    TWO_EDGE = 0.4          # a 2's centre this far from the face edges (its pips not on two dice)
+    USUAL_SIZE = (0.7, 1.6)  # a face this much smaller or larger than the pool's usual one is unsure
+    FACE_SPREAD = 18.0      # Lab spread of a face that is one colour
+    PIP_KINDS = ("dark", "light", "red")
+    MAX_ELONGATION = 1.6    # a pip seen askew on a side face is long (its rows pass for a 2 or 3); on top it is round
+    MIN_SIDE_MULTI = 0.55   # a face side at least this many times the usual die side, among touching dice
+    MAX_SIDE_SINGLE = 1.5   # a face side at most this many times the side of a one-die region (it may be only part of the die)
+    BODY_CONTRAST = 8.0     # a pip's centre against the die's median (L, or a for red pips)
+    TABLE_TEXTURE = 3.0     # a region differs from the table this many times more than most of the table does
+
+    def __init__(self, palette: Sequence[DieColour] | None = None, die_px: tuple[float, float] = (14, 120),
                  max_ab: float = 22.0, max_l: float = 70.0, min_confidence: float = 0.35) -> None:
         self.palette = list(palette or load_palette())
         self.die_px = die_px
@@ -150,212 +315,449 @@ class DicePoolReader:
         self.max_l = max_l
         self.min_confidence = min_confidence
         self._labs = np.stack([c.lab for c in self.palette])
+        self._textured_table = False
 
     # --- public ---------------------------------------------------------------------------------
     def read(self, frame: np.ndarray) -> list[DieReading]:
-        """Every die face found; `value` None where the reader is not sure (ask the player)."""
-        if frame.ndim != 3:
+        """Every die found; `value` None where the reader is not sure (ask the player)."""
+        if frame.ndim != 3 or frame.shape[2] != 3:
             raise ValueError("the dice reader needs a colour (BGR) frame")
-        lab = cv2.cvtColor(frame, cv2.COLOR_BGR2LAB)
-        # Regions are found at half resolution (a 7-colour labelling of a 720p frame costs ~0.3 s at
-        # full size); faces are read at full resolution.
-        f = 0.5 if min(frame.shape[:2]) >= 480 else 1.0
-        small = cv2.resize(lab, None, fx=f, fy=f, interpolation=cv2.INTER_AREA) if f != 1.0 else lab
-        labels = self._label_colours(small)
-        # A die's rim and shadow draw an edge around its face: cutting every colour region along the
-        # edges keeps a white die apart from a white cloth (or a green one from green felt).
-        edges = cv2.dilate(cv2.Canny(cv2.GaussianBlur(small[:, :, 0], (3, 3), 0), 40, 100), np.ones((2, 2), np.uint8))
-        boxes, cut = [], []
-        for k in range(len(self.palette)):
-            mask = (labels == k).astype(np.uint8)
-            boxes += [_scale(r, 1.0 / f) for r in self._regions(mask, f, close=True)]
-            cut += [_scale(r, 1.0 / f) for r in self._regions(mask & (edges == 0), f, close=False)]
-        boxes += [r for r in cut if all(np.hypot(r[0][0] - b[0][0], r[0][1] - b[0][1]) > 0.6 * max(b[1]) for b in boxes)]
-        readings = []
-        for box in _dedupe(boxes):
-            r = self._read_face(frame, lab, box)
-            if r is not None:
-                readings.append(r)
-        # The dice of one pool are one size: a face much smaller or larger than the others is a piece
-        # of a die (e.g. the middle pip of a 5 read as a 1) or a die and its shadow. Not sure.
-        sides = [r.side_px for r in readings if r.sure]
+        if min(frame.shape[:2]) < 16:
+            return []
+        frame = np.ascontiguousarray(frame)
+        readings: list[DieReading] = []
+        for region in self._regions(frame):
+            readings += self._read_region(frame, region)
+        readings = self._one_per_die(readings)
+        # The dice of a pool are about one size: a face much smaller or larger than the others is
+        # a piece of a die or pips of two dice. Not sure.
+        sides = [r.side_px for r in readings if r.sure and r.value >= 2]
         if len(sides) >= 3:
             usual = float(np.median(sides))
-            readings = [replace(r, value=None, reason="size unlike the other dice")
-                        if r.sure and not 0.8 * usual <= r.side_px <= 1.25 * usual else r for r in readings]
+            lo, hi = self.USUAL_SIZE
+            readings = [replace(r, value=None, confidence=0.0, reason="size unlike the other dice")
+                        if r.sure and r.value >= 2 and not lo * usual <= r.side_px <= hi * usual else r for r in readings]
         return readings
 
-    # --- step 1: colour labels -------------------------------------------------------------------
-    def _label_colours(self, lab: np.ndarray) -> np.ndarray:
-        """Palette index of every pixel, -1 for none (through a 64x64x64 lookup table of Lab)."""
-        q = (lab >> 2).astype(np.intp)
-        return self._lut()[q[:, :, 0], q[:, :, 1], q[:, :, 2]]
+    # --- step 1: regions -------------------------------------------------------------------------
+    def _regions(self, frame: np.ndarray) -> list[_Region]:
+        h, w = frame.shape[:2]
+        small = cv2.resize(frame, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
+        lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)
+        cell = 4
+        grid = cv2.resize(lab, (max(1, lab.shape[1] // cell), max(1, lab.shape[0] // cell)), interpolation=cv2.INTER_AREA)
+        k = max(3, min(15, (min(grid.shape[:2]) // 2) * 2 - 1))
+        table = cv2.resize(cv2.medianBlur(grid, k), (lab.shape[1], lab.shape[0]), interpolation=cv2.INTER_LINEAR)
+        d = cv2.absdiff(lab, table)
+        difference = 0.6 * d[:, :, 0].astype(np.float32) + 1.5 * np.maximum(d[:, :, 1], d[:, :, 2])
+        # A grained or patterned table differs from its own median too: the threshold rises with it.
+        threshold = max(18.0, self.TABLE_TEXTURE * float(np.percentile(difference[::4, ::4], 75)))
+        self._textured_table = threshold > 27.0
+        differs = (difference > threshold).astype(np.uint8)
+        differs = cv2.morphologyEx(differs, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+        differs = _fill_small_holes(differs, (self.die_px[1] / 2) ** 2 / 3)
+        differs = cv2.morphologyEx(differs, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
+        n, labels, stats, _ = cv2.connectedComponentsWithStats(differs, 8)
+        stats = stats.astype(np.int64) * np.array([2, 2, 2, 2, 4])
+        lo, hi = self.die_px
+        big = 3.0 * hi * hi
+        kept = [i for i in range(1, n) if 0.75 * lo * lo <= stats[i, 4] <= big]
+        covered = sum(int(stats[i, 4]) for i in range(1, n) if stats[i, 4] > big)
+        sides = [math.sqrt(stats[i, 4]) for i in kept
+                 if 0.7 < stats[i, 2] / stats[i, 3] < 1.4 and stats[i, 4] > 0.6 * stats[i, 2] * stats[i, 3]
+                 and lo <= max(stats[i, 2], stats[i, 3]) <= hi]
+        usual = float(np.median(sides)) if sides else float(np.sqrt(lo * hi))
+        extra: list[_Region] = []
+        if covered > 0.25 * h * w or self._textured_table:
+            # The table differs from itself (grain, a checked cloth, a box's walls): the die-sized
+            # regions of the palette's colours are looked at too, and they say the usual die size.
+            extra, palette_usual = self._palette_regions(lab, h, w)
+            usual = max(usual, palette_usual or 0.0)  # pieces of dice make either estimate too small
+        # A region much larger than a die and mostly empty is a ring (a box's walls), not a heap of dice.
+        return extra + [self._region(labels, i, stats[i], usual, h, w) for i in kept
+                        if max(stats[i, 2], stats[i, 3]) >= 0.45 * usual
+                        and (max(stats[i, 2], stats[i, 3]) <= 4 * usual or stats[i, 4] >= 0.3 * stats[i, 2] * stats[i, 3])]
 
-    def _lut(self) -> np.ndarray:
-        if getattr(self, "_table", None) is None:
-            g = (np.arange(64, dtype=np.float32) * 4 + 1.5)
-            L, A, B = np.meshgrid(g, g, g, indexing="ij")
-            cells = np.stack([L, A, B], axis=-1).reshape(-1, 3)
-            d_ab = np.linalg.norm(cells[:, None, 1:] - self._labs[None, :, 1:], axis=2)
-            d_l = np.abs(cells[:, None, 0] - self._labs[None, :, 0])
-            best = np.argmin(d_ab + 0.5 * d_l, axis=1)
-            # A white, grey or black die is neutral: a brownish shadow on wood must not pass for black.
-            tol_ab = np.where(np.linalg.norm(self._labs[:, 1:] - 128.0, axis=1) < 10, min(self.max_ab, 10.0), self.max_ab)
-            rows = np.arange(len(cells))
-            ok = (d_ab[rows, best] <= tol_ab[best]) & (d_l[rows, best] <= self.max_l)
-            self._table = np.where(ok, best, -1).astype(np.int8).reshape(64, 64, 64)
-        return self._table
+    def _region(self, labels: np.ndarray, i: int, stat, usual: float, h: int, w: int) -> _Region:
+        x, y, bw, bh, area = (int(v) for v in stat)
+        single = area < 1.6 * usual * usual
+        s_ref = math.sqrt(area) if single else usual
+        grow = int(0.3 * s_ref)
+        pad = _odd(np.clip(0.35 * s_ref, 5, 25)) + grow
+        x0, y0, x1, y1 = max(0, x - pad), max(0, y - pad), min(w, x + bw + pad), min(h, y + bh + pad)
+        half = labels[y0 // 2:(y1 + 1) // 2, x0 // 2:(x1 + 1) // 2] == i
+        mask = cv2.resize(half.astype(np.uint8), None, fx=2, fy=2, interpolation=cv2.INTER_NEAREST)
+        mask = mask[y0 % 2:y0 % 2 + (y1 - y0), x0 % 2:x0 % 2 + (x1 - x0)]
+        mask = np.pad(mask, ((0, y1 - y0 - mask.shape[0]), (0, x1 - x0 - mask.shape[1])))
+        search = cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * grow + 1, 2 * grow + 1)))
+        return _Region(np.array([x0, y0], np.float32), mask, search, s_ref, single, (x, y, bw, bh))
 
-    # --- step 2: regions -------------------------------------------------------------------------
-    def _regions(self, mask: np.ndarray, scale: float = 1.0, close: bool = True) -> list[tuple]:
-        lo, hi = self.die_px[0] * scale, self.die_px[1] * scale
-        if close:
-            k = max(3, int(lo * 0.3) | 1)  # bridges the pips' rims
-            mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
-        mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
-        n, lab, stats, _ = cv2.connectedComponentsWithStats(mask, 8)
-        out = []
-        for i in range(1, n):
-            area = stats[i, cv2.CC_STAT_AREA]
-            if area < 0.6 * lo * lo or area > 12 * hi * hi:  # specks; the table itself
+    def _palette_regions(self, lab_small: np.ndarray, h: int, w: int) -> tuple[list[_Region], float | None]:
+        """Regions of one palette colour, die-sized and roughly square (for tables that differ everywhere)."""
+        table = _colour_table(tuple(map(tuple, self._labs.tolist())), self.max_ab, self.max_l)
+        q = (lab_small >> 2).astype(np.intp)
+        colour_of = table[q[:, :, 0], q[:, :, 1], q[:, :, 2]]
+        lo, hi = self.die_px[0] / 2, self.die_px[1] / 2
+        found = []
+        for k in range(len(self.palette)):
+            mask = (colour_of == k).astype(np.uint8)
+            kk = max(3, int(lo * 0.3) | 1)  # bridges the pips' rims
+            mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (kk, kk)))
+            mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
+            n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, 8)
+            for i in range(1, n):
+                x, y, bw, bh, area = stats[i]
+                if lo <= max(bw, bh) <= 1.6 * hi and area >= 0.5 * lo * lo and min(bw, bh) >= 0.6 * max(bw, bh):
+                    found.append((labels, i, np.array([x, y, bw, bh, area], np.int64) * np.array([2, 2, 2, 2, 4])))
+        sides = [math.sqrt(stat[4]) for _, _, stat in found if stat[4] >= 0.6 * stat[2] * stat[3]]
+        usual = float(np.median(sides)) if sides else float(np.sqrt(self.die_px[0] * self.die_px[1]))
+        regions = [replace(self._region(labels, i, stat, usual, h, w), by_colour=True) for labels, i, stat in found]
+        return regions, (usual if sides else None)
+
+    # --- steps 2 and 3: pips and faces in one region ---------------------------------------------
+    def _read_region(self, frame: np.ndarray, region: _Region) -> list[DieReading]:
+        x0, y0 = (int(v) for v in region.off)
+        y1, x1 = y0 + region.mask.shape[0], x0 + region.mask.shape[1]
+        crop = cv2.cvtColor(frame[y0:y1, x0:x1], cv2.COLOR_BGR2LAB)
+        region.lab = crop.astype(np.float32)
+        k = _odd(np.clip(0.35 * region.s_ref, 5, 25))  # larger than a pip, smaller than a face
+        kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+        L = crop[:, :, 0]
+        region.tops = {"dark": cv2.morphologyEx(L, cv2.MORPH_BLACKHAT, kernel),
+                       "light": cv2.morphologyEx(L, cv2.MORPH_TOPHAT, kernel),
+                       "red": cv2.morphologyEx(crop[:, :, 1], cv2.MORPH_TOPHAT, kernel)}
+        region.smooth = {kind: cv2.blur(t, (3, 3)) for kind, t in region.tops.items()}
+        ys, xs = np.nonzero(region.mask)
+        region.centroid = (np.array([xs.mean(), ys.mean()], np.float32) if len(xs) else
+                           np.array(region.mask.shape[::-1], np.float32) / 2) + region.off
+        region.elongation = {}
+        region.pips = {kind: self._pips(region, kind) for kind in self.PIP_KINDS}
+        if not any(len(p[0]) for p in region.pips.values()):
+            return []  # no pip at all: a shadow, a hole, a piece of the table
+        Lf = region.lab[:, :, 0]
+        gx, gy = cv2.Sobel(Lf, cv2.CV_32F, 1, 0, ksize=3), cv2.Sobel(Lf, cv2.CV_32F, 0, 1, ksize=3)
+        ax, ay = cv2.Sobel(region.lab[:, :, 1], cv2.CV_32F, 1, 0, ksize=3), cv2.Sobel(region.lab[:, :, 1], cv2.CV_32F, 0, 1, ksize=3)
+        bx, by = cv2.Sobel(region.lab[:, :, 2], cv2.CV_32F, 1, 0, ksize=3), cv2.Sobel(region.lab[:, :, 2], cv2.CV_32F, 0, 1, ksize=3)
+        region.grad = np.sqrt(gx * gx + gy * gy + 2 * (ax * ax + ay * ay + bx * bx + by * by))
+        near_region = cv2.dilate(region.mask, np.ones((5, 5), np.uint8)) > 0
+        mag = (gx * gx + gy * gy) * near_region
+        angle4 = 4 * np.arctan2(gy, gx)
+        region.edge_cos, region.edge_sin, region.edge_mag = mag * np.cos(angle4), mag * np.sin(angle4), mag
+        if region.by_colour:
+            # The region's own outline gives the die's turn where the table's grain drowns its edges.
+            outline = cv2.GaussianBlur(region.mask.astype(np.float32), (5, 5), 0)
+            mx, my = cv2.Sobel(outline, cv2.CV_32F, 1, 0, ksize=3), cv2.Sobel(outline, cv2.CV_32F, 0, 1, ksize=3)
+            mmag = mx * mx + my * my
+            mangle4 = 4 * np.arctan2(my, mx)
+            region.outline_cos, region.outline_sin, region.outline_mag = mmag * np.cos(mangle4), mmag * np.sin(mangle4), mmag
+        faces: list[_Face] = []
+        for kind in self.PIP_KINDS:
+            faces += self._faces(region, kind)
+        readings = [self._reading(region, f) for f in faces]
+        if not readings and region.single and self._looks_like_a_die(region):
+            x, y, bw, bh = region.box
+            readings.append(DieReading(UNKNOWN_COLOUR, None, 0.0, (x + bw / 2, y + bh / 2), region.s_ref,
+                                       "pips not like a die face"))
+        return readings
+
+    def _pips(self, region: _Region, kind: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Centres (frame px), areas and contrasts of the round blobs of one kind in the region."""
+        top = region.tops[kind]
+        values = top[region.search > 0]
+        found: list[tuple] = []
+        if values.size:
+            threshold = max(14.0, 0.45 * float(np.percentile(values, 99.5)))
+            self._blobs(top, region.search, threshold, region.s_ref, 0, 0, found, 0)
+        if found and self.BODY_CONTRAST:
+            # A pip is darker (lighter, redder) than the die itself, not only than its surroundings:
+            # the gap between two light pips is no dark pip.
+            channel, sign = {"dark": (0, -1), "light": (0, 1), "red": (1, 1)}[kind]
+            body = float(np.median(region.lab[:, :, channel][region.mask > 0])) if region.mask.any() else 0.0
+            at = self._sample(region, region.lab[:, :, channel], np.array([f[:2] for f in found], np.float32) + region.off)
+            found = [f for f, v in zip(found, at) if sign * (v - body) > self.BODY_CONTRAST]
+        centres = np.array([f[:2] for f in found], np.float32).reshape(-1, 2) + region.off
+        region.elongation[kind] = np.array([f[4] for f in found], np.float32)
+        return centres, np.array([f[2] for f in found], np.float32), np.array([f[3] for f in found], np.float32)
+
+    def _blobs(self, top, mask, threshold, s_ref, ox, oy, found, depth) -> None:
+        binary = ((top > threshold) & (mask > 0)).astype(np.uint8)
+        if depth == 0:
+            binary = cv2.morphologyEx(binary, cv2.MORPH_CLOSE, _CROSS) & mask  # a pip with a glint is one blob
+        n, labels, stats, centres = cv2.connectedComponentsWithStats(binary, 8)
+        for j in range(1, n):
+            x, y, w, h, area = stats[j]
+            if area < 3:
                 continue
-            x, y, w, h = stats[i, :4]
-            comp = (lab[y:y + h, x:x + w] == i).astype(np.uint8)
-            contours, _ = cv2.findContours(comp, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-            cv2.drawContours(comp, contours, -1, 1, -1)  # pips are holes in the face's colour: fill them
-            area = int(comp.sum())
-            rect = cv2.minAreaRect(cv2.findNonZero(comp))
-            (rw, rh) = rect[1]
-            side = max(rw, rh)
-            if lo <= side <= hi and min(rw, rh) / max(side, 1) > 0.75 and area / max(rw * rh, 1) > 0.78:
-                out.append(_shift(rect, x, y))
+            own = labels[y:y + h, x:x + w] == j
+            if max(w, h) <= 0.4 * s_ref and max(w, h) <= 2.2 * min(w, h) and area >= 0.45 * w * h:
+                found.append((centres[j][0] + ox, centres[j][1] + oy, float(area), float(top[y:y + h, x:x + w][own].max()),
+                              _elongation(own)))
+            elif depth < 2 and area <= 0.2 * s_ref * s_ref:
+                # Pips run together (blur, a glint between them): split at a higher level.
+                sub = top[y:y + h, x:x + w]
+                peak = float(sub[own].max())
+                self._blobs(sub, own.astype(np.uint8), threshold + 0.4 * (peak - threshold), s_ref, ox + x, oy + y, found, depth + 1)
+
+    def _faces(self, region: _Region, kind: str) -> list[_Face]:
+        centres, areas, contrasts = region.pips[kind]
+        n = len(centres)
+        if n == 0:
+            return []
+        dist = np.linalg.norm(centres[:, None] - centres[None], axis=2)
+        lo = (0.5 if region.single else self.MIN_SIDE_MULTI) * region.s_ref
+        hi = (self.MAX_SIDE_SINGLE if region.single else 1.3) * region.s_ref
+        area_ratio = areas[:, None] / areas[None, :]
+        contrast_ratio = contrasts[:, None] / contrasts[None, :]
+        together = ((dist >= 0.22 * lo) & (dist <= 0.8 * hi) & (np.maximum(area_ratio, 1 / area_ratio) <= self.AREA_RATIO)
+                    & (np.maximum(contrast_ratio, 1 / contrast_ratio) <= self.CONTRAST_RATIO))
+        pips = (centres, areas, contrasts)
+        everyone = list(range(n))
+        found, shaped = [], []
+        for m in range(min(6, n), 0, -1):
+            if m == 1:
+                groups = [[i] for i in everyone]
+            elif m == 2:
+                band = (dist >= 0.707 * lo * (1 - self.FIT_ERROR)) & (dist <= 0.707 * hi * (1 + self.FIT_ERROR)) & together
+                groups = [[int(i), int(j)] for i, j in zip(*np.nonzero(np.triu(band, 1)))]
+            else:
+                groups = _groups(together, everyone, m, dist)
+            for group in groups:
+                result = self._check(region, kind, pips, group, lo, hi)
+                if isinstance(result, _Face):
+                    found.append(result)
+                elif result in _SHAPE_FITTED:
+                    shaped.append(set(group))
+        faces, used = [], set()
+        for face in sorted(found, key=lambda f: (-f.value, f.error)):
+            own = set(face.pips)
+            if own & used or any(own < bigger for bigger in shaped):
                 continue
-            out += [_shift(r, x, y) for r in self._split(comp, lo, hi)]
+            if any(np.linalg.norm(face.centre - f.centre) < 0.5 * f.side for f in faces):
+                continue
+            faces.append(face)
+            used |= own
+        return faces
+
+    @staticmethod
+    def _sample(region: _Region, image: np.ndarray, points: np.ndarray) -> np.ndarray:
+        q = np.rint(points - region.off).astype(np.intp)
+        np.clip(q[:, 0], 0, image.shape[1] - 1, out=q[:, 0])
+        np.clip(q[:, 1], 0, image.shape[0] - 1, out=q[:, 1])
+        return image[q[:, 1], q[:, 0]]
+
+    @staticmethod
+    def _on_die(region: _Region, points: np.ndarray) -> bool:
+        q = np.rint(points - region.off).astype(np.intp)
+        h, w = region.search.shape
+        if q.min() < 0 or q[:, 0].max() >= w or q[:, 1].max() >= h:
+            return False
+        return bool(region.search[q[:, 1], q[:, 0]].all())
+
+    def _check(self, region: _Region, kind: str, pips, group: list[int], lo: float, hi: float) -> _Face | str:
+        """The face these pips make, or the reason (words) why they make none."""
+        centres, areas, contrasts = pips
+        points, n = centres[group], len(group)
+        smooth = region.smooth[kind]
+        diameter = 2 * math.sqrt(float(areas[group].mean()) / math.pi)
+        comparable = (areas >= 0.35 * float(np.sort(areas[group])[(n - 1) // 2])) & (contrasts >= 0.5 * float(contrasts[group].min()))
+        comparable[group] = False
+        others = centres[comparable]
+        if n == 1:
+            return self._check_one(region, smooth, points, others, diameter, group, kind)
+        if n <= 3 and float(region.elongation[kind][group].max()) > self.MAX_ELONGATION:
+            return "pips squashed (a side face)"
+        fit = fit_layout(points)
+        if fit is None or fit[3] > self.FIT_ERROR:
+            return "layout"
+        side, turn, centre, error = fit
+        if not lo <= side <= hi:
+            return "size"
+        if not self.PIP_SIZE[0] * side <= diameter <= self.PIP_SIZE[1] * side:
+            return "pip size"
+        rot = _turn(turn)
+        if len(others) and (np.abs((others - centre) @ rot).max(axis=1) < self.OTHER_PIP_MARGIN * side).any():
+            return "other pips in face"
+        layout = (_CENTRED[n] @ rot.T) * side + centre
+        empty = (_EMPTY_SPOTS[n] @ rot.T) * side + centre
+        if n in (2, 3):
+            # A diagonal face: the next place along its diagonal is off the face and has no pip (else
+            # these pips are part of a bigger, sparser row: the end pips of a 3 are no 2).
+            empty = np.concatenate([empty, (_BEYOND_DIAGONAL @ rot.T) * side + centre])
+        weakest = float(self._sample(region, smooth, layout).min())
+        empty_contrast = float(self._sample(region, smooth, empty).max()) if len(empty) else 0.0
+        if empty_contrast > self.EMPTY_SPOT_RATIO * weakest:
+            return "pip-like spot"
+        if not self._on_die(region, (_FACE_POINTS @ rot.T) * side + centre):
+            return "face not on the die"
+        if n == 2 and self._edge_distances(region, centre, side, turn + np.arange(4) * math.pi / 2).min() < self.TWO_EDGE:
+            return "pips on two dice"
+        die_turn, agreement = self._die_turn(region, centre, side)
+        off_turn = abs((turn - die_turn + math.pi / 4) % (math.pi / 2) - math.pi / 4)
+        if n <= 3 and agreement < self.MIN_EDGE_AGREEMENT:
+            return "no edges"
+        if agreement >= self.MIN_EDGE_AGREEMENT and off_turn > math.radians(self.MAX_TURN_DEG):
+            return "turned against the die"
+        confidence = min(1.0 - 0.5 * error / self.FIT_ERROR, 1.0 - 0.5 * empty_contrast / (self.EMPTY_SPOT_RATIO * weakest + 1e-6))
+        return _Face(n, side, centre, error, tuple(group), kind, confidence)
+
+    def _check_one(self, region: _Region, smooth, points, others, diameter, group, kind) -> _Face | str:
+        side = self.ONE_SIDE * region.s_ref
+        centre = points[0]
+        if region.single and math.dist(centre, region.centroid) > 0.25 * region.s_ref:
+            return "1: pip off centre"
+        if not 0.1 * side <= diameter <= 0.45 * side:
+            return "pip size"
+        if len(others) and np.hypot(*(others - centre).T).min() < self.ONE_CLEAR * side:
+            return "other pips near"
+        pip = float(self._sample(region, smooth, points).min())
+        around = float(self._sample(region, smooth, _NEAR_RING * side + centre).max())
+        if around > self.EMPTY_SPOT_RATIO * pip:
+            return "pip-like spot near"
+        if not self._on_die(region, _ROUND * side + centre):
+            return "face not on the die"
+        if self._ring_colour(region, centre, side) > self.ONE_RING:
+            return "1: not one colour around the pip"
+        edges = self._edge_distances(region, centre, side, np.linspace(0, 2 * math.pi, 16, endpoint=False))
+        asymmetry = float(np.median(np.abs(edges[:8] - edges[8:])))
+        if edges.min() < self.ONE_EDGE or asymmetry > self.ONE_ASYMMETRY:
+            return "1: pip not in the middle of a face"
+        confidence = min(1.0 - 0.5 * asymmetry / self.ONE_ASYMMETRY, 1.0 - 0.5 * around / (self.EMPTY_SPOT_RATIO * pip + 1e-6))
+        return _Face(1, side, centre, 0.0, tuple(group), kind, confidence)
+
+    def _die_turn(self, region: _Region, centre: np.ndarray, side: float) -> tuple[float, float]:
+        """The turn of the edges around a face (modulo 90 degrees) and how much they agree (0..1)."""
+        r = int(0.75 * side) + 1
+        cx, cy = (centre - region.off).astype(int)
+        ys, ye, xs, xe = max(0, cy - r), cy + r + 1, max(0, cx - r), cx + r + 1
+        best = (0.0, 0.0)
+        sources = [(region.edge_cos, region.edge_sin, region.edge_mag)]
+        if region.by_colour:  # the table's grain would drown the die's edges: its outline counts
+            sources = [(region.outline_cos, region.outline_sin, region.outline_mag)]
+        for cos, sin, mag in sources:
+            c, s = float(cos[ys:ye, xs:xe].sum()), float(sin[ys:ye, xs:xe].sum())
+            agreement = math.hypot(c, s) / max(float(mag[ys:ye, xs:xe].sum()), 1e-6)
+            if agreement > best[1]:
+                best = (math.atan2(s, c) / 4, agreement)
+        return best
+
+    def _edge_distances(self, region: _Region, centre: np.ndarray, side: float, angles: np.ndarray) -> np.ndarray:
+        """Distance (face sides) from centre to the strongest colour edge along each ray."""
+        r = np.linspace(0.27, 0.95, 18) * side
+        px = centre[0] - region.off[0] + np.cos(angles)[:, None] * r[None]
+        py = centre[1] - region.off[1] + np.sin(angles)[:, None] * r[None]
+        xi = np.clip(np.rint(px).astype(np.intp), 0, region.grad.shape[1] - 1)
+        yi = np.clip(np.rint(py).astype(np.intp), 0, region.grad.shape[0] - 1)
+        return r[region.grad[yi, xi].argmax(axis=1)] / side
+
+    def _lab_at(self, region: _Region, points: np.ndarray) -> np.ndarray:
+        return self._sample(region, region.lab, points)
+
+    def _ring_colour(self, region: _Region, centre: np.ndarray, side: float) -> float:
+        a = np.linspace(0, 2 * math.pi, 16, endpoint=False)
+        unit = np.stack([np.cos(a), np.sin(a)], 1).astype(np.float32)
+        body = np.median(self._lab_at(region, unit * 0.24 * side + centre), axis=0)
+        return float(_lab_distance(self._lab_at(region, unit * 0.4 * side + centre) - body).max())
+
+    def _looks_like_a_die(self, region: _Region) -> bool:
+        """A die-sized square region: worth an "unsure" (a round tray hole or a shadow is not)."""
+        contours, _ = cv2.findContours(region.mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        if not contours:
+            return False
+        contour = max(contours, key=cv2.contourArea)
+        (_, _), (rw, rh), _ = cv2.minAreaRect(contour)
+        area = cv2.contourArea(contour)
+        if not self.die_px[0] <= max(rw, rh) <= self.die_px[1] or min(rw, rh) < 0.7 * max(rw, rh) or area < 0.82 * rw * rh:
+            return False
+        return any(len(region.pips[kind][0]) for kind in ("dark", "light"))
+
+    # --- step 5: colour, and one reading per die ---------------------------------------------------
+    def _reading(self, region: _Region, face: _Face) -> DieReading:
+        colour = self._colour(region, face)
+        value = face.value if face.confidence >= self.min_confidence else None
+        return DieReading(colour, value, float(max(0.0, face.confidence)), (float(face.centre[0]), float(face.centre[1])),
+                          float(face.side), "" if value else "not sure")
+
+    def _colour(self, region: _Region, face: _Face) -> str:
+        """The palette colour of the face (pips excluded), or UNKNOWN_COLOUR."""
+        if face.value == 1:
+            a = np.linspace(0, 2 * math.pi, 12, endpoint=False)
+            points = np.stack([np.cos(a), np.sin(a)], 1).astype(np.float32) * 0.3 * face.side + face.centre
+        else:
+            layout = _CENTRED[face.value]
+            spots = np.concatenate([_EMPTY_SPOTS[face.value], _EDGE_MIDDLES])
+            spots = spots[np.linalg.norm(spots[:, None] - layout[None], axis=2).min(axis=1) >= 0.15]
+            die_turn, _ = self._die_turn(region, face.centre, face.side)
+            points = (spots @ _turn(die_turn).T) * face.side + face.centre
+        if face.kind not in ("dark", "light") or len(points) < 3:
+            return UNKNOWN_COLOUR
+        samples = self._lab_at(region, points)
+        body = np.median(samples, axis=0)
+        if float(np.median(_lab_distance(samples - body))) > self.FACE_SPREAD:
+            return UNKNOWN_COLOUR  # marbled, speckled or not one face
+        d_ab = np.linalg.norm(self._labs[:, 1:] - body[1:], axis=1)
+        d_l = np.abs(self._labs[:, 0] - body[0])
+        neutral = np.linalg.norm(self._labs[:, 1:] - 128.0, axis=1) < 10
+        tol_ab = np.where(neutral, min(self.max_ab, 12.0), self.max_ab)
+        allowed = np.array([c.pips == face.kind for c in self.palette]) & (d_ab <= tol_ab) & (d_l <= self.max_l)
+        if not allowed.any():
+            return UNKNOWN_COLOUR
+        score = np.where(allowed, d_ab + 0.5 * d_l, np.inf)
+        return self.palette[int(score.argmin())].name
+
+    @staticmethod
+    def _one_per_die(readings: list[DieReading]) -> list[DieReading]:
+        """Two readings on one die (two kinds of pips, two regions): one if they agree, unsure if not."""
+        out: list[DieReading] = []
+        for r in sorted(readings, key=lambda r: (r.value is None, -r.confidence)):
+            same = [k for k, o in enumerate(out) if math.dist(o.centre, r.centre) < 0.5 * max(o.side_px, r.side_px)]
+            if not same:
+                out.append(r)
+                continue
+            k = same[0]
+            if out[k].sure and r.sure and out[k].value != r.value:
+                out[k] = replace(out[k], value=None, confidence=0.0, reason="two readings disagree")
+            elif out[k].colour == UNKNOWN_COLOUR and r.colour != UNKNOWN_COLOUR and r.value == out[k].value:
+                out[k] = replace(out[k], colour=r.colour)  # the same face seen through its other kind of pips
         return out
 
-    def _split(self, comp: np.ndarray, lo: float, hi: float) -> list[tuple]:
-        """Touching dice of one colour: one marker per distance-transform peak, then watershed."""
-        dist = cv2.distanceTransform(comp, cv2.DIST_L2, 5)
-        peak = float(dist.max())
-        if peak < lo * 0.35 or peak > 0.75 * hi:  # thinner than a die, or too thick for one (a table area)
-            return []
-        # A die of side s has a peak of ~s/2; peaks of touching dice are >= ~0.8 s apart.
-        size = max(3, int(peak * 1.2) | 1)
-        local_max = (dist == cv2.dilate(dist, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size)))) & (dist > 0.6 * peak)
-        n, markers = cv2.connectedComponents(local_max.astype(np.uint8))
-        if n <= 2:
-            return []
-        markers = markers.astype(np.int32) + 1
-        markers[comp == 0] = 0
-        markers[(comp > 0) & ~local_max] = 0
-        bg = cv2.dilate(comp, np.ones((3, 3), np.uint8)) - comp
-        markers[bg > 0] = 1
-        img = cv2.merge([comp * 255] * 3)
-        cv2.watershed(img, markers)
-        out = []
-        for m in range(2, n + 1):
-            pts = cv2.findNonZero((markers == m).astype(np.uint8))
-            if pts is None or len(pts) < 0.5 * lo * lo:
-                continue
-            rect = cv2.minAreaRect(pts)
-            rw, rh = rect[1]
-            if lo <= max(rw, rh) <= hi and min(rw, rh) / max(rw, rh, 1) > 0.7:
-                out.append(rect)
-        return out
 
-    # --- steps 3 and 4: one face -----------------------------------------------------------------
-    def _read_face(self, frame: np.ndarray, lab: np.ndarray, rect) -> DieReading | None:
-        (cx, cy), (rw, rh), angle = rect
-        side = (rw + rh) / 2
-        src = cv2.boxPoints(((cx, cy), (side, side), angle)).astype(np.float32)
-        dst = np.float32([[0, FACE], [0, 0], [FACE, 0], [FACE, FACE]])
-        M = cv2.getPerspectiveTransform(src, dst)
-        face_lab = cv2.warpPerspective(lab, M, (FACE, FACE), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-        L = face_lab[:, :, 0].astype(np.float32)
-        m = int(FACE * 0.1)
-        interior = L[m:FACE - m, m:FACE - m]
-        level = float(np.median(interior))
-        best = None
-        for polarity in ("dark", "light"):
-            centres, contrast = _pips(L, level, polarity)
-            value, err = pip_pattern_error(centres)
-            if value and (best is None or err < best[2]):
-                best = (polarity, value, err, contrast, centres)
-        colour, colour_conf = self._colour(face_lab, best[0] if best else None)
-        centre = (float(cx), float(cy))
-        if colour is None:
-            return None  # not a die of a known colour: no report at all
-        if best is None or best[2] > MAX_PIP_ERROR:
-            return DieReading(colour, None, 0.0, centre, float(side), "pips not like a die face")
-        _, value, err, contrast, _ = best
-        pattern_conf = 1.0 - err / MAX_PIP_ERROR
-        contrast_conf = min(1.0, contrast / 60.0)
-        confidence = float(min(pattern_conf, contrast_conf, colour_conf) ** 0.5)
-        if confidence < self.min_confidence:
-            return DieReading(colour, None, confidence, centre, float(side), "not sure")
-        return DieReading(colour, value, confidence, centre, float(side))
+def _groups(together: np.ndarray, members: list[int], size: int, dist: np.ndarray) -> list[list[int]]:
+    """Every group of `size` pips that are pairwise `together`, spread like a layout of that many."""
+    ratio = _SPREAD[size]
+    out: list[list[int]] = []
 
-    def _colour(self, face_lab: np.ndarray, pip_polarity: str | None) -> tuple[str | None, float]:
-        m = int(FACE * 0.12)
-        inner = face_lab[m:FACE - m, m:FACE - m].reshape(-1, 3).astype(np.float32)
-        L = inner[:, 0]
-        # The face colour without the pips: the middle half of the lightness distribution.
-        lo, hi = np.percentile(L, [25, 75]) if pip_polarity is None else (
-            np.percentile(L, [45, 95]) if pip_polarity == "dark" else np.percentile(L, [5, 55]))
-        sel = inner[(L >= lo) & (L <= hi)]
-        if len(sel) == 0:
-            return None, 0.0
-        face = np.median(sel, axis=0)
-        d = np.linalg.norm(self._labs[:, 1:] - face[1:], axis=1) + 0.5 * np.abs(self._labs[:, 0] - face[0])
-        allowed = np.array([pip_polarity is None or c.pips == pip_polarity for c in self.palette])
-        d = np.where(allowed, d, np.inf)
-        order = np.argsort(d)
-        if not np.isfinite(d[order[0]]) or d[order[0]] > self.max_ab + 0.5 * self.max_l:
-            return None, 0.0
-        d1 = d[order[0]]
-        d2 = d[order[1]] if len(order) > 1 and np.isfinite(d[order[1]]) else d1 + 100.0
-        conf = float((d2 - d1) / (d2 + d1 + 1e-6))
-        return self.palette[order[0]].name, min(1.0, 2.0 * conf)
+    def grow(group: list[int], candidates: list[int]) -> None:
+        if len(group) == size:
+            d = dist[np.ix_(group, group)]
+            if 0.75 * ratio <= d.max() / d[d > 0].min() <= 1.3 * ratio:
+                out.append(group)
+            return
+        for k, j in enumerate(candidates):
+            if len(group) + len(candidates) - k < size:
+                return
+            grow(group + [j], [x for x in candidates[k + 1:] if together[j, x]])
 
-
-def _pips(L: np.ndarray, level: float, polarity: str) -> tuple[np.ndarray, float]:
-    """Centres (face units) of round blobs clearly darker (or lighter) than the face, and their contrast."""
-    m = int(FACE * 0.06)
-    img = L[m:FACE - m, m:FACE - m]
-    diff = (level - img) if polarity == "dark" else (img - level)
-    strong = float(np.percentile(diff, 99))
-    if strong < 25:
-        return np.zeros((0, 2), np.float32), 0.0
-    binary = (diff > strong * 0.5).astype(np.uint8)
-    n, _, stats, cents = cv2.connectedComponentsWithStats(binary, 8)
-    expected = np.pi * (0.09 * FACE) ** 2
-    centres = []
-    for i in range(1, n):
-        area = stats[i, cv2.CC_STAT_AREA]
-        w, h = stats[i, 2], stats[i, 3]
-        if 0.3 * expected <= area <= 2.5 * expected and max(w, h) <= 1.8 * min(w, h) and area >= 0.45 * w * h:
-            centres.append(((cents[i][0] + m) / FACE, (cents[i][1] + m) / FACE))
-        elif area >= 0.3 * expected:
-            # A strong blob that is no pip (pips merged with an edge, a neighbour's corner, a
-            # shadow): the face is not clean, and a count of the remaining pips would be a guess.
-            return np.zeros((0, 2), np.float32), 0.0
-    return np.array(centres, np.float32).reshape(-1, 2), strong
-
-
-def _scale(rect, f: float):
-    (cx, cy), (w, h), angle = rect
-    return (cx * f + (f - 1) / 2, cy * f + (f - 1) / 2), (w * f, h * f), angle
-
-
-def _shift(rect, x: int, y: int):
-    (cx, cy), size, angle = rect
-    return (cx + x, cy + y), size, angle
-
-
-def _dedupe(rects: list) -> list:
-    """One region per die (a die can be found by two colours, e.g. a shadowed white and grey)."""
-    out: list = []
-    for r in sorted(rects, key=lambda r: -r[1][0] * r[1][1]):
-        if all(np.hypot(r[0][0] - o[0][0], r[0][1] - o[0][1]) > 0.4 * max(o[1]) for o in out):
-            out.append(r)
+    grow([], list(members))
     return out
+
+
+def _elongation(blob: np.ndarray) -> float:
+    """Length / width of a blob (from its second moments): 1 for a round pip."""
+    m = cv2.moments(blob.astype(np.uint8), binaryImage=True)
+    if m["m00"] <= 0:
+        return 1.0
+    a, b, c = m["mu20"] / m["m00"], m["mu11"] / m["m00"], m["mu02"] / m["m00"]
+    root = math.sqrt(max(0.0, ((a - c) / 2) ** 2 + b * b))
+    small = (a + c) / 2 - root
+    return math.sqrt(((a + c) / 2 + root) / small) if small > 1e-6 else 9.0
+
+
+def _lab_distance(d: np.ndarray) -> np.ndarray:
+    """Colour distance in Lab with lightness at half weight (light varies over a table)."""
+    return np.sqrt((0.5 * d[..., 0]) ** 2 + d[..., 1] ** 2 + d[..., 2] ** 2)
+
+
+def _fill_small_holes(mask: np.ndarray, max_area: float) -> np.ndarray:
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(1 - mask, 4)
+    small = stats[:, cv2.CC_STAT_AREA] <= max_area
+    return (mask | small[labels]).astype(np.uint8)
