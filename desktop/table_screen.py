@@ -80,6 +80,7 @@ class TableScreen(QWidget):
         #: the newest camera frame, or None when the camera is off (set by the main window)
         self.frame_source = lambda: None
         self._spoken = ""
+        self._offered: tuple | None = None       # what the action buttons now on screen offer
         self._build()
 
     # --- layout --------------------------------------------------------------------
@@ -304,11 +305,14 @@ class TableScreen(QWidget):
         self._refresh_die(prompt)
         self._refresh_actions(prompt, over)
         self.recent.set_events(list(view.log))
-        if self.log_list.count() != len(view.log) or any(
-                self.log_list.item(i).text() != line for i, line in enumerate(view.log)):
+        shown = [self.log_list.item(i).text() for i in range(self.log_list.count())]
+        if shown != list(view.log[:len(shown)]):          # an undo: the log is written again
             self.log_list.clear()
-            self.log_list.addItems(list(view.log))
-            self.log_list.scrollToBottom()
+            shown = []
+        if len(view.log) > len(shown):
+            self.log_list.addItems(list(view.log[len(shown):]))
+            if self.log_dialog.isVisible():               # laid out only when someone reads it
+                self.log_list.scrollToBottom()
         self.undo_button.setEnabled(bool(view.undo_history))
         if over and not self._was_over:
             self._was_over = True
@@ -367,6 +371,13 @@ class TableScreen(QWidget):
         self.action_layout.addWidget(b)      # shown by _refresh_actions once all are styled
 
     def _refresh_actions(self, prompt, over: bool) -> None:
+        # Built again only when what they offer changed: a redraw that moves a card (and plays its
+        # movement) must not also rebuild and restyle every button.
+        flow = (self.flow.option, self.flow.player, repr(sorted(self.flow.chosen.items()))) if self.flow else None
+        offer = (id(self.controller), id(self.table), over, prompt.player, repr(prompt.options), flow)
+        if offer == self._offered and self.action_layout.count():
+            return
+        self._offered = offer
         clear_layout(self.action_layout)
         self._build_actions(prompt, over)
         buttons = [self.action_layout.itemAt(i).widget() for i in range(self.action_layout.count())]

@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 
 from PySide6.QtCore import QPointF, QRect, QRectF, QSize, Qt, Signal
-from PySide6.QtGui import QColor, QPainter, QPen
+from PySide6.QtGui import QColor, QPainter, QPen, QPixmap
 from PySide6.QtWidgets import QAbstractButton, QSizePolicy, QWidget
 
 from .. import style
@@ -89,6 +89,8 @@ class DrawnCard(Clickable):
         self.exposed: float | None = None
         self.holds = 0
         self._layout: pt.CardLayout | None = None
+        self._picture: QPixmap | None = None
+        self._picture_key: tuple | None = None
         self.clicked.connect(lambda: self.picked.emit(self.place) if self.legal else None)
 
     # --- what it shows ------------------------------------------------------------------
@@ -142,9 +144,7 @@ class DrawnCard(Clickable):
 
     def paint_at(self, p: QPainter, rect: QRectF) -> None:
         """The card as it is now, at ``rect`` (a card on its way is drawn whole, with no glow)."""
-        whole = QRectF(rect).adjusted(-pt.GLOW, -pt.GLOW, pt.GLOW, pt.GLOW)
-        layout = pt.layout_card(whole, self.look)
-        pt.paint_card(p, whole, self.look, layout)
+        paint_look(p, rect, self.look, self.card_rect().size())
 
     # --- painting -----------------------------------------------------------------------
     def layout(self) -> pt.CardLayout:
@@ -169,13 +169,62 @@ class DrawnCard(Clickable):
         return self.minimumSize()
 
     def paintEvent(self, event) -> None:
+        # Painted once into a picture at the screen's pixel density (crisp at 2x) and drawn from it
+        # until something it shows changes: a card flying over the table repaints what it passes.
         p = QPainter(self)
-        pt.paint_card(p, self.rect(), self.look, self.layout(), legal=self.legal and not self.held,
-                      chosen=self.chosen, focus=self.hasFocus(), held=self.held)
+        ratio = painter_ratio(p)
+        key = (self.size().width(), self.size().height(), ratio, self.look, self.legal, self.chosen, self.hasFocus(),
+               self.held, self.exposed)
+        if key != self._picture_key:
+            picture = QPixmap(int(self.width() * ratio), int(self.height() * ratio))
+            picture.setDevicePixelRatio(ratio)
+            picture.fill(Qt.transparent)
+            pp = QPainter(picture)
+            pt.paint_card(pp, self.rect(), self.look, self.layout(), legal=self.legal and not self.held,
+                          chosen=self.chosen, focus=self.hasFocus(), held=self.held)
+            pp.end()
+            self._picture, self._picture_key = picture, key
+        p.drawPixmap(0, 0, self._picture)
         p.end()
 
     def hitButton(self, pos) -> bool:
         return self.card_rect().adjusted(-pt.GLOW, -pt.GLOW, pt.GLOW, pt.GLOW).contains(QPointF(pos))
+
+
+def painter_ratio(p: QPainter) -> float:
+    """The pixel density of what ``p`` really paints on (a widget rendered into a 2x picture is
+    painted through a redirection: its own ratio would be the screen's)."""
+    engine = p.paintEngine()
+    device = engine.paintDevice() if engine is not None else None
+    device = device if device is not None else p.device()
+    return device.devicePixelRatioF() if device is not None else 1.0
+
+
+_flying: dict[tuple, QPixmap] = {}
+
+
+def paint_look(p: QPainter, rect: QRectF, look: pt.CardLook, size) -> None:
+    """A card with ``look`` at ``rect`` (no glow), from a picture made once at ``size`` and the
+    painter's pixel density: a card on its way is drawn sixty times a second."""
+    ratio = painter_ratio(p)
+    w, h = max(int(size.width()), 8), max(int(size.height()), 8)
+    key = (look, w, h, ratio)
+    picture = _flying.get(key)
+    if picture is None:
+        if len(_flying) > 64:
+            _flying.clear()
+        picture = QPixmap(int((w + 2 * pt.GLOW) * ratio), int((h + 2 * pt.GLOW) * ratio))
+        picture.setDevicePixelRatio(ratio)
+        picture.fill(Qt.transparent)
+        pp = QPainter(picture)
+        whole = QRectF(0, 0, w + 2 * pt.GLOW, h + 2 * pt.GLOW)
+        pt.paint_card(pp, whole, look, pt.layout_card(whole, look))
+        pp.end()
+        _flying[key] = picture
+    target = QRectF(rect).adjusted(-pt.GLOW * rect.width() / w, -pt.GLOW * rect.height() / h,
+                                   pt.GLOW * rect.width() / w, pt.GLOW * rect.height() / h)
+    p.setRenderHint(QPainter.SmoothPixmapTransform)
+    p.drawPixmap(target, picture, QRectF(picture.rect()))
 
 
 class DrawnDie(QWidget):
@@ -225,25 +274,27 @@ class DrawnDie(QWidget):
 
         return Step(progress=progress, land=land, what="roll")
 
-    def _caption_room(self) -> tuple[QRectF, int, tuple[str, ...], bool]:
-        h = txt.line_height(20, True)
-        room = QRectF(0, self.height() - h - 2, self.width(), h)
+    def _places(self) -> tuple[QRectF, QRectF, int, tuple[str, ...], bool]:
+        """The die's square and its words right under it, the two centred in the widget."""
+        h = txt.line_height(20, True) if self.caption else 0
+        side = max(min(self.width() - 16, self.height() - h - 12), 0)
+        top = (self.height() - side - h - 4) / 2
+        body = QRectF((self.width() - side) / 2, top, side, side)
+        room = QRectF(0, top + side + 4, self.width(), h)
         px, lines, fits = txt.fit(self.caption, int(room.width()), int(room.height()), 22, bold=True, max_lines=1)
-        return room, px, lines, fits
+        return body, room, px, lines, fits
 
     def drawn_texts(self) -> list[txt.DrawnText]:
         if not self.caption:
             return []
-        room, px, lines, fits = self._caption_room()
+        _, room, px, lines, fits = self._places()
         return [txt.DrawnText("\n".join(lines), px, room.toAlignedRect(), fits)]
 
     def paintEvent(self, event) -> None:
         p = QPainter(self)
         p.setRenderHint(QPainter.Antialiasing)
-        room, px, lines, _ = self._caption_room()
-        side = min(self.width() - 16, room.top() - 10)
-        if side > 12:
-            body = QRectF((self.width() - side) / 2, (room.top() - side) / 2, side, side)
+        body, room, px, lines, _ = self._places()
+        if body.width() > 12:
             pt.paint_die(p, body, pips=self.pips, symbol=self.symbol, colour=self.colour,
                          symbol_colour=self.symbol_colour, angle=self.angle)
         if self.caption:
@@ -471,5 +522,5 @@ class NotebookPage(QWidget):
         p.end()
 
 
-__all__ = ["Clickable", "DrawnCard", "DrawnDie", "EventList", "PlayerName", "PlayerButton", "NotebookPage", "move_focus",
+__all__ = ["paint_look", "Clickable", "DrawnCard", "DrawnDie", "EventList", "PlayerName", "PlayerButton", "NotebookPage", "move_focus",
            "paint_player_disc"]

@@ -16,7 +16,7 @@ from PySide6.QtGui import QPainter
 from PySide6.QtWidgets import QWidget
 
 from . import paint as pt
-from .items import DrawnCard
+from .items import DrawnCard, paint_look
 from .motion import FlightLayer, MotionQueue, Step, flight_step
 
 
@@ -132,7 +132,7 @@ class TableMotion(QObject):
                     start = QRectF(start.center().x() - end.width() / 2, start.center().y() - end.height() / 2,
                                    end.width(), end.height())
             elif src in self._looks:
-                painter = _look_painter(self._looks[src])
+                painter = _look_painter(self._looks[src], start.size())
                 end = QRectF(end.center().x() - start.width() / 2, end.center().y() - start.height() / 2,
                              start.width(), start.height())
             else:
@@ -152,8 +152,7 @@ class TableMotion(QObject):
         return flight_step(self.layer, flights, what=self.words(*pairs[0]), hold=hold, land=land)
 
 
-def _look_painter(look: pt.CardLook) -> Callable[[QPainter, QRectF], None]:
+def _look_painter(look: pt.CardLook, size) -> Callable[[QPainter, QRectF], None]:
     def paint(p: QPainter, rect: QRectF) -> None:
-        whole = QRectF(rect).adjusted(-pt.GLOW, -pt.GLOW, pt.GLOW, pt.GLOW)
-        pt.paint_card(p, whole, look, pt.layout_card(whole, look))
+        paint_look(p, rect, look, size)
     return paint

@@ -11,7 +11,7 @@ import math
 from dataclasses import dataclass, field
 
 from PySide6.QtCore import QPointF, QRect, QRectF, Qt
-from PySide6.QtGui import QColor, QPainter, QPainterPath, QPen, QPolygonF
+from PySide6.QtGui import QBrush, QColor, QPainter, QPainterPath, QPen, QPixmap, QPolygonF
 
 from .. import style
 from . import text as txt
@@ -154,7 +154,9 @@ def fit_rows(rows: list[Row], width: int, height: int) -> tuple[list[Row], list[
     24 px (the type-size test says so) before anything is cut. Returns the rows kept, each one's
     (pixel size, lines), their height and whether they all fit."""
     rows = list(rows)
-    sizes = [r.largest for r in rows]
+    # Each row starts at the largest size its width allows (fewer steps down to the height's).
+    sizes = [txt.fit(r.text, width, 10_000, r.largest, r.least, bold=r.bold, family=r.family,
+                     max_lines=r.max_lines)[0] for r in rows]
     floor = [r.least for r in rows]
 
     def measure() -> list[tuple[int, tuple[str, ...], bool]]:
@@ -290,6 +292,33 @@ def _layers(p: QPainter, card: QRectF, layers: tuple[str, ...]) -> None:
         p.drawRoundedRect(r, RADIUS, RADIUS)
 
 
+WEAVE_STEP = 12
+
+_weaves: dict[tuple[str, float], QBrush] = {}
+
+
+def _weave(colour: str, ratio: float) -> QBrush:
+    """A tile of the back's diagonal weave, drawn once per colour at the screen's pixel density
+    (crisp at 2x) and used as a brush: a table of thirty backs paints in a few milliseconds."""
+    key = (colour, ratio)
+    if key not in _weaves:
+        side = WEAVE_STEP
+        tile = QPixmap(int(side * ratio), int(side * ratio))
+        tile.setDevicePixelRatio(ratio)
+        fill = QColor(colour)
+        tile.fill(fill)
+        tp = QPainter(tile)
+        tp.setRenderHint(QPainter.Antialiasing)
+        weave = QColor(fill.darker(125))
+        weave.setAlpha(90)
+        tp.setPen(QPen(weave, 1.5))
+        for dx in (-side, 0, side):          # the line and its neighbours' ends: seamless tiles
+            tp.drawLine(QPointF(dx, side), QPointF(dx + side, 0))
+        tp.end()
+        _weaves[key] = QBrush(tile)
+    return _weaves[key]
+
+
 def paint_back(p: QPainter, card: QRectF, colour: str) -> None:
     """A card's back: its type's colour, an inner frame and a light diagonal weave."""
     fill = QColor(colour)
@@ -297,21 +326,11 @@ def paint_back(p: QPainter, card: QRectF, colour: str) -> None:
     p.setBrush(fill)
     p.drawRoundedRect(card, RADIUS, RADIUS)
     inner = card.adjusted(5, 5, -5, -5)
-    p.save()
-    clip = QPainterPath()
-    clip.addRoundedRect(inner, RADIUS - 4, RADIUS - 4)
-    p.setClipPath(clip)
-    weave = QColor(fill.darker(125))
-    weave.setAlpha(90)
-    p.setPen(QPen(weave, 1.5))
-    step = 12.0
-    x = inner.left() - inner.height()
-    while x < inner.right():
-        p.drawLine(QPointF(x, inner.bottom()), QPointF(x + inner.height(), inner.top()))
-        x += step
-    p.restore()
+    engine = p.paintEngine()
+    device = engine.paintDevice() if engine is not None and engine.paintDevice() is not None else p.device()
+    ratio = device.devicePixelRatioF() if device is not None else 1.0
     p.setPen(QPen(fill.darker(150), 1.5))
-    p.setBrush(Qt.NoBrush)
+    p.setBrush(_weave(colour, ratio))
     p.drawRoundedRect(inner, RADIUS - 4, RADIUS - 4)
 
 
@@ -338,10 +357,13 @@ def _band_words(out: CardLayout, card: QRectF, look: CardLook, band: float) -> N
                                         ok), True, ink))
         right -= w + 6
     if look.kind and right - left > 20:
-        px, lines, ok = txt.fit(look.kind, int(right - left), int(band), 16, bold=True, max_lines=1)
-        if ok:
-            out.texts.append((txt.DrawnText(lines[0], px, QRect(int(left), int(card.top() + 2), int(right - left),
-                                                                  int(band - 3)), True), True, ink))
+        for family in ("", txt.narrow_family()):          # the narrow face when the app's is too wide
+            px, lines, ok = txt.fit(look.kind, int(right - left), int(band), 16, bold=True, family=family,
+                                    max_lines=1)
+            if ok:
+                out.texts.append((txt.DrawnText(lines[0], px, QRect(int(left), int(card.top() + 2), int(right - left),
+                                                                      int(band - 3)), True, False, family), True, ink))
+                break
 
 
 def paint_face(p: QPainter, card: QRectF, look: CardLook) -> None:

@@ -67,18 +67,33 @@ def wrap(text: str, metrics: QFontMetrics, width: int) -> list[str]:
 
 
 @lru_cache(maxsize=4096)
+def _fit_at(text: str, width: int, height: int, px: int, bold: bool, family: str,
+            max_lines: int) -> tuple[tuple[str, ...], bool]:
+    metrics = QFontMetrics(font(px, bold, QFont(family)))
+    lines = wrap(text, metrics, width)
+    ok = (len(lines) <= max_lines and len(lines) * metrics.lineSpacing() <= height + 1
+          and all(metrics.horizontalAdvance(line) <= width for line in lines))
+    return tuple(lines), ok
+
+
+@lru_cache(maxsize=4096)
 def _fit(text: str, width: int, height: int, largest: int, least: int, bold: bool, family: str,
          max_lines: int) -> tuple[int, tuple[str, ...], bool]:
-    base = QFont(family)
-    for px in range(largest, least - 1, -1):
-        metrics = QFontMetrics(font(px, bold, base))
-        lines = wrap(text, metrics, width)
-        if (len(lines) <= max_lines and len(lines) * metrics.lineSpacing() <= height + 1
-                and all(metrics.horizontalAdvance(line) <= width for line in lines)):
-            return px, tuple(lines), True
-    metrics = QFontMetrics(font(least, bold, base))
-    lines = wrap(text, metrics, width)
-    return least, tuple(lines), False
+    # Smaller type never needs more room: the largest size that fits is found by halving.
+    lines, ok = _fit_at(text, width, height, largest, bold, family, max_lines)
+    if ok:
+        return largest, lines, True
+    lines, ok = _fit_at(text, width, height, least, bold, family, max_lines)
+    if not ok:
+        return least, lines, False
+    good, bad = least, largest
+    while bad - good > 1:
+        mid = (good + bad) // 2
+        if _fit_at(text, width, height, mid, bold, family, max_lines)[1]:
+            good = mid
+        else:
+            bad = mid
+    return good, _fit_at(text, width, height, good, bold, family, max_lines)[0], True
 
 
 def fit(text: str, width: int, height: int, largest: int, least: int = LEAST_PX, *, bold: bool = False,

@@ -33,6 +33,8 @@ LEAST_STRIP = 46
 LEAST_CARD = 62
 #: the center's column beside two or four gumshoes
 CENTER_WIDTH = 180
+#: a draw pile: its count and its type's symbol
+PILE_HEIGHT = 52
 
 
 class Cascade(QWidget):
@@ -83,6 +85,9 @@ class OutOfPlay(QLabel):
         self.setMinimumHeight(self.fontMetrics().lineSpacing() * 2)
         self.cards: list[str] = []
 
+    def hasHeightForWidth(self) -> bool:
+        return False        # it fits its words to the room it gets: it never asks for more height
+
     def set_cards(self, cards: list[str]) -> None:
         self.cards = list(cards)
         self.setToolTip(plain_tip("Out of play: " + ", ".join(cards) + ".") if cards else "")
@@ -93,17 +98,16 @@ class OutOfPlay(QLabel):
         self._fit()
 
     def _fit(self) -> None:
+        """The longest wording that fits: every name (the latest first), fewer names and a count,
+        then the count alone in fewer words."""
         latest = list(reversed(self.cards))
-        for shown in range(len(latest), -1, -1):
-            more = len(latest) - shown
-            if not latest:
-                text = "Out of play: none yet."
-            elif shown == 0:
-                text = f"Out of play: {more} cards."
-            else:
-                text = "Out of play: " + ", ".join(latest[:shown]) + (f" and {more} more" if more else "") + "."
+        n = len(latest)
+        wordings = [("Out of play: " + ", ".join(latest[:shown]) + (f" and {n - shown} more" if shown < n else "")
+                     + ".") for shown in range(n, 0, -1)]
+        wordings += [f"Out of play: {n} cards.", f"Out: {n}"] if n else ["Out of play: none yet.", "Out: none"]
+        for text in wordings:
             self.setText(text)
-            if shown == 0 or self.heightForWidth(max(self.width(), 1)) <= self.height():
+            if QLabel.heightForWidth(self, max(self.width(), 1)) <= self.height():
                 break
 
 
@@ -115,6 +119,7 @@ class CarmenTable(GameTable):
         self.slot_buttons: dict[str, DrawnCard] = {}
         self.names: dict[str, PlayerName] = {}
         self.piles: dict[str, DrawnCard] = {}
+        self.center_column: QWidget | None = None
         c = self.controller
         session = c.session
         kinds = list(c.deck.kinds)
@@ -143,9 +148,12 @@ class CarmenTable(GameTable):
         tall = n % columns == 0
         center = QWidget()
         center.setObjectName("center")
-        grid = QGridLayout(center)
-        grid.setContentsMargins(0, 0, 0, 0)
-        grid.setSpacing(2)
+        column = QVBoxLayout(center) if tall else None
+        grid = QGridLayout() if tall else QGridLayout(center)
+        for part in (column, grid):
+            if part is not None:
+                part.setContentsMargins(0, 0, 0, 0)
+                part.setSpacing(2)
         title = label("Center of the table" if not tall else "Center", wrap=False)
         title.setStyleSheet("font-weight: bold;")
         for kind in kinds:
@@ -153,28 +161,32 @@ class CarmenTable(GameTable):
             pile = DrawnCard(f"pile/{kind}")
             pile.setObjectName(f"pile:{kind}")
             pile.setFocusPolicy(Qt.NoFocus)
-            pile.setMinimumSize(50, 48)
+            pile.setMinimumWidth(50)
+            pile.setFixedHeight(PILE_HEIGHT)
+            pile.setSizePolicy(QSizePolicy.Ignored, QSizePolicy.Fixed)
             self.piles[kind] = pile
         self.die = DrawnDie()
         self.pile_label = OutOfPlay()
         # The die, and what is out of play beside it (in a column) or under it (in a cell).
         side = QHBoxLayout() if tall else QVBoxLayout()
-        side.addWidget(self.die, 3)
-        side.addWidget(self.pile_label, 4 if tall else 2)
+        self.die.setMinimumWidth(96)             # its face's words under it ("Henchman")
+        side.addWidget(self.die, 1 if tall else 3)
+        side.addWidget(self.pile_label, 1 if tall else 2)
         if tall:
-            grid.addWidget(title, 0, 0, 1, len(kinds))
-            grid.addWidget(Cascade([[self.slot_buttons[f"center/{kind}"] for kind in kinds]]), 1, 0, 1, len(kinds))
+            # A column: the center cards fanned (they take what the rest leaves), the piles, the die.
+            column.addWidget(title)
+            column.addWidget(Cascade([[self.slot_buttons[f"center/{kind}"] for kind in kinds]]), 3)
             for i, kind in enumerate(kinds):
-                grid.addWidget(self.piles[kind], 2, i)
-            grid.addLayout(side, 3, 0, 1, len(kinds))
-            grid.setRowStretch(1, 6)
-            grid.setRowStretch(2, 2)
-            grid.setRowStretch(3, 3)
+                grid.addWidget(self.piles[kind], 0, i)
+            column.addLayout(grid)
+            column.addLayout(side, 1)
             # Narrow: the gumshoes' columns get the width (a legal card's place is 24 px type).
             center.setMaximumWidth(CENTER_WIDTH)
+            self.center_column = center
             grid_all.addWidget(center, 0, columns, n // columns, 1)
-            grid_all.setColumnStretch(0, 1)
-            grid_all.setColumnStretch(1, 1)
+            grid_all.setColumnStretch(0, 3)
+            grid_all.setColumnStretch(1, 3)
+            grid_all.setColumnStretch(columns, 1)
         else:
             # Each type's center card over its draw pile; the die and what is out of play beside them.
             grid.addWidget(title, 0, 0, 1, len(kinds) + 1)
@@ -191,6 +203,12 @@ class CarmenTable(GameTable):
             grid_all.setRowStretch(row, 1)
         self.motion = TableMotion(self, self._anchor, words=self._move_words)
         self._rolled: str | None = None
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        # The center column grows with a big screen (a laptop keeps its width for the columns).
+        if self.center_column is not None:
+            self.center_column.setMaximumWidth(max(CENTER_WIDTH, self.width() // 5))
 
     def _slot(self, place: str) -> DrawnCard:
         slot = DrawnCard(place)
