@@ -1,21 +1,34 @@
-"""Dice-pool reader on rendered dice pools: per-die accuracy, wrong reads, refusals, time.
+"""Dice-pool reader on rendered pools and on real photographs, side by side.
 
-    python benchmarks/dice_bench.py            # 60 frames of 12-16 dice
-    python benchmarks/dice_bench.py --quick    # 8 frames, a few seconds
-    python benchmarks/dice_bench.py --smoke    # 1 frame: it still runs (the figures mean nothing)
+    python benchmarks/dice_bench.py            # 60 rendered frames of 12-16 dice + the 200 real photos
+    python benchmarks/dice_bench.py --quick    # 8 rendered frames + every 4th photo
+    python benchmarks/dice_bench.py --smoke    # 1 rendered frame + 2 photos: it still runs (figures mean nothing)
+    python benchmarks/dice_bench.py --part real --wrong   # real photos only, listing every wrong value
 
-Frames come from vision.dice_synthetic.DiceTable: every colour of the palette and every face,
-any rotation, about 30% of the dice pushed against a neighbour, soft shadows, bevelled rims,
-uneven light, defocus, noise and JPEG on wood, felt and a checked cloth. A die is "correct"
-when a reading lies on it with its colour and value; "wrong" when a sure reading says another
-colour or value (the number that must stay at zero); "unsure" when the reader says it cannot
-tell (the player taps the value); "missed" when no reading lies on it; "phantom" a reading on
-no die.
+Rendered: vision.dice_synthetic.DiceTable pools of 12-16 dice, every colour of the palette and
+every face, any rotation, about 30% of the dice pushed against a neighbour, soft shadows,
+bevelled rims, uneven light, defocus, noise and JPEG on wood, felt and a checked cloth (what the
+photos lack: palette colours on table tops). A die is "right" when a reading lies on it with its
+colour and value.
+
+Real: ../shared/dice-dev (200 phone photos, 640x640, 1,487 labelled dice; its README), split
+by a hash of the photo's name into a tuning half (the reader's thresholds were chosen on it) and
+a check half (looked at for failures only). The labels give no colour, so a die is "right" when a
+reading on it has the labelled value (its colour, palette or "unknown colour", is counted apart).
+A reading belongs to the labelled box that holds it and whose centre is nearest. The section is
+skipped, saying so, where the folder is absent (as on CI).
+
+Per die: right / wrong (a sure reading says another value or colour: must stay at zero) /
+unsure (the reader says it cannot tell: the player taps it) / missed (no reading on it);
+"no die": readings where no die is (the sure ones among them in brackets). Time: CPU time per
+frame, one thread.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
+import json
 import math
 import sys
 import time
@@ -25,28 +38,35 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
 
 from vision.dice import DicePoolReader  # noqa: E402
 from vision.dice_synthetic import DiceTable  # noqa: E402
 
+DICE_DEV = ROOT.parent / "shared" / "dice-dev"
+KEYS = ("right", "wrong", "unsure", "missed")
 
-def run(frames: int, seed: int, die_px=(34, 64)) -> Counter:
-    cv2.setNumThreads(1)
+
+def photo_half(name: str) -> str:
+    """'tune' or 'check', by a hash of the photo's name (stable, independent of the reader)."""
+    return "tune" if hashlib.sha256(name.encode()).digest()[0] % 2 == 0 else "check"
+
+
+def rendered(frames: int, seed: int, die_px=(34, 64)) -> dict:
     table = DiceTable(seed=seed)
     reader = DicePoolReader()
     tally: Counter = Counter()
-    times = []
-    wrong_examples = []
-    for _ in range(frames):
-        pool = table.random_pool(int(np.random.default_rng(len(times)).integers(12, 17)), die_px=die_px)
+    times, wrong = [], []
+    for k in range(frames):
+        pool = table.random_pool(int(np.random.default_rng(k).integers(12, 17)), die_px=die_px)
         t0 = time.thread_time()
         readings = reader.read(pool.image)
         times.append((time.thread_time() - t0) * 1000)
         used = set()
         for die in pool.dice:
             tally["dice"] += 1
-            near = [k for k, r in enumerate(readings) if math.dist(r.centre, die.centre) < 0.5 * die.side_px]
+            near = [j for j, r in enumerate(readings) if math.dist(r.centre, die.centre) < 0.5 * die.side_px]
             if not near:
                 tally["missed"] += 1
                 continue
@@ -55,31 +75,94 @@ def run(frames: int, seed: int, die_px=(34, 64)) -> Counter:
             if r.value is None:
                 tally["unsure"] += 1
             elif (r.colour, r.value) == (die.colour, die.value):
-                tally["correct"] += 1
+                tally["right"] += 1
             else:
                 tally["wrong"] += 1
-                wrong_examples.append(f"{die.colour} {die.value} read as {r.colour} {r.value} ({r.confidence:.2f})")
-        tally["phantom"] += sum(1 for k, r in enumerate(readings) if k not in used and r.value is not None)
-    n = tally["dice"]
-    print(f"dice_bench: {frames} frames, {n} dice, die side {die_px[0]}-{die_px[1]} px, seed {seed}")
-    for key in ("correct", "wrong", "unsure", "missed", "phantom"):
-        print(f"  {key:8s} {tally[key]:5d}  {100 * tally[key] / max(1, n):5.1f}%")
-    sure = tally["correct"] + tally["wrong"]
-    print(f"  of the sure readings, wrong: {tally['wrong']}/{sure} = {100 * tally['wrong'] / max(1, sure):.2f}%")
-    print(f"  time per frame: median {np.median(times):.0f} ms, p95 {np.percentile(times, 95):.0f} ms (CPU time, 1280x720, one thread)")
-    for line in wrong_examples[:10]:
-        print("    wrong:", line)
-    return tally
+                wrong.append(f"{die.colour} {die.value} read as {r.colour} {r.value}")
+        for j, r in enumerate(readings):
+            if j not in used:
+                tally["no die"] += 1
+                tally["no die, sure"] += r.value is not None
+    return {"name": f"rendered, seed {seed} ({frames} frames, 1280x720)", "tally": tally, "times": times, "wrong": wrong}
+
+
+def real(folder: Path, half: str, step: int = 1, limit: int | None = None) -> dict | None:
+    labels = json.loads((folder / "labels.json").read_text(encoding="utf-8"))["images"]
+    names = [n for n in sorted(labels) if photo_half(n) == half][::step][:limit]
+    reader = DicePoolReader()
+    tally: Counter = Counter()
+    colours: Counter = Counter()
+    times, wrong = [], []
+    for name in names:
+        frame = cv2.imread(str(folder / "images" / f"{name}.jpg"))
+        t0 = time.thread_time()
+        readings = reader.read(frame)
+        times.append((time.thread_time() - t0) * 1000)
+        dice = labels[name]["dice"]
+        owner = {}
+        for j, r in enumerate(readings):
+            holding = [k for k, (_, x1, y1, x2, y2) in enumerate(dice) if x1 <= r.centre[0] <= x2 and y1 <= r.centre[1] <= y2]
+            if holding:
+                owner[j] = min(holding, key=lambda k: math.dist(r.centre, ((dice[k][1] + dice[k][3]) / 2, (dice[k][2] + dice[k][4]) / 2)))
+        for k, (value, x1, y1, x2, y2) in enumerate(dice):
+            tally["dice"] += 1
+            mine = [j for j, o in owner.items() if o == k]
+            if not mine:
+                tally["missed"] += 1
+                continue
+            r = readings[min(mine, key=lambda j: math.dist(readings[j].centre, ((x1 + x2) / 2, (y1 + y2) / 2)))]
+            colours[r.colour] += 1
+            if r.value is None:
+                tally["unsure"] += 1
+            elif r.value == value:
+                tally["right"] += 1
+            else:
+                tally["wrong"] += 1
+                wrong.append(f"{name}: a {value} read as {r.value} at ({r.centre[0]:.0f}, {r.centre[1]:.0f})")
+        for j, r in enumerate(readings):
+            if j not in owner:
+                tally["no die"] += 1
+                tally["no die, sure"] += r.value is not None
+    return {"name": f"real photos, {half} half ({len(names)} photos, 640x640)", "tally": tally, "times": times,
+            "wrong": wrong, "colours": colours}
+
+
+def report(results: list[dict], show_wrong: bool) -> None:
+    print(f"{'':44s} {'dice':>5s} " + " ".join(f"{k:>14s}" for k in KEYS) + f" {'no die (sure)':>14s} {'ms med / p95':>13s}")
+    for res in results:
+        t, n = res["tally"], max(1, res["tally"]["dice"])
+        cells = " ".join(f"{t[k]:5d} ({100 * t[k] / n:5.1f}%)" for k in KEYS)
+        times = res["times"] or [0.0]
+        print(f"{res['name']:44s} {t['dice']:5d} {cells} {t['no die']:6d} ({t['no die, sure']:3d})   "
+              f"{np.median(times):5.1f} / {np.percentile(times, 95):5.1f}")
+    for res in results:
+        if res.get("colours"):
+            print(f"  colours said, {res['name']}: " + ", ".join(f"{c} {k}" for c, k in res["colours"].most_common()))
+        for line in res["wrong"][: None if show_wrong else 5]:
+            print(f"  wrong, {res['name']}: {line}")
 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--quick", action="store_true")
-    ap.add_argument("--smoke", action="store_true", help="one frame: does it still run")
-    ap.add_argument("--frames", type=int)
+    ap.add_argument("--quick", action="store_true", help="8 rendered frames, every 4th photo")
+    ap.add_argument("--smoke", action="store_true", help="1 rendered frame, 2 photos of each half: does it still run")
+    ap.add_argument("--frames", type=int, help="rendered frames (default 60)")
     ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--part", choices=("both", "rendered", "real"), default="both")
+    ap.add_argument("--dice-dev", type=Path, default=DICE_DEV, help="the real photos' folder")
+    ap.add_argument("--wrong", action="store_true", help="list every wrong reading")
     args = ap.parse_args(argv)
-    run(args.frames or (1 if args.smoke else 8 if args.quick else 60), args.seed)
+    cv2.setNumThreads(1)
+    results = []
+    if args.part in ("both", "rendered"):
+        results.append(rendered(args.frames or (1 if args.smoke else 8 if args.quick else 60), args.seed))
+    if args.part in ("both", "real"):
+        if not (args.dice_dev / "labels.json").is_file():
+            print(f"real photos: skipped, {args.dice_dev} not found (it is beside the repository on a developer's machine)")
+        else:
+            step, limit = (1, 2) if args.smoke else (4, None) if args.quick else (1, None)
+            results += [real(args.dice_dev, half, step, limit) for half in ("tune", "check")]
+    report(results, args.wrong)
     return 0
 
 

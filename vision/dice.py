@@ -300,6 +300,7 @@ class DicePoolReader:
     TWO_EDGE = 0.4          # a 2's centre this far from the face edges (its pips not on two dice)
     USUAL_SIZE = (0.7, 1.6)  # a face this much smaller or larger than the pool's usual one is unsure
     FACE_SPREAD = 18.0      # Lab spread of a face that is one colour
+    NEUTRAL_AB = (5.0, 6.0)  # how far from grey (a, b) a black (first) to white (sum) die may look
     PIP_KINDS = ("dark", "light", "red")
     MAX_ELONGATION = 1.6    # a pip seen askew on a side face is long (its rows pass for a 2 or 3); on top it is round
     MIN_SIDE_MULTI = 0.55   # a face side at least this many times the usual die side, among touching dice
@@ -697,7 +698,9 @@ class DicePoolReader:
         d_ab = np.linalg.norm(self._labs[:, 1:] - body[1:], axis=1)
         d_l = np.abs(self._labs[:, 0] - body[0])
         neutral = np.linalg.norm(self._labs[:, 1:] - 128.0, axis=1) < 10
-        tol_ab = np.where(neutral, min(self.max_ab, 12.0), self.max_ab)
+        # A neutral die may look a little coloured in warm light, less so when dark (dark purple is no black).
+        neutral_ab = self.NEUTRAL_AB[0] + self.NEUTRAL_AB[1] * float(body[0]) / 255.0
+        tol_ab = np.where(neutral, min(self.max_ab, neutral_ab), self.max_ab)
         allowed = np.array([c.pips == face.kind for c in self.palette]) & (d_ab <= tol_ab) & (d_l <= self.max_l)
         if not allowed.any():
             return UNKNOWN_COLOUR

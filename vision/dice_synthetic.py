@@ -1,7 +1,10 @@
 """Rendered dice pools for tests and benchmarks/dice_bench.py: six-sided dice seen from above.
 
 Every face value, any rotation, dice touching each other, soft shadows, a bevelled rim,
-uneven light, defocus, sensor noise and webcam JPEG, on the table tops of vision.synthetic.
+uneven light, defocus, sensor noise and webcam JPEG, on the table tops of vision.synthetic and
+on a white dice tray with its two round holes (like the tray of the real photos in
+../shared/dice-dev). A die may have a colour the palette does not know (`other_colours`), and
+may be marbled (`marbled`): the reader must call it "unknown colour", not miss it.
 
 >>> pool = DiceTable(seed=1).roll([("red", 5), ("white", 2)], die_px=50)
 >>> [(d.colour, d.value) for d in pool.dice]
@@ -51,13 +54,17 @@ class DicePool:
 class DiceTable:
     """Rolls dice onto a table top; the same seed and call always give the same frame."""
 
-    def __init__(self, seed: int = 0, size: tuple[int, int] = (1280, 720), palette=None) -> None:
+    TRAY = 3  # background index of the white dice tray
+
+    def __init__(self, seed: int = 0, size: tuple[int, int] = (1280, 720), palette=None, other_colours=()) -> None:
         from vision.dice import load_palette
 
         self.seed = seed
         self.size = size
         self.palette = {c.name: c for c in (palette or load_palette())}
-        self._backgrounds = [_background(i, seed, size) for i in (0, 2, 1)]  # wood, felt, checked cloth
+        self.palette.update({c.name: c for c in other_colours})  # dice the reader's palette does not know
+        # wood, felt, checked cloth, the white tray
+        self._backgrounds = [_background(i, seed, size) for i in (0, 2, 1)] + [_tray(seed, size)]
         self._count = 0
 
     def random_pool(self, n: int, die_px: tuple[float, float] = (34, 64), touching: float = 0.3,
@@ -69,17 +76,17 @@ class DiceTable:
         dice = [(colours[int(rng.integers(len(colours)))], int(rng.integers(1, 7))) for _ in range(n)]
         deg = degradation or Degradation(defocus_sigma=float(rng.uniform(0, 1.0)), noise_sigma=float(rng.uniform(1, 5)),
                                          light_range=float(rng.uniform(0, 0.4)), jpeg_quality=int(rng.integers(60, 95)))
-        return self._render(dice, float(rng.uniform(*die_px)), touching, deg, rng, int(rng.integers(len(self._backgrounds))))
+        return self._render(dice, float(rng.uniform(*die_px)), touching, deg, rng, int(rng.integers(3)))  # the table tops
 
     def roll(self, dice: Sequence[tuple[str, int]], die_px: float = 50.0, touching: float = 0.0,
-             degradation: Degradation | None = None, background: int = 1) -> DicePool:
-        """The given (colour, value) dice, in that order, at random places."""
+             degradation: Degradation | None = None, background: int = 1, marbled: bool = False) -> DicePool:
+        """The given (colour, value) dice, in that order, at random places (marbled: swirls of a second colour)."""
         self._count += 1
         rng = np.random.default_rng((self.seed, self._count))
         return self._render(list(dice), die_px, touching, degradation or Degradation(noise_sigma=2, jpeg_quality=90), rng,
-                            background)
+                            background, marbled)
 
-    def _render(self, dice, die_px, touching, deg, rng, background) -> DicePool:
+    def _render(self, dice, die_px, touching, deg, rng, background, marbled=False) -> DicePool:
         w, h = self.size
         canvas = self._backgrounds[background % len(self._backgrounds)].copy()
         placed: list[RenderedDie] = []
@@ -102,7 +109,7 @@ class DiceTable:
         for d in placed:
             _shadow(canvas, d, rng)
         for d in placed:
-            _draw_die(canvas, d, self.palette[d.colour], rng)
+            _draw_die(canvas, d, self.palette[d.colour], rng, marbled)
         return DicePool(_degrade(canvas, deg, rng), placed)
 
 
@@ -130,7 +137,27 @@ def _shadow(canvas: np.ndarray, d: RenderedDie, rng: np.random.Generator) -> Non
     canvas[ys:ye, xs:xe] = (roi * (1 - m)).astype(np.uint8)
 
 
-def _draw_die(canvas: np.ndarray, d: RenderedDie, colour, rng: np.random.Generator) -> None:
+def _tray(seed: int, size: tuple[int, int]) -> np.ndarray:
+    """A white plastic dice tray seen from above: a soft light gradient and two round grey holes."""
+    rng = np.random.default_rng((seed, 4243))
+    w, h = size
+    y, x = np.mgrid[0:h, 0:w].astype(np.float32)
+    light = 1.0 - 0.08 * ((x - w * rng.uniform(0.3, 0.7)) ** 2 + (y - h * 0.4) ** 2) / float(w * w)
+    img = np.array([222, 224, 226], np.float32) * light[:, :, None] + rng.normal(0, 1.5, (h, w, 1)).astype(np.float32)
+    r = max(6, int(0.018 * w))
+    for cx in (int(0.07 * w), int(0.93 * w)):
+        cv2.circle(img, (cx, int(0.92 * h)), r, (118, 118, 120), -1, cv2.LINE_AA)
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
+def _marble(shape: tuple[int, int], rng: np.random.Generator) -> np.ndarray:
+    """0..1 swirls of a second colour, as on marbled dice."""
+    h, w = shape
+    noise = cv2.resize(rng.normal(0, 1, (max(2, h // 40), max(2, w // 40))).astype(np.float32), (w, h), interpolation=cv2.INTER_CUBIC)
+    return (0.5 + 0.5 * np.sin(noise * 2.5))[:, :, None]
+
+
+def _draw_die(canvas: np.ndarray, d: RenderedDie, colour, rng: np.random.Generator, marbled: bool = False) -> None:
     """The face, drawn 4x larger then shrunk (anti-aliased): rounded square, darker bevel, pips."""
     S = 4
     pad = int(d.side_px * 0.8)
@@ -148,6 +175,9 @@ def _draw_die(canvas: np.ndarray, d: RenderedDie, colour, rng: np.random.Generat
     _rounded(inner, (local[0] * S, local[1] * S), side * 0.86, d.angle_deg, int(radius * 0.8))
     bevel = cv2.GaussianBlur(inner.astype(np.float32) / 255.0, (0, 0), side * 0.03)[:, :, None]
     shade = (rim * (1 - bevel) + face * bevel)
+    if marbled:
+        swirl = np.array([colour.bgr[2], colour.bgr[0], colour.bgr[1]], np.float32)  # the channels turned round
+        shade = shade * (1 - 0.6 * _marble(big.shape[:2], rng)) + swirl * 0.6 * _marble(big.shape[:2], rng)
     big[:] = np.where(body[:, :, None] > 0, shade.clip(0, 255), big).astype(np.uint8)
     pip_colour = (np.array([25, 25, 25]) if colour.pips == "dark" else np.array([235, 235, 235])) * float(rng.uniform(0.9, 1.1))
     a = math.radians(d.angle_deg)

@@ -3,7 +3,7 @@ import math
 import numpy as np
 import pytest
 
-from vision.dice import DiceError, DicePoolReader, load_palette, pip_pattern_error
+from vision.dice import UNKNOWN_COLOUR, DiceError, DieColour, DicePoolReader, load_palette, palette_covers, pip_pattern_error
 from vision.dice_synthetic import PIP_LAYOUT, DiceTable
 from vision.synthetic import Degradation
 
@@ -87,3 +87,42 @@ def test_the_palette_is_data(tmp_path):
     path.write_text('[[colour]]\nname = "x"\nbgr = [1, 2]\npips = "dark"\n')
     with pytest.raises(DiceError):
         load_palette(path)
+
+
+def test_a_die_of_a_colour_the_palette_does_not_cover_is_unknown_colour_not_missed():
+    """A purple die among palette dice on the white tray: seen, its value read, its colour 'unknown colour'."""
+    table = DiceTable(seed=2, size=(640, 640), other_colours=[DieColour("purple", (140, 40, 120), "light")])
+    pool = table.roll([("purple", 4), ("white", 5), ("red", 2), ("yellow", 6)], die_px=40, background=DiceTable.TRAY)
+    readings = DicePoolReader().read(pool.image)
+    for die in pool.dice:
+        r = _match(readings, die)
+        assert r is not None, die
+        if die.colour == "purple":
+            assert r.colour == UNKNOWN_COLOUR and r.value in (None, 4)
+        else:
+            assert (r.colour, r.value) == (die.colour, die.value)
+
+
+def test_a_marbled_die_is_not_given_the_colour_of_its_base():
+    """Marbled dice are not the plain dice of the palette: never 'red' for a red-and-blue swirl, never a wrong value."""
+    table = DiceTable(seed=2, size=(640, 640))
+    pool = table.roll([("red", 3), ("blue", 5), ("green", 2)], die_px=44, background=DiceTable.TRAY, marbled=True)
+    readings = DicePoolReader().read(pool.image)
+    found = [(die, _match(readings, die)) for die in pool.dice]
+    assert any(r is not None for _, r in found)
+    for die, r in found:
+        if r is not None:
+            assert r.colour != die.colour or r.colour == UNKNOWN_COLOUR
+            assert r.value in (None, die.value)
+
+
+def test_an_empty_tray_with_its_holes_gives_no_reading():
+    """The tray's round holes and its shading are no dice (they were 'unsure' dice before)."""
+    for seed in range(3):
+        tray = DiceTable(seed=seed, size=(640, 640)).roll([], background=DiceTable.TRAY).image
+        assert DicePoolReader().read(tray) == []
+
+
+def test_the_palette_says_what_it_covers():
+    covers = palette_covers()
+    assert all(c.name in covers for c in load_palette()) and UNKNOWN_COLOUR in covers
