@@ -74,7 +74,6 @@ _NEAR_RING = np.concatenate([np.stack([r * np.cos(_ring_angles + o), r * np.sin(
                              for r, o in ((0.25, 0.0), (0.35, 0.26))]).astype(np.float32)
 _eight = np.linspace(0, 2 * math.pi, 8, endpoint=False)
 _ROUND = (0.38 * np.stack([np.cos(_eight), np.sin(_eight)], 1)).astype(np.float32)
-_CROSS = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
 # Refusals that come after the pips were found to have a face's shape: such pips also veto any
 # smaller face made of some of them.
 _SHAPE_FITTED = {"size", "pip size", "other pips in face", "pip-like spot", "face not on the die", "no edges",
@@ -302,6 +301,7 @@ class DicePoolReader:
     FACE_SPREAD = 18.0      # Lab spread of a face that is one colour
     NEUTRAL_AB = (5.0, 6.0)  # how far from grey (a, b) a black (first) to white (sum) die may look
     PIP_KINDS = ("dark", "light", "red")
+    PIP_LEVELS = (0.55,)    # pip threshold, of the region's strongest contrast
     MAX_ELONGATION = 1.6    # a pip seen askew on a side face is long (its rows pass for a 2 or 3); on top it is round
     MIN_SIDE_MULTI = 0.55   # a face side at least this many times the usual die side, among touching dice
     MAX_SIDE_SINGLE = 1.5   # a face side at most this many times the side of a one-die region (it may be only part of the die)
@@ -467,8 +467,13 @@ class DicePoolReader:
         values = top[region.search > 0]
         found: list[tuple] = []
         if values.size:
-            threshold = max(14.0, 0.45 * float(np.percentile(values, 99.5)))
-            self._blobs(top, region.search, threshold, region.s_ref, 0, 0, found, 0)
+            strongest = float(np.percentile(values, 99.5))
+            for level in self.PIP_LEVELS:
+                # A higher level parts pips that run together (a 6 out of focus); a pip found at
+                # both levels is kept once, as first found.
+                more: list[tuple] = []
+                self._blobs(top, region.search, max(14.0, level * strongest), region.s_ref, 0, 0, more, 0)
+                found += [b for b in more if all((b[0] - f[0]) ** 2 + (b[1] - f[1]) ** 2 > (0.1 * region.s_ref) ** 2 for f in found)]
         if found and self.BODY_CONTRAST:
             # A pip is darker (lighter, redder) than the die itself, not only than its surroundings:
             # the gap between two light pips is no dark pip.
@@ -483,7 +488,8 @@ class DicePoolReader:
     def _blobs(self, top, mask, threshold, s_ref, ox, oy, found, depth) -> None:
         binary = ((top > threshold) & (mask > 0)).astype(np.uint8)
         if depth == 0:
-            binary = cv2.morphologyEx(binary, cv2.MORPH_CLOSE, _CROSS) & mask  # a pip with a glint is one blob
+            contours, _ = cv2.findContours(binary, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+            cv2.drawContours(binary, contours, -1, 1, -1)  # a pip ringed by its glint is one blob
         n, labels, stats, centres = cv2.connectedComponentsWithStats(binary, 8)
         for j in range(1, n):
             x, y, w, h, area = stats[j]
@@ -516,7 +522,12 @@ class DicePoolReader:
         found, shaped = [], []
         for m in range(min(6, n), 0, -1):
             if m == 1:
-                groups = [[i] for i in everyone]
+                # Cheap first: a lone pip with a comparable pip near it, or off a lone die's middle, is no 1.
+                comparable = (areas[None, :] >= 0.35 * areas[:, None]) & (contrasts[None, :] >= 0.5 * contrasts[:, None])
+                np.fill_diagonal(comparable, False)
+                crowded = (comparable & (dist < self.ONE_CLEAR * self.ONE_SIDE * region.s_ref)).any(axis=1)
+                off = np.hypot(*(centres - region.centroid).T) > 0.25 * region.s_ref if region.single else np.zeros(n, bool)
+                groups = [[i] for i in everyone if not crowded[i] and not off[i]]
             elif m == 2:
                 band = (dist >= 0.707 * lo * (1 - self.FIT_ERROR)) & (dist <= 0.707 * hi * (1 + self.FIT_ERROR)) & together
                 groups = [[int(i), int(j)] for i, j in zip(*np.nonzero(np.triu(band, 1)))]
@@ -630,16 +641,12 @@ class DicePoolReader:
         r = int(0.75 * side) + 1
         cx, cy = (centre - region.off).astype(int)
         ys, ye, xs, xe = max(0, cy - r), cy + r + 1, max(0, cx - r), cx + r + 1
-        best = (0.0, 0.0)
-        sources = [(region.edge_cos, region.edge_sin, region.edge_mag)]
         if region.by_colour:  # the table's grain would drown the die's edges: its outline counts
-            sources = [(region.outline_cos, region.outline_sin, region.outline_mag)]
-        for cos, sin, mag in sources:
-            c, s = float(cos[ys:ye, xs:xe].sum()), float(sin[ys:ye, xs:xe].sum())
-            agreement = math.hypot(c, s) / max(float(mag[ys:ye, xs:xe].sum()), 1e-6)
-            if agreement > best[1]:
-                best = (math.atan2(s, c) / 4, agreement)
-        return best
+            cos, sin, mag = region.outline_cos, region.outline_sin, region.outline_mag
+        else:
+            cos, sin, mag = region.edge_cos, region.edge_sin, region.edge_mag
+        c, s = float(cos[ys:ye, xs:xe].sum()), float(sin[ys:ye, xs:xe].sum())
+        return math.atan2(s, c) / 4, math.hypot(c, s) / max(float(mag[ys:ye, xs:xe].sum()), 1e-6)
 
     def _edge_distances(self, region: _Region, centre: np.ndarray, side: float, angles: np.ndarray) -> np.ndarray:
         """Distance (face sides) from centre to the strongest colour edge along each ray."""
