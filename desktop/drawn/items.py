@@ -448,7 +448,7 @@ class EventList(Clickable):
     def drawn_texts(self) -> list[txt.DrawnText]:
         if self._texts is None:
             self._texts = []
-            y, width = 4, self.width() - 26
+            y, width = 4, self.width() - 44          # clear of the bullet and the chevron
             for i, event in enumerate(reversed(self.events)):
                 largest = self.LARGEST if i == 0 else self.LARGEST - 3
                 room = self.height() - y - 2

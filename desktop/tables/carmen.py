@@ -277,7 +277,7 @@ class CarmenTable(GameTable):
         c = self.controller
         rolled = getattr(c.session.state, "rolled", None)
         if rolled is None or over:
-            self.die.set_face(caption="Roll" if not over else "")
+            self.die.set_face(caption="Not rolled" if not over else "")
         elif rolled != self._rolled:
             index = c.kind_index(rolled)
             face = dict(symbol=style.kind_symbol(index), symbol_colour=style.kind_colour(index),

@@ -64,8 +64,9 @@ class PlayerPlate(QWidget):
         self.setObjectName(f"plate:{name}")
         self.name, self.colour = name, colour
         self.score, self.counts, self.note, self.current = 0, "", "", False
-        self.setFixedWidth(PLATE_WIDTH)
-        self.setSizePolicy(QSizePolicy.Fixed, QSizePolicy.Ignored)
+        self.setMinimumWidth(PLATE_WIDTH)
+        self.setMaximumWidth(int(PLATE_WIDTH * 1.4))       # a wide screen: the counts on fewer lines
+        self.setSizePolicy(QSizePolicy.Preferred, QSizePolicy.Ignored)
         self.setMinimumHeight(60)
 
     def set_state(self, *, score: int, counts: str, note: str, current: bool) -> None:
@@ -83,7 +84,7 @@ class PlayerPlate(QWidget):
         disc = 26
         # Short of room (another player's row), the counts give way: they are in the tooltip.
         rows = [Row(self.name, 20, bold=True, max_lines=2), Row(f"{self.score} points", 20, bold=True),
-                Row(self.counts, 16, optional=True, max_lines=3, drop=2),
+                Row(self.counts, 16, optional=True, max_lines=5, drop=2),
                 Row(self.note, 16, optional=True, max_lines=3)]
         rows = [r for r in rows if r.text]
         room = QRect(disc + 8, 4, self.width() - disc - 12, self.height() - 8)
@@ -136,10 +137,10 @@ class CluesTable(GameTable):
             line.setContentsMargins(0, 0, 0, 0)
             line.setSpacing(2)
             self.plates[player] = PlayerPlate(player, colours[player])
-            line.addWidget(self.plates[player])
+            line.addWidget(self.plates[player], 1)          # a tenth of the row, 150 px at least
             cards = QHBoxLayout()
             cards.setSpacing(0)
-            line.addLayout(cards, 1)
+            line.addLayout(cards, 9)
             for spot in SPOTS:
                 cards.addWidget(self._slot(f"{player}/table/{spot}"), 1)
             cards.addWidget(self._slot(f"{player}/deck/two"), 1)
