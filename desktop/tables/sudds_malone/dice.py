@@ -2,9 +2,11 @@
 
 The pool's dice of one colour are interchangeable until someone takes one, so the readings of a
 colour are given to that colour's dice in order (left to right on the table). Each player's
-personal die has a colour of its own: the palette's other colours in seating order (red, blue,
-green, yellow), shown on the table so the family can check. A die the reader is not sure of, or a
-colour with more or fewer dice than the pool has, is left for the family to tap in.
+personal die has a colour of its own: the palette's other colours in seating order (blue, yellow,
+red, green), told on the setup screen. That order keeps each physical die close to the colour the
+screen gives its owner (blue, orange, purple, green: ``desktop.drawn.palette``), so the personal die
+drawn in the pool looks like the one on the table. A die the reader is not sure of, or a colour with
+more or fewer dice than the pool has, is left for the family to tap in.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from collections import defaultdict
 from typing import Sequence
 
 NEUTRAL = ("white", "black", "grey")
-PERSONAL_COLOURS = ("red", "blue", "green", "yellow")
+PERSONAL_COLOURS = ("blue", "yellow", "red", "green")
 PERSONAL = "personal-"
 
 

@@ -1,13 +1,20 @@
-"""The Sudds & Malone table: the dice pool, the city, the Conspiracy, the Case display and every
+"""The Sudds & Malone table: the dice pool, the city, the Conspiracy, the Case display and each
 player's board, drawn from the engine's public table (``SuddsRules.public_table``: never a face-down
-suspect or a hunch card).
+suspect or a hunch card) with the shared toolkit (``desktop.drawn``, pieces in :mod:`.board`).
+
+The dice are drawn with their pips in their colours (white, black, grey, each player's own in the
+player's colour); a die taken this round leaves the pool and lies on its taker's board by the column
+it was used for, moving there one die at a time. The city is a map of the locations (where they lie:
+``assets/boards/sudds-malone-city.toml``; the roads: the box's map) with the snitches and the badges;
+the Conspiracy is four face-down cards. The shown player's board is full size, with a tab per player
+above it (the one playing now by default; a click on a tab shows another's).
 
 Most of the game's actions need a choice the shell's generic flow cannot make well (a path through
 the city, several columns to improve, a payment), so the table takes them over (``handles``) with a
-small panel in place of the players' boards; each panel offers only what the engine accepts (every
-choice is tried on a copy of the game first) and says what each choice costs and gives. Private
-looks (a peek, the suspect taken, hunch cards) go through the shell's privacy gate. Dice values are
-tapped in, or read by the camera (vision's dice-pool reader); in a demo the simulated table rolls.
+panel; each panel offers only what the engine accepts (every choice is tried on a copy of the game
+first) and says what each choice costs and gives. Private looks (a peek, the suspect taken, hunch
+cards) go through the shell's privacy gate. Dice values are tapped in, or read by the camera
+(vision's dice-pool reader); in a demo the simulated table rolls.
 """
 
 from __future__ import annotations
@@ -18,9 +25,10 @@ from fractions import Fraction
 from itertools import product
 from typing import Any, Callable
 
-from PySide6.QtCore import QEvent, Qt
-from PySide6.QtGui import QFont, QFontMetrics
-from PySide6.QtWidgets import QComboBox, QGridLayout, QHBoxLayout, QSizePolicy, QVBoxLayout, QWidget
+from PySide6.QtCore import QPoint, QRectF, Qt
+from PySide6.QtGui import QPainter
+from PySide6.QtWidgets import (QComboBox, QFrame, QGridLayout, QHBoxLayout, QScrollArea, QSizePolicy, QVBoxLayout,
+                               QWidget)
 
 from engine.errors import RuleViolation
 from engine.game import Journal, Option, action_from_json
@@ -31,11 +39,18 @@ from engine.games.sudds_malone.state import HUNCH_PILE, city_place
 from engine.session import PlayerView
 
 from ... import style
+from ...drawn import MotionQueue, Step, flight_step, player_colours
+from ...drawn import paint as pt
+from ...drawn.items import paint_player_disc
+from ...drawn.palette import named_colour
 from ...private import journal_table
 from ...table_base import GameTable, ShelfScreen, TableShell
-from ...widgets import SlotButton, WrappingButton, clear_layout, label, plain_tip
+from ...widgets import WrappingButton, clear_layout, label, plain_tip
 from . import dice as pool_dice
-from .box_form import SMALL, BoxForm, BoxReview, reward_words
+from .board import (BoardArea, CaseCard, CityMap, ConspiracyCard, DicePool, DistrictLook, PlayerSheet, PlayerTab,
+                    PoolDie, SheetData, Words)
+from .box_form import BoxForm, BoxReview, reward_words
+from .city import load_city
 
 HANDLED = {"deal", "roll", "take_die", "improve", "investigate", "take_flimflam", "take_cases", "take_case", "reroll",
            "peek", "use_stoolie", "close_case", "hunch", "keep_hunch", "buy_hunch", "discard", "reveal"}
@@ -43,6 +58,19 @@ LEGEND = "A die's value is its action: 1 The Office, 2 Calendar, 3 Investigate, 
 # End of Game 1 counts cash by its value (docs/rules/sudds-malone.md): the sheet's cash row says so.
 CASH_ROW = "Cash ($1 = 1 token)"
 AUTO = {"improve", "investigate", "take_flimflam", "take_cases", "take_case", "reroll", "discard"}
+#: where each panel goes on the table (``BoardArea``): beside the larger map while a path is chosen,
+#: in the Case display's place while a suspect of the Conspiracy is clicked, over everything for
+#: the deal and the reveal, on the left (beside the board being changed) otherwise
+PANEL_AT = {"investigate": "right", "peek": "strip", "use_stoolie": "strip", "deal": "wide", "reveal": "wide"}
+# Words on the table read from across it: the panels' words and choices (issue 23).
+TABLE_STYLE = ('QLabel[role="sm"] { font-size: 17px; } QLabel[role="smhead"] { font-size: 18px; font-weight: bold; }'
+               ' QScrollArea#sm\\:scroll, QWidget#sm\\:panel, QWidget#sm\\:final { background: transparent; }')
+CHOICE_POINT_SIZE = 18          # a panel's choices: 24 px where they fit ...
+LEAST_POINT_SIZE = 12           # ... and never below 16 px
+COMBO_STYLE = ("QComboBox { font-size: 17px; min-height: 34px; }"
+               " QAbstractItemView { font-size: 17px; min-width: 340px; }")
+
+
 def points(n: int) -> str:
     """ "1 point", "2 points", "-1 point" """
     return f"{n} point{'' if abs(n) == 1 else 's'}"
@@ -52,69 +80,115 @@ def short(card: str) -> str:
     return card.rsplit(".", 1)[-1]
 
 
+def scrolled(widget: QWidget, name: str) -> QScrollArea:
+    """``widget`` in a frameless scroll area: a panel longer than the room there is scrolls."""
+    area = QScrollArea()
+    area.setObjectName(name)
+    area.setFrameShape(QFrame.NoFrame)
+    area.setWidgetResizable(True)
+    area.setHorizontalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
+    area.setWidget(widget)
+    return area
+
+
 class SuddsTable(GameTable):
-    """Dice pool on top; the city, the Conspiracy and the Case display; the players' boards (or a panel)."""
+    """The dice pool on top; the city and the Conspiracy; the Case display and the players' boards
+    (or a panel)."""
 
     def __init__(self, shell: TableShell) -> None:
         super().__init__(shell)
         self.session = self.controller.session
         self.rules = self.session.rules
         self.players = self.session.players
-        self.setStyleSheet(SMALL)
-        self.slots: dict[str, SlotButton] = {}
+        self.setStyleSheet(TABLE_STYLE)
+        self.colours = player_colours(self.players)
+        self.slots: dict[str, QWidget] = {}
         self.mode: str | None = None          # the panel open now (an option's action), or None
         self.player: str | None = None
         self.sel: dict[str, Any] = {}
         self.skipped: set[str] = set()        # box values the family said "later" to in this game
         self._last: tuple[PlayerView, set, set] | None = None
         self.rng = random.Random()
+        #: the player whose board the sheet shows (None: the one playing now)
+        self.shown_player: str | None = None
+        self._shown_for: str | None = None
+        #: what the table last drew of the dice (None: nothing yet): for the movements
+        self._seen_taken: dict[str, tuple[str, str]] | None = None
+        self._seen_values: dict[str, int | None] | None = None
+        self._seen_badges: dict[str, str] | None = None
+        self._row_buttons: list[WrappingButton] = []
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
-        outer.setSpacing(3)
-        self.status = label("", "sm")
-        self.status.setObjectName("sm:status")
-        self.status.setToolTip(plain_tip(LEGEND))
-        outer.addWidget(self.status)
-        dice_row = QHBoxLayout()
-        dice_row.setSpacing(2)
+        outer.setSpacing(0)
+        # The pieces.
+        self.dice: dict[str, PoolDie] = {}
+        groups: dict[str, list[PoolDie]] = {}
         for die in self.session.state.dice:
-            dice_row.addWidget(self._slot(die, 40, 40))
-            self.slots[die].setToolTip(plain_tip(LEGEND))
+            die_widget = self._die(die)
+            owner = die[len(pool_dice.PERSONAL):] if die.startswith(pool_dice.PERSONAL) else None
+            groups.setdefault(owner or die.split("-")[0], []).append(die_widget)
+        self.pool = DicePool(list(groups.items()))
+        self.pool.setToolTip(plain_tip(LEGEND))
         self.box_button = WrappingButton("")
         self.box_button.setObjectName("sm:box")
-        self.box_button.setFixedSize(120, 40)
-        self.box_button.setSizePolicy(QSizePolicy.Fixed, QSizePolicy.Fixed)
-        self.box_button.POINT_SIZE = 10
+        self.box_button.POINT_SIZE = 13
+        self.box_button.LEAST_POINT_SIZE = 12
+        self.box_button.set_compact()
         self.box_button.clicked.connect(self.open_box_form)
-        dice_row.addWidget(self.box_button)
-        outer.addLayout(dice_row)
-        self.board = QWidget()
-        board = QVBoxLayout(self.board)
-        board.setContentsMargins(0, 0, 0, 0)
-        board.setSpacing(3)
-        # The tiles: the 8 locations; the Conspiracy's 4 positions and the Case display's 4 cards.
-        self.tiles = QWidget()
-        grid = QGridLayout(self.tiles)
-        grid.setContentsMargins(0, 0, 0, 0)
-        grid.setSpacing(2)
-        for i, loc in enumerate(self.rules.box.locations):
-            grid.addWidget(self._slot(loc, 60, 60), 0, i)
-        for pos in (1, 2, 3, 4):
-            grid.addWidget(self._slot(f"conspiracy/{pos}", 60, 50), 1, pos - 1)
-        for i in range(4):
-            grid.addWidget(self._slot(f"display/{i}", 60, 50), 1, 4 + i)
-        for c in range(8):
-            grid.setColumnStretch(c, 1)
-        board.addWidget(self.tiles)
-        self.sheet = QWidget()
-        self.sheet.setObjectName("sm:sheet")
-        self._build_sheet()
-        # After the reveal: the final scoring, one line per player (End of Game), in place of the tiles.
+        self.status = Words("sm:status", largest=18, max_lines=1)
+        city = load_city()
+        city.check(self.rules.box.locations)
+        self.city = CityMap(city, dict(self.rules.box.locations), lambda: self.rules.box.neighbours)
+        for loc, district in self.city.districts.items():
+            district.picked.connect(self._clicked)
+            self.slots[loc] = district
+        conspiracy = [ConspiracyCard(f"conspiracy/{pos}", pos) for pos in (1, 2, 3, 4)]
+        for card in conspiracy:
+            card.picked.connect(self._clicked)
+            self.slots[card.place] = card
+        # The display's cards are never clicked (Take Cases lists them with what they need and give).
+        display = [CaseCard(f"display/{i}", style.kind_colour(2), style.kind_symbol(2)) for i in range(4)]
+        for card in display:
+            self.slots[card.place] = card
+        self.tabs: dict[str, PlayerTab] = {}
+        for p in self.players:
+            tab = PlayerTab(p, self.colours[p])
+            tab.chosen_player.connect(self.show_sheet_of)
+            self.tabs[p] = tab
+        self.sheet = PlayerSheet()
+        # A panel: the table's own choices (a title, the choices, a note; its row of buttons stays
+        # in sight under them when the choices scroll).
+        self.panel = QWidget()
+        self.panel.setObjectName("sm:panel")
+        pl = QVBoxLayout(self.panel)
+        pl.setContentsMargins(4, 2, 8, 2)
+        pl.setSpacing(6)
+        self.panel_title = label("", "smhead")
+        self.panel_title.setObjectName("sm:panel-title")
+        pl.addWidget(self.panel_title)
+        self.panel_body = QGridLayout()
+        self.panel_body.setSpacing(6)
+        pl.addLayout(self.panel_body)
+        self.panel_note = label("", "sm")
+        self.panel_note.setObjectName("sm:note")
+        pl.addWidget(self.panel_note)
+        pl.addStretch(1)
+        self.panel_box = QWidget()
+        self.panel_box.setObjectName("sm:panel-box")
+        box = QVBoxLayout(self.panel_box)
+        box.setContentsMargins(0, 0, 0, 0)
+        box.setSpacing(4)
+        box.addWidget(scrolled(self.panel, "sm:scroll"), 1)
+        self.panel_buttons = QGridLayout()
+        self.panel_buttons.setContentsMargins(4, 0, 8, 0)
+        self.panel_buttons.setSpacing(6)
+        box.addLayout(self.panel_buttons)
+        # After the reveal: the final scoring, one line per player (End of Game).
         self.final = QWidget()
         self.final.setObjectName("sm:final")
         fl = QVBoxLayout(self.final)
-        fl.setContentsMargins(0, 0, 0, 0)
-        fl.setSpacing(2)
+        fl.setContentsMargins(4, 0, 8, 0)
+        fl.setSpacing(8)
         self.final_head = label("", "smhead")
         self.final_head.setObjectName("sm:final:head")
         fl.addWidget(self.final_head)
@@ -127,28 +201,11 @@ class SuddsTable(GameTable):
         self.final_verdict = label("", "smhead")
         self.final_verdict.setObjectName("sm:final:verdict")
         fl.addWidget(self.final_verdict)
-        self.final.hide()
-        board.addWidget(self.final)
-        board.addWidget(self.sheet, 10)
-        self.panel = QWidget()
-        self.panel.setObjectName("sm:panel")
-        pl = QVBoxLayout(self.panel)
-        pl.setContentsMargins(0, 0, 0, 0)
-        pl.setSpacing(2)
-        self.panel_title = label("", "smhead")
-        self.panel_title.setObjectName("sm:panel-title")
-        pl.addWidget(self.panel_title)
-        self.panel_body = QGridLayout()
-        self.panel_body.setSpacing(3)
-        pl.addLayout(self.panel_body)
-        self.panel_note = label("", "sm")
-        self.panel_note.setObjectName("sm:note")
-        pl.addWidget(self.panel_note)
-        self.panel_buttons = QHBoxLayout()
-        pl.addLayout(self.panel_buttons)
-        self.panel.hide()
-        board.addWidget(self.panel)
-        board.addStretch(1)
+        fl.addStretch(1)
+        self.board = BoardArea(pool=self.pool, box_button=self.box_button, status=self.status, city=self.city,
+                               conspiracy=conspiracy, display=display, tabs=list(self.tabs.values()), sheet=self.sheet,
+                               panel=self.panel_box, final=scrolled(self.final, "sm:scroll"))
+        self.motion = MotionQueue(self)
         outer.addWidget(self.board, 1)
         self.box_page = QWidget()
         QVBoxLayout(self.box_page).setContentsMargins(0, 0, 0, 0)
@@ -156,105 +213,24 @@ class SuddsTable(GameTable):
         outer.addWidget(self.box_page, 1)
 
     # --- building blocks -----------------------------------------------------------------
-    def _slot(self, place: str, w: int, h: int) -> SlotButton:
-        slot = SlotButton(place)
-        slot.setMinimumSize(w, h)
-        slot.POINT_SIZE = 11
-        slot.picked.connect(self._clicked)
-        self.slots[place] = slot
-        return slot
-
-    SHEET_BLOCKS = (
-        (("points", "Points"), ("cash", CASH_ROW), ("bullets", "Bullets"), ("glass", "Glass"),
-         ("notebook", "Notebook"), ("telephone", "Telephone"), ("fedora", "Fedora")),
-        (("office", "1 Office"), ("calendar", "2 Calendar"), ("investigate", "3 Investigate"),
-         ("flimflam", "4 Flimflam"), ("cases", "5 Take Cases"), ("moxie", "6 Moxie"), ("above", "Above cabinet")),
-        (("day", "Calendar day"), ("badge", "Badge at"), ("filed", "Filed"), ("hand", "In hand"),
-         ("hunches", "Hunches"), ("suspects", "Suspects"), ("snitches", "Snitches left")),
-    )
-
-    def _build_sheet(self) -> None:
-        """The players' boards as a score sheet a family reads from across the table: three labelled
-        grids side by side (one row per thing kept, one column per player, the current player marked),
-        then the cards above each file cabinet by name. Its font grows with the height it is given."""
-        grid = QGridLayout(self.sheet)
-        grid.setContentsMargins(0, 0, 0, 0)
-        grid.setHorizontalSpacing(6)
-        grid.setVerticalSpacing(0)
-        self.cells: dict[tuple[str, str], Any] = {}
-        self.sheet_heads: list[tuple[str, Any]] = []
-        n = len(self.players)
-        for k, block in enumerate(self.SHEET_BLOCKS):
-            c0 = k * (n + 2)
-            for r, (key, words) in enumerate(block, 1):
-                grid.addWidget(label(words, "sheetrow", wrap=False), r, c0)
-            for c, p in enumerate(self.players, c0 + 1):
-                head = label(p, "sheethead", wrap=False)
-                head.setObjectName(f"sm:player:{p}" if k == 0 else f"sm:player:{p}:{k}")
-                head.setAlignment(Qt.AlignCenter)
-                self.sheet_heads.append((p, head))
-                grid.addWidget(head, 0, c)
-                for r, (key, _w) in enumerate(block, 1):
-                    cell = label("", "sheet", wrap=False)
-                    cell.setObjectName(f"sm:{p}:{key}")
-                    cell.setAlignment(Qt.AlignCenter)
-                    self.cells[(p, key)] = cell
-                    grid.addWidget(cell, r, c)
-            if k < len(self.SHEET_BLOCKS) - 1:
-                grid.setColumnMinimumWidth(c0 + n + 1, 10)
-        self.sheet_above = label("", "sheetrow")
-        self.sheet_above.setObjectName("sm:above")
-        grid.addWidget(self.sheet_above, 8, 0, 1, len(self.SHEET_BLOCKS) * (n + 2) - 1)
-        grid.setRowStretch(9, 1)
-        self.sheet.setSizePolicy(QSizePolicy.Preferred, QSizePolicy.Expanding)
-        self.sheet.setMinimumSize(1, 1)     # its font follows the room it gets (never the other way round)
-        self._sheet_px = 0
-        self.sheet.installEventFilter(self)
-        self._size_sheet(14)
-
-    def _size_sheet(self, px: int) -> None:
-        """The sheet's font in pixels (readable across the table: larger when there is room)."""
-        if px == self._sheet_px:
-            return
-        self._sheet_px = px
-        self.sheet.setStyleSheet(
-            f'QLabel[role="sheet"] {{ font-size: {px}px; }} '
-            f'QLabel[role="sheetrow"] {{ font-size: {px}px; color: #333333; }} '
-            f'QLabel[role="sheethead"] {{ font-size: {px}px; font-weight: bold; }} '
-            f'QLabel[role="sheethead"][current="true"] {{ background: #1F6FB2; color: white; }}')
-
-    def _sheet_width(self, px: int) -> int:
-        """The width the sheet's grid needs with a font of ``px`` pixels (the widest words of each column)."""
-        font = QFont(self.sheet.font())
-        font.setPixelSize(px)
-        bold = QFont(font)
-        bold.setBold(True)
-        fm, fb = QFontMetrics(font), QFontMetrics(bold)
-        heads = max(fb.horizontalAdvance(f"\u25B6 {p}") for p in self.players) + 8
-        values = {0: ["$99"], 1: ["99"], 2: ["Staten Island", "Sun wk 4 \u2714"]}
-        width = 0
-        for k, block in enumerate(self.SHEET_BLOCKS):
-            widest = max(fm.horizontalAdvance(w) for _key, w in block) + 4
-            cell = max([heads] + [fm.horizontalAdvance(v) + 4 for v in values[k]])
-            width += widest + len(self.players) * (cell + 6) + 16
-        return width
-
-    def eventFilter(self, obj, event) -> bool:
-        if obj is self.sheet and event.type() == QEvent.Resize:
-            # The 8 lines of the grid and the line of the cards above the cabinets (room for a second).
-            size = event.size()
-            px = max(11, min(26, int(size.height() / 10 / 1.25)))
-            while px > 11 and self._sheet_width(px) > size.width():
-                px -= 1
-            self._size_sheet(px)
-        return super().eventFilter(obj, event)
+    def _die(self, die: str) -> PoolDie:
+        colour = pool_dice.die_colour(die, self.players)
+        if die.startswith(pool_dice.PERSONAL):
+            owner = die[len(pool_dice.PERSONAL):]
+            widget = PoolDie(die, self.colours[owner], f"{owner}'s own die (the {colour} one)")
+        else:
+            widget = PoolDie(die, named_colour(colour), f"{colour} die")
+        widget.picked.connect(self._clicked)
+        self.slots[die] = self.dice[die] = widget
+        return widget
 
     def _button(self, text: str, name: str, slot: Callable, *, enabled: bool = True, role: str | None = None,
                 checked: bool = False) -> WrappingButton:
         b = WrappingButton(text)
         b.setObjectName(name)
-        b.setMinimumHeight(36)
-        b.POINT_SIZE = 11
+        b.setMinimumHeight(48)
+        b.POINT_SIZE = CHOICE_POINT_SIZE
+        b.LEAST_POINT_SIZE = LEAST_POINT_SIZE
         if role:
             b.setProperty("role", role)
         if checked:
@@ -265,10 +241,19 @@ class SuddsTable(GameTable):
         return b
 
     def _row(self, b: WrappingButton) -> None:
-        """A button of the panel's bottom row: as wide as its words (up to a third of the row)."""
-        b.setMinimumWidth(min(300, b.fontMetrics().horizontalAdvance(b.text()) + 36))
-        b.setSizePolicy(QSizePolicy.Minimum, QSizePolicy.Preferred)     # a box layout ignores an Ignored one's minimum
-        self.panel_buttons.addWidget(b)
+        """A button of the panel's bottom row (laid out by :meth:`_lay_row`)."""
+        self._row_buttons.append(b)
+
+    def _lay_row(self) -> None:
+        """The bottom row's buttons on one line (their words wrap or shrink when the panel is narrow):
+        the main one widest, Cancel last."""
+        for col, b in enumerate(self._row_buttons):
+            b.setMinimumWidth(60)
+            self.panel_buttons.addWidget(b, 0, col)
+            self.panel_buttons.setColumnStretch(col, 3 if b.property("role") == "primary" else 2)
+        for col in range(len(self._row_buttons), max(self.panel_buttons.columnCount(), 6)):
+            self.panel_buttons.setColumnStretch(col, 0)
+        self._row_buttons = []
 
     # --- the contract ------------------------------------------------------------------------
     def shows(self, place: str) -> bool:
@@ -368,6 +353,25 @@ class SuddsTable(GameTable):
     def simulator(self):
         return self.controller.simulator
 
+    def taken_columns(self) -> dict[str, tuple[str, str]]:
+        """Each die taken this round: (who took it, the column it went to, or "news"), as the public
+        log said when it was taken (a die changed with bullets goes to its new value's column)."""
+        taken = dict(self.state.taken)
+        out: dict[str, tuple[str, str]] = {}
+        for event in reversed(self.session.log):
+            if len(out) == len(taken):
+                break
+            die = event.data.get("die") if event.type == "take_die" else None
+            if die in taken and die not in out and event.visibility.scope == "public":
+                out[die] = (taken[die], str(event.data.get("action", "news")))
+        for die, who in taken.items():          # (every take is logged; this only keeps the table whole)
+            value = self.state.dice.get(die)
+            out.setdefault(die, (who, TRACKS[value - 1] if value else "news"))
+        return out
+
+    def die_fill(self, die: str) -> str:
+        return self.dice[die].fill
+
     # --- drawing -----------------------------------------------------------------------------------
     def refresh(self, view: PlayerView, legal: set[str], chosen: set[str]) -> None:
         self._last = (view, legal, chosen)
@@ -381,105 +385,209 @@ class SuddsTable(GameTable):
             self.start(prompt.options[0], prompt.player)
             return
         t = self.rules.public_table(self.state)
-        mine = self._mode_legal()
-        legal = set(legal) | mine
+        legal = set(legal) | self._mode_legal()
         picked = set(chosen) | self._mode_chosen()
-        rules = self.rules
         phase = t["phase"]
         week = next((p["calendar"][0] for p in t["players"].values() if p["calendar"]), 4)
-        self.status.setText(
-            f"Round {t['round']} of 4 (week {week}) \u00B7 badge: {t['badge']} \u00B7 on the board: {t['board_bullets']} "
-            f"bullets \u00B7 decks: Flimflam {t['ff_deck']}, Case {t['case_deck']}, hunch {t['hunch_deck']}")
-        # The dice pool.
+        self.status.set_parts([f"Round {t['round']} of 4 (week {week})", f"badge: {t['badge']}",
+                               f"on the board: {t['board_bullets']} bullets",
+                               f"decks: Flimflam {t['ff_deck']}, Case {t['case_deck']}, hunch {t['hunch_deck']}"])
+        self._arrange(t, legal)
+        # The dice pool: a die taken this round has left it (it lies on its taker's board).
         for d in t["dice"]:
-            die, value, who = d["die"], d["value"], d["taken_by"]
-            colour = pool_dice.die_colour(die, self.players)       # a personal die: its colour (the sheet says whose)
-            shown = self.sel.get("values", {}).get(die) if self.mode == "roll" else value
-            lines = [f"{shown if shown is not None else '?'} {colour}"] + ([who] if who else [])
-            slot = self.slots[die]
-            slot.show_card("Die", die, "#FFFFFF" if not who else "#D6D6D6", name=None, present=True,
-                           legal=die in legal, chosen=die in picked, face_up=False)
-            slot.set_lines(([f"\u25B6 {lines[0]}"] if die in legal else [lines[0]]) + [x for x in lines[1:] if x])
-        # The city.
+            die = d["die"]
+            shown = self.sel.get("values", {}).get(die) if self.mode == "roll" else d["value"]
+            self.dice[die].show_die(shown, legal=die in legal, chosen=die in picked, present=d["taken_by"] is None)
+        self._draw_city(t, legal, picked)
+        self._draw_conspiracy(t, legal, picked)
+        self._draw_display(t)
+        taken = self.taken_columns()
+        self._draw_players(t, taken, phase)
+        self._refresh_final(t)
+        self._refresh_box_button()
+        self._follow(t, taken)
+
+    def _arrange(self, t: dict, legal: set[str]) -> None:
+        """Where the pieces go: a panel's place, a larger map while locations are chosen on it."""
+        over = bool(t["final"])
+        panel_at = None
+        if self.mode is not None and not (self.mode == "take_die" and not self.sel.get("die")):
+            panel_at = PANEL_AT.get(self.mode, "left")
+        big_map = bool(legal & set(self.city.districts)) and panel_at in (None, "right")
+        self.board.arrange(panel_at=panel_at, big_map=big_map, over=over, box_wanted=bool(self._needed()))
+
+    def _draw_city(self, t: dict, legal: set[str], picked: set[str]) -> None:
+        path = self.sel.get("path", []) if self.mode == "investigate" else []
         for loc, c in t["city"].items():
-            lines = [c["name"]]
+            back = ""
             if c["back"]:
-                back = "2 bullets" if c["back"] == "bullets" else c["back"]
-                lines.append(f"{back} \u2192 {c['cover']}")
-            else:
-                lines.append("no Flimflam")
-            if c["badges"]:
-                names = " ".join(c["badges"])
-                lines.append("\u25CF " + (names if len(names) <= 12 else f"{len(c['badges'])} detectives"))
+                back = ("2 bullets" if c["back"] == "bullets" else c["back"]) + f" \u2192 {c['cover']}"
+            snitch = None
             if c["snitch"]:
                 owner, ev, used = c["snitch"]
-                lines.append(f"snitch {owner} {ev}" + (" (used)" if used else ""))
-            slot = self.slots[loc]
-            slot.show_card("Location", c["name"], style.kind_colour(1), name=None, present=True,
-                           legal=loc in legal, chosen=loc in picked, face_up=False)
-            if loc in legal:
-                lines[0] = "\u25B6 " + lines[0]
-            if loc in picked:
-                lines = ["[picked]"] + lines
-            slot.set_lines(lines)
-        # The Conspiracy: face-down suspects, some covered by a face-up Flimflam card.
+                snitch = (owner, ev, self.colours[owner], bool(used))
+            step = path.index(loc) + 1 if loc in path else (0 if loc in picked else None)
+            self.city.districts[loc].set_look(DistrictLook(
+                c["name"], back, bool(c["card_under"]), snitch, [(p, self.colours[p]) for p in c["badges"]],
+                legal=loc in legal, step=step))
+        self.city.update()
+
+    def _draw_conspiracy(self, t: dict, legal: set[str], picked: set[str]) -> None:
+        """Four face-down suspects; a face-up Flimflam card lies on some (its name and cost)."""
         revealed = t["conspiracy"]
         for pos in (1, 2, 3, 4):
             place = f"conspiracy/{pos}"
             cover = t["covers"].get(str(pos))
-            slot = self.slots[place]
-            slot.show_card("Suspect", f"Suspect {pos}", style.kind_colour(0), name=None, present=True,
-                           legal=place in legal, chosen=place in picked, face_up=False)
-            if revealed:
-                lines = [f"{pos}: {self.name(revealed[pos - 1])}"]
-            elif cover:
-                ff = rules.ff(cover)
-                lines = [f"{pos} covered", self.name(cover), ("$1" if ff.cost == "cash" else "1 bullet")
-                         + (" \u00B7 cat" if ff.cat else "")]
-            else:
-                lines = [f"Suspect {pos}", "face down"]
-            if place in legal:
-                lines[0] = "\u25B6 " + lines[0]
-            slot.set_lines(lines)
+            on_it = None
+            if cover and not revealed:
+                ff = self.rules.ff(cover)
+                cost = ("$1" if ff.cost == "cash" else "1 bullet") + (" \u00B7 a cat" if ff.cat else "")
+                on_it = (self.name(cover), cost)
+            self.slots[place].show_card(name=self.name(revealed[pos - 1]) if revealed else None, cover=on_it,
+                                        legal=place in legal, chosen=place in picked)
+
+    def _draw_display(self, t: dict) -> None:
         for i in range(4):
-            place = f"display/{i}"
-            slot = self.slots[place]
             card = t["display"][i] if i < len(t["display"]) else None
-            slot.show_card("Case", "Case", style.kind_colour(2), name=None, present=card is not None,
-                           legal=place in legal, chosen=place in picked, face_up=False)
-            if card:
-                c = rules.case(card)
-                lines = [self.name(card), ", ".join(c.cost), points(c.points) + (f" ${c.cash}" if c.cash else "")
-                         + f" {c.tabs}"]
-                if place in picked:
-                    lines = ["[picked]"] + lines
-                slot.set_lines(lines)
-        # The players' boards.
-        aboves = []
-        for p, b in t["players"].items():
-            ev = b["evidence"]
-            cal = b["calendar"]
-            day = (f"{DAY_NAME[cal[1]][:3]} wk {cal[0]}" if cal else "off") + (" \u2714" if b["calendar_done"] else "")
-            values = {"points": f"{b['score']}", "cash": f"${b['cash']}", "bullets": str(b["bullets"]),
-                      **{e: str(ev[e]) for e in EVIDENCE}, **{tr: str(b["levels"][tr]) for tr in TRACKS},
-                      "above": str(len(b["above"])), "day": day, "badge": rules.loc_name(b["location"]),
-                      "filed": str(len(b["filed"])), "hand": str(b["hand"]), "hunches": str(b["hunches"]),
-                      "suspects": str(b["suspects"]), "snitches": str(len(b["snitches"]))}
-            for key, text in values.items():
-                self.cells[(p, key)].setText(text)
-            aboves.append(f"{p}: {', '.join(self.name(c) for c in b['above']) or 'nothing'}")
+            if card is None:
+                self.slots[f"display/{i}"].set_card(None)
+                continue
+            c = self.rules.case(card)
+            extra = " \u00B7 ".join(x for x in (f"${c.cash}" if c.cash else "", f"tabs {c.tabs}" if c.tabs else "")
+                                    if x)
+            self.slots[f"display/{i}"].set_card((self.name(card), ", ".join(c.cost), points(c.points), extra))
+
+    def show_sheet_of(self, player: str) -> None:
+        """The sheet shows ``player``'s board (the tab row's switch) until the turn passes."""
+        self.shown_player = player
+        self._redraw()
+
+    def sheet_player(self, current: str | None) -> str:
+        if current != self._shown_for:          # the turn passed: the new player's board
+            self._shown_for, self.shown_player = current, None
+        return self.shown_player or current or self.players[0]
+
+    def _draw_players(self, t: dict, taken: dict[str, tuple[str, str]], phase: str) -> None:
         current = t["current"] if phase != "over" else None
-        for p, head in self.sheet_heads:
-            mark = p == current
-            head.setText(f"\u25B6 {p}" if mark else p)
-            head.setToolTip(plain_tip(f"{p}: the {pool_dice.personal_colour(self.players, p)} die"))
-            if head.property("current") != mark:
-                head.setProperty("current", mark)
-                head.style().unpolish(head)
-                head.style().polish(head)
-        self.sheet_above.setText("Above the file cabinet \u2014 " + " \u00B7 ".join(aboves))
-        self._refresh_final(t)
-        self._refresh_box_button()
+        shown = self.sheet_player(current)
+        values = {d["die"]: d["value"] for d in t["dice"]}
+        for p, b in t["players"].items():
+            dice = [(die, self.die_fill(die), values[die]) for die, (who, _c) in taken.items() if who == p]
+            self.tabs[p].set_tab([p, points(b["score"]), f"${b['cash']}"], dice, open_=p == shown,
+                                 current=p == current)
+        b = t["players"][shown]
+        ev = b["evidence"]
+        cal = b["calendar"]
+        day = (f"{DAY_NAME[cal[1]]}, week {cal[0]}" if cal else "off the calendar") + (
+            " \u2714" if b["calendar_done"] else "")
+        above = ", ".join(self.name(c) for c in b["above"]) or "nothing"
+        entries = [("points", "Points", str(b["score"]), False), ("cash", CASH_ROW, f"${b['cash']}", False),
+                   ("bullets", "Bullets", str(b["bullets"]), False),
+                   *[(e, e.capitalize(), str(ev[e]), False) for e in EVIDENCE],
+                   ("hand", "In hand", str(b["hand"]), False), ("filed", "Filed", str(len(b["filed"])), True),
+                   ("hunches", "Hunches", str(b["hunches"]), True),
+                   ("day", "Calendar", day, True), ("badge", "Badge at", self.rules.loc_name(b["location"]), True),
+                   ("suspects", "Suspects", str(b["suspects"]), True),
+                   ("snitches", "Snitches left", str(len(b["snitches"])), True),
+                   ("above", "Above the file cabinet:", above, True)]
+        columns = [(tr, TRACK_NAME[tr]) for tr in TRACKS] + [("news", TRACK_NAME["news"])]
+        dice = [(die, column, self.die_fill(die), values[die]) for die, (who, column) in taken.items() if who == shown]
+        self.sheet.set_sheet(SheetData(shown, self.colours[shown], dict(b["levels"]), columns, dice, entries,
+                                       b["score"]))
+        self.sheet.setAccessibleName(f"{shown}'s board")
+
+    # --- movements ----------------------------------------------------------------------------------
+    def _follow(self, t: dict, taken: dict[str, tuple[str, str]]) -> None:
+        """What moved since the last drawing, shown moving in order: a new roll tumbles the dice, a die
+        taken goes from the pool to its taker's board (by its column), a badge goes along its path."""
+        values = {d["die"]: d["value"] for d in t["dice"]}
+        badges = {p: b["location"] for p, b in t["players"].items()}
+        before = (self._seen_taken, self._seen_values, self._seen_badges)
+        self._seen_taken, self._seen_values, self._seen_badges = dict(taken), values, badges
+        if before[0] is None or not self.isVisible() or self.board.over:
+            return
+        steps: list[Step] = []
+        rolled = [d for d, v in values.items() if v is not None and before[1].get(d) != v and d not in taken]
+        if len(rolled) > 1:
+            steps.append(self._roll_step([self.dice[d] for d in rolled]))
+        for die in taken:
+            if die not in before[0]:
+                step = self._take_step(die, taken[die][0], values[die])
+                if step is not None:
+                    steps.append(step)
+        for p, loc in badges.items():
+            if before[2].get(p) not in (None, loc):
+                step = self._badge_step(p, before[2][p], loc)
+                if step is not None:
+                    steps.append(step)
+        if steps:
+            self.motion.play(steps)
+
+    def _in_board(self, widget: QWidget, rect: QRectF) -> QRectF:
+        origin = widget.mapTo(self.board, QPoint(0, 0))
+        return QRectF(rect).translated(origin.x(), origin.y())
+
+    def _take_step(self, die: str, who: str, value: int | None) -> Step | None:
+        """The die from its place in the pool to its taker's board (the column it was used for), or to
+        their tab when their board is not the one shown."""
+        source = self.dice[die]
+        if self.sheet.isVisible() and self.sheet.data is not None and self.sheet.data.name == who:
+            target = self.sheet
+        elif self.tabs[who].isVisible():
+            target = self.tabs[who]
+        else:
+            return None
+        end = target.die_rect(die)
+        if end is None or not source.isVisible():
+            return None
+        start = self._in_board(source, source.die_rect())
+        end = self._in_board(target, end)
+        fill = self.die_fill(die)
+
+        def paint(p: QPainter, rect: QRectF, fill=fill, value=value) -> None:
+            pt.paint_die(p, rect, pips=value, colour=fill)
+
+        return flight_step(self.board.layer, [(paint, start, end)], what="take die",
+                           hold=lambda: target.hold(die), land=lambda: target.release(die))
+
+    def _roll_step(self, dice: list[PoolDie]) -> Step:
+        """The dice tumble (turning, showing other faces) and land on the values rolled."""
+        spins = {d: self.rng.choice((-1, 1)) * 360 for d in dice}
+        finals = {d: d.value for d in dice}
+
+        def progress(t: float) -> None:
+            for d in dice:
+                if t < 1.0:
+                    d.angle = spins[d] * pt.ease(t)
+                    d.value = (finals[d] + int(t * 9) + spins[d] // 360) % 6 + 1 if finals[d] else None
+                d.update()
+
+        def land() -> None:
+            for d in dice:
+                d.angle = 0.0
+                d.value = finals[d]
+                d.update()
+
+        return Step(progress=progress, land=land, what="roll")
+
+    def _badge_step(self, player: str, src: str, dst: str) -> Step | None:
+        """A badge from one location to another: the disc in the player's colour crosses the map."""
+        a, b = self.city.districts.get(src), self.city.districts.get(dst)
+        if a is None or b is None or not self.city.isVisible():
+            return None
+        side = 28.0
+
+        def middle(d) -> QRectF:
+            c = d.tile().center()
+            return self._in_board(d, QRectF(c.x() - side / 2, c.y() - side / 2, side, side))
+
+        start, end = middle(a), middle(b)
+        colour = self.colours[player]
+
+        def paint(p: QPainter, rect: QRectF) -> None:
+            paint_player_disc(p, rect, colour, player)
+
+        return flight_step(self.board.layer, [(paint, start, end)], what="badge", hold=lambda: None, land=lambda: None)
 
     def final_scoring(self) -> dict[str, str]:
         """The final scoring line of each player, from the engine's figures (End of Game)."""
@@ -504,17 +612,13 @@ class SuddsTable(GameTable):
 
     def _refresh_final(self, t: dict) -> None:
         lines = self.final_scoring()
-        over = bool(lines)
-        if over:
+        if lines:
             self.final_head.setText("Final scoring. The Conspiracy: " + ", ".join(
                 f"{i}: {self.name(c)}" for i, c in enumerate(t["conspiracy"], 1)) + ".")
             for p, text in lines.items():
                 self.final_lines[p].setText(text)
             outcome = self.session.outcome
             self.final_verdict.setText(outcome.reason if outcome is not None else "")
-        self.final.setVisible(over)
-        if over:
-            self.tiles.hide()
 
     def _redraw(self) -> None:
         if self._last is not None:
@@ -562,25 +666,21 @@ class SuddsTable(GameTable):
     def close_panel(self, redraw: bool = True) -> None:
         self.mode = self.player = None
         self.sel = {}
-        self.panel.hide()
-        self.sheet.show()
-        self.tiles.show()
         if redraw:
             self._redraw()
 
     def _draw_panel(self) -> None:
         if self.mode is None:
             return
+        if self._last is not None:        # the panel's place first: its choices are laid out for its width
+            self._arrange(self.rules.public_table(self.state), self._mode_legal())
         clear_layout(self.panel_body)
         clear_layout(self.panel_buttons)
+        self._row_buttons = []
         self.panel_note.setText("")
         getattr(self, f"_panel_{self.mode}")()
-        self.tiles.setVisible(self.mode in ("investigate", "peek", "use_stoolie")
-                              or (self.mode == "take_die" and not self.sel.get("die")))
-        self.sheet.setVisible(self.mode == "take_die" and not self.sel.get("die"))
-        self.panel.setVisible(not self.sheet.isVisibleTo(self.board))
-        self.panel_buttons.addStretch(1)
         self._row(self._button("Cancel", "sm:cancel", self.close_panel))
+        self._lay_row()
         for layout in (self.panel_body, self.panel_buttons):
             for i in range(layout.count()):
                 w = layout.itemAt(i).widget()
@@ -589,8 +689,14 @@ class SuddsTable(GameTable):
         self._redraw()
 
     def _grid(self, widgets: list[QWidget], per_row: int = 4) -> None:
+        """The panel's choices in a grid: at most ``per_row`` to a line, fewer when the panel is narrow."""
+        width = self.board.panel_width()
+        fit = max(1 if width < 400 else 2, int(width // 340))
+        per_row = max(1, min(per_row, fit))
         for i, w in enumerate(widgets):
             self.panel_body.addWidget(w, i // per_row, i % per_row)
+        for c in range(max(self.panel_body.columnCount(), 8)):
+            self.panel_body.setColumnStretch(c, 1 if c < per_row else 0)
 
     def _send(self, action: dict) -> None:
         action = {"player": self.player, **action}
@@ -621,7 +727,7 @@ class SuddsTable(GameTable):
         box.setSizeAdjustPolicy(QComboBox.AdjustToMinimumContentsLengthWithIcon)
         box.setMinimumContentsLength(6)
         box.setSizePolicy(QSizePolicy.Ignored, QSizePolicy.Fixed)
-        box.setStyleSheet("QComboBox { font-size: 11pt; } QAbstractItemView { min-width: 320px; }")
+        box.setStyleSheet(COMBO_STYLE)
         box.addItem("(choose)", "")
         for value, words in items:
             box.addItem(words, value)
@@ -1190,9 +1296,9 @@ class SuddsTable(GameTable):
 
     def _refresh_box_button(self) -> None:
         n = len(self._needed())
-        self.box_button.set_lines([f"Check your box ({n} to check)"])
+        self.box_button.set_lines([f"Check your box ({n})"])
+        self.box_button.setToolTip(plain_tip(f"{n} printed values of your box are not checked yet"))
         self.box_button.setProperty("role", "primary" if n else None)
-        self.box_button.setVisible(bool(n) and self.box_page.isHidden())
 
     def open_box_form(self, key: str | None = None) -> None:
         """The next value of the box the table needs (or ``key``), asked once with its card's layout."""
@@ -1212,7 +1318,6 @@ class SuddsTable(GameTable):
         form.show()
         self.board.hide()
         self.box_page.show()
-        self.box_button.hide()
 
     def close_box_form(self) -> None:
         clear_layout(self.box_page.layout())

@@ -63,6 +63,18 @@ def board(t, player: str):
     return t.session.state.boards[player]
 
 
+def sheet(t, player: str, key: str) -> str:
+    """A value as the table draws it on ``player``'s board (their tab is clicked when another's board
+    is shown)."""
+    table = sm(t)
+    if table.sheet.data is None or table.sheet.data.name != player or not table.sheet.isVisible():
+        t.click(f"sm:tab:{player}")
+    assert table.sheet.isVisible() and table.sheet.data.name == player
+    value = table.sheet.value(key)
+    assert value is not None, f"{key} is not drawn on {player}'s board: {[d.text for d in table.sheet.drawn_texts()]}"
+    return value
+
+
 def deal(t) -> None:
     press(t, "action:deal")
     for i, loc in enumerate(LOCS, 1):
@@ -107,7 +119,7 @@ def first_round(t) -> None:
     press(t, "sm:send")
     assert board(t, "Ann").levels["calendar"] == 2
     assert board(t, "Ann").cash == 1 - step.cost and board(t, "Ann").score == 1 + 1
-    assert (t.text("sm:Ann:points"), t.text("sm:Ann:cash")) == ("2", "$0")
+    assert (sheet(t, "Ann", "points"), sheet(t, "Ann", "cash")) == ("2", "$0")
     t.click("action:end_turn")
     # Bob: white 2, Calendar (Calendar): Monday $2, Tuesday a snitch placed on Queens.
     take(t, "white-2", "2")
@@ -180,8 +192,8 @@ def test_a_whole_first_round_by_clicks(game):
     assert "Bob, roll all the dice for round 2" in t.prompt
     assert t.text("sm:status").startswith("Round 2 of 4")
     scores = {p: state.boards[p].score for p in ("Ann", "Bob")}
-    assert t.text("sm:Ann:points") == str(scores["Ann"])
-    assert t.text("sm:Bob:points") == str(scores["Bob"])
+    assert sheet(t, "Ann", "points") == str(scores["Ann"])          # another's board: a click on their tab
+    assert sheet(t, "Bob", "points") == str(scores["Bob"])
 
 
 def test_only_legal_choices_are_offered_for_a_die(game):
@@ -315,7 +327,7 @@ def test_dice_read_by_the_camera(game):
     press(t, "sm:dice:camera")
     values = sm(t).sel["values"]
     assert len(values) == len(ROLL)
-    for colour in ("white", "black", "grey", "red", "blue"):
+    for colour in {pool_dice.die_colour(d, players) for d in ROLL}:           # white, black, grey, blue, yellow
         want = Counter(v for d, v in ROLL.items() if pool_dice.die_colour(d, players) == colour)
         got = Counter(v for d, v in values.items() if pool_dice.die_colour(d, players) == colour)
         assert got == want, colour
@@ -472,7 +484,7 @@ def test_a_hunch_drawn_and_kept_behind_the_privacy_gate(table, gumshoe_home):
     state = t.session.state
     assert board(t, "Bob").hunches == [drawn[1]]
     assert board(t, "Bob").above == [] and FF.format(9) in state.ff_deck
-    assert (t.text("sm:Bob:filed"), t.text("sm:Bob:hand"), t.text("sm:Bob:hunches")) == ("0", "3", "1")   # one hunch
+    assert (sheet(t, "Bob", "filed"), sheet(t, "Bob", "hand"), sheet(t, "Bob", "hunches")) == ("0", "3", "1")
     t.click("action:end_turn")
     # Bob's journal: the kept hunch card with its expected points (nothing seen: every deal alike).
     from engine.games.sudds_malone.odds import expected_hunch, makeup
@@ -555,7 +567,111 @@ def test_hunch_card_lists_offer_only_the_cards_in_play(table, gumshoe_home):
 def test_the_score_sheet_says_how_cash_counts_at_the_end(game):
     """End of Game 1, Remaining tokens (our reading): cash counts one token per dollar; the sheet's cash row
     says so."""
-    assert "Cash ($1 = 1 token)" in visible_texts(game.window)
+    assert any(text.startswith("Cash ($1 = 1 token) $") for text in visible_texts(game.window))
+
+
+# --- the table drawn (issue 23) ------------------------------------------------------------------------
+def row_of(table, column: str):
+    """The sheet's row for ``column`` (its rectangle), as drawn."""
+    return next(row for row, _face, _name, _boxes, col in table.sheet.layout()[0] if col == column)
+
+
+def test_a_taken_die_moves_from_the_pool_to_the_column_it_went_to(game, qtbot):
+    """Dice Action: the chosen die is placed on the player's board; a 6 changed by a bullet into a 1 goes to
+    The Office. With motion on, the die is seen moving (one movement, the die drawn on its way, its place on
+    the board empty until it lands) and lands by the column the engine says."""
+    from desktop.drawn import set_less_motion
+    t = game
+    deal(t)
+    roll(t, ROLL)
+    table = sm(t)
+    set_less_motion(False)
+    try:
+        started: list[str] = []
+        table.motion.step_started.connect(started.append)
+        take(t, "white-3", "1")                               # a 6, +1 bullet: The Office
+        assert started == ["take die"] and table.motion.busy
+        assert table.board.layer.flights, "the die is not drawn on its way"
+        assert "white-3" in table.sheet.held                   # its place on the board waits for it
+        assert not table.dice["white-3"].present               # it has left the pool
+        qtbot.waitUntil(lambda: not table.motion.busy, timeout=3000)
+        assert not table.board.layer.flights and not table.sheet.held
+    finally:
+        set_less_motion(True)
+    assert t.session.state.taken["white-3"] == "Ann"
+    assert table.taken_columns()["white-3"] == ("Ann", "office")
+    landed = table.sheet.die_rect("white-3")
+    assert table.sheet.data.name == "Ann" and row_of(table, "office").contains(landed.center())
+    assert ("white-3", "office", table.die_fill("white-3"), 6) in table.sheet.data.dice   # drawn with its 6
+
+
+def test_less_motion_lands_a_taken_die_at_once(game):
+    """With "less motion" (the tests' setting) the die is on its column as soon as it is taken: nothing is
+    queued, nothing is drawn on its way. Read the News takes any die (Read the News): its own row."""
+    t = game
+    deal(t)
+    roll(t, ROLL)
+    table = sm(t)
+    take(t, "black-2", "news")
+    assert not table.motion.busy and not table.board.layer.flights and not table.sheet.held
+    assert table.motion.played[-1] == "take die"
+    assert row_of(table, "news").contains(table.sheet.die_rect("black-2").center())
+    assert [d for d, *_ in table.tabs["Ann"].dice] == ["black-2"]       # and on Ann's tab
+
+
+def test_the_dice_are_reached_by_keyboard(game, qtbot):
+    """Keyboard: Tab reaches a die of the pool, the arrows the next one, Enter takes it (its choices open)."""
+    t = game
+    deal(t)
+    roll(t, ROLL)
+    table = sm(t)
+    first = table.dice["white-1"]
+    first.setFocus()
+    qtbot.waitUntil(first.hasFocus)
+    qtbot.keyClick(first, Qt.Key_Right)
+    assert table.dice["white-2"].hasFocus()
+    qtbot.keyClick(table.dice["white-2"], Qt.Key_Return)
+    assert table.mode == "take_die" and table.sel["die"] == "white-2"
+    assert "sm:use:2" in enabled(t, "sm:use:")
+
+
+def test_the_sheet_shows_one_board_and_a_tab_switches_it(game):
+    """The board of the player playing now, full size; the others' points on their tabs; a click on a tab
+    shows that player's board until the turn passes (Player Setup 10: $1 and one of each evidence)."""
+    t = game
+    deal(t)
+    roll(t, ROLL)
+    table = sm(t)
+    assert table.sheet.data.name == "Ann" and table.tabs["Ann"].open and table.tabs["Ann"].current
+    assert "2 points" in table.tabs["Bob"].text()                          # Bob starts with 2 (Player Setup 13)
+    t.click("sm:tab:Bob")
+    assert table.sheet.data.name == "Bob" and table.tabs["Bob"].open and not table.tabs["Ann"].open
+    assert (table.sheet.value("points"), table.sheet.value("glass")) == ("2", "1")
+    take(t, "white-1", "1")
+    press(t, "sm:send")
+    t.click("action:end_turn")
+    assert table.sheet.data.name == "Bob" and table.tabs["Bob"].current    # Bob's turn: his board
+    t.click("sm:tab:Ann")
+    assert table.sheet.data.name == "Ann" and [d for d, *_ in table.sheet.data.dice] == ["white-1"]
+
+
+def test_the_city_map_draws_a_road_for_each_pair_of_locations_that_touch(game):
+    """Game Setup 1: the 8 locations; Investigate moves to an adjacent location: one road per pair the box's
+    map joins, each clear of the other locations' tiles."""
+    t = game
+    rules = t.session.rules
+    city = sm(t).city
+    pairs = {frozenset((a, b)) for a, nbs in rules.box.neighbours.items() for b in nbs}
+    roads = city.roads()
+    assert len(roads) == len(pairs)
+    tiles = city._tiles()
+    for road in roads:
+        ends = [loc for loc, r in tiles.items()
+                if r.contains(road.pointAtPercent(0)) or r.contains(road.pointAtPercent(1))]
+        assert frozenset(ends) in pairs
+        for i in range(1, 40):
+            point = road.pointAtPercent(i / 40)
+            assert not [loc for loc, r in tiles.items() if loc not in ends and r.contains(point)], ends
 
 
 # --- a whole game by clicks ---------------------------------------------------------------------------

@@ -1,0 +1,1281 @@
+"""The Sudds & Malone table, drawn (issue 23): the dice pool as dice with pips, the city as a map,
+each player's board as a sheet, and the container that lays them out for the room there is.
+
+Every piece paints itself with the shared toolkit (``desktop.drawn``) and tells what words it
+drew and how big (``drawn_texts``), so the type-size and no-clipping walks read it like labels.
+Nothing here knows the rules: the table (``table.py``) gives each piece what to show.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, Iterable
+
+from PySide6.QtCore import QPointF, QRect, QRectF, QSize, Qt, Signal
+from PySide6.QtGui import QColor, QFontMetrics, QPainter, QPainterPath, QPen, QPolygonF
+from PySide6.QtWidgets import QSizePolicy, QWidget
+
+from ... import style
+from ...drawn import Clickable, FlightLayer
+from ...drawn import paint as pt
+from ...drawn import text as txt
+from ...drawn.items import paint_player_disc
+from ...drawn.palette import readable_ink
+from ...widgets import plain_tip
+from .city import City
+
+INK = style.INK
+SOFT_INK = "#4A4A4A"
+PAPER = "#FFFFFF"
+WATER = "#CFE2EC"
+LAND = "#EEE5CC"
+ROAD = "#8A7A5C"
+SUSPECT_BACK = style.kind_colour(0)      # the suspect cards' back (the deck's first card type)
+
+
+# --- fitting several lines of words into a room ----------------------------------------------------
+@dataclass(frozen=True)
+class Line:
+    """One piece of words, fitted from ``largest`` down to ``least`` pixels."""
+
+    text: str
+    largest: int
+    least: int = txt.LEAST_PX
+    bold: bool = False
+    key: bool = False           # a legal choice's words: shrinks last
+    optional: bool = False      # left out when there is no room for it
+    max_lines: int = 2
+    ink: str = INK
+
+
+def fit_lines(lines: list[Line], width: int, height: int, gap: int = 2
+              ) -> tuple[list[tuple[Line, int, tuple[str, ...]]], int, bool]:
+    """Each line as large as the room allows (the biggest gives way first, a key line last), an
+    optional one left out when even the least sizes do not fit: (line, px, wrapped), the height
+    used, and whether it all fitted."""
+    lines = [x for x in lines if x.text]
+    sizes = [x.largest for x in lines]
+    width, height = max(width, 1), max(height, 1)
+    while True:
+        placed = [txt.fit(x.text, width, 10_000, s, s, bold=x.bold, max_lines=x.max_lines)
+                  for x, s in zip(lines, sizes)]
+        total = sum(len(ls) * txt.line_height(px, x.bold) for x, (px, ls, _) in zip(lines, placed))
+        total += gap * max(len(lines) - 1, 0)
+        across = all(ok and len(ls) <= x.max_lines for x, (_, ls, ok) in zip(lines, placed))
+        if total <= height and across:
+            return [(x, px, ls) for x, (px, ls, _) in zip(lines, placed)], total, True
+        shrinkable = [i for i, x in enumerate(lines) if sizes[i] > x.least]
+        if shrinkable:
+            i = max(shrinkable, key=lambda k: (not lines[k].key, sizes[k] - lines[k].least))
+            sizes[i] -= 1
+            continue
+        optional = [i for i, x in enumerate(lines) if x.optional]
+        if optional:
+            del lines[optional[-1]], sizes[optional[-1]]
+            continue
+        return [(x, px, ls) for x, (px, ls, _) in zip(lines, placed)], total, False
+
+
+def place_lines(fitted: list[tuple[Line, int, tuple[str, ...]]], room: QRectF, fits: bool, *, gap: int = 2,
+                centre: bool = True) -> list[tuple[txt.DrawnText, Line]]:
+    """The fitted lines stacked in ``room`` (centred up and down when ``centre``)."""
+    total = sum(len(ls) * txt.line_height(px, x.bold) for x, px, ls in fitted) + gap * max(len(fitted) - 1, 0)
+    y = room.top() + (max(room.height() - total, 0) / 2 if centre else 0)
+    out = []
+    for x, px, ls in fitted:
+        h = len(ls) * txt.line_height(px, x.bold)
+        out.append((txt.DrawnText("\n".join(ls), px, QRect(int(room.left()), int(y), int(room.width()), int(h)),
+                                  fits, x.key), x))
+        y += h + gap
+    return out
+
+
+def draw_placed(p: QPainter, placed: list[tuple[txt.DrawnText, Line]], align=Qt.AlignHCenter) -> None:
+    for drawn, line in placed:
+        p.setPen(QColor(line.ink))
+        txt.draw_lines(p, drawn.rect, tuple(drawn.text.split("\n")), drawn.px, bold=line.bold, align=align)
+
+
+def disc_texts(rect: QRectF, name: str) -> txt.DrawnText:
+    """The initial painted in a player's disc (``paint_player_disc``), as the walks read it."""
+    px = max(int(rect.height() * 0.55), 10)
+    return txt.DrawnText(name.strip()[:1].upper(), px, rect.toAlignedRect(), True)
+
+
+#: a player's disc is at least this high, so its initial is at least the least size
+DISC = 28
+
+
+# --- words on their own ---------------------------------------------------------------------------
+class Words(QWidget):
+    """Painted words fitted to the widget (a status line): parts joined by " · ", the last ones
+    left out when even the least size has no room for them."""
+
+    def __init__(self, name: str, *, largest: int = 20, bold: bool = False, max_lines: int = 2,
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName(name)
+        self.parts: list[str] = []
+        self.largest, self.bold, self.max_lines = largest, bold, max_lines
+        self.setSizePolicy(QSizePolicy.Ignored, QSizePolicy.Ignored)
+        self._placed: list[tuple[txt.DrawnText, Line]] | None = None
+
+    def set_parts(self, parts: list[str]) -> None:
+        if parts != self.parts:
+            self.parts = list(parts)
+            self._placed = None
+            self.setAccessibleName(" \u00B7 ".join(parts))
+            self.update()
+
+    def set_max_lines(self, n: int) -> None:
+        if n != self.max_lines:
+            self.max_lines = n
+            self._placed = None
+            self.update()
+
+    def _layout(self) -> list[tuple[txt.DrawnText, Line]]:
+        if self._placed is None:
+            parts = list(self.parts)
+            while True:
+                line = Line(" \u00B7 ".join(parts), self.largest, bold=self.bold, max_lines=self.max_lines)
+                fitted, _, ok = fit_lines([line], self.width() - 4, self.height())
+                if ok or len(parts) <= 1:
+                    break
+                parts.pop()
+            room = QRectF(2, 0, self.width() - 4, self.height())
+            self._placed = place_lines(fitted, room, ok, centre=True)
+        return self._placed
+
+    def text(self) -> str:
+        return " ".join(d.text.replace("\n", " ") for d, _ in self._layout())
+
+    def drawn_texts(self) -> list[txt.DrawnText]:
+        return [d for d, _ in self._layout()]
+
+    def resizeEvent(self, event) -> None:
+        self._placed = None
+        super().resizeEvent(event)
+
+    def paintEvent(self, event) -> None:
+        p = QPainter(self)
+        p.setRenderHint(QPainter.Antialiasing)
+        draw_placed(p, self._layout(), Qt.AlignLeft)
+        p.end()
+
+
+# --- the dice pool ---------------------------------------------------------------------------------
+class PoolDie(Clickable):
+    """One die of the pool, drawn from above with its pips in its colour. A die taken this round
+    has left the pool (its place stays, dashed); a legal one glows, the one chosen is marked."""
+
+    picked = Signal(str)
+
+    def __init__(self, die: str, fill: str, words: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.place = die
+        self.setObjectName(f"slot:{die}")
+        self.fill, self.words = fill, words
+        self.value: int | None = None
+        self.legal = self.chosen = False
+        self.present = True
+        self.angle = 0.0
+        self.setSizePolicy(QSizePolicy.Ignored, QSizePolicy.Ignored)
+        self.setMinimumSize(30, 30)
+        self.clicked.connect(lambda: self.picked.emit(self.place) if self.legal else None)
+
+    def show_die(self, value: int | None, *, legal: bool, chosen: bool, present: bool) -> None:
+        legal = legal and present
+        if (value, legal, chosen, present) == (self.value, self.legal, self.chosen, self.present):
+            return
+        self.value, self.legal, self.chosen, self.present = value, legal, chosen, present
+        shows = f"showing {value}" if value is not None else "not rolled yet"
+        state = ", can be chosen" if legal else ", chosen" if chosen else ""
+        self.setAccessibleName(f"{self.words} {shows}{state}" if present else f"{self.words}: taken")
+        self.setEnabled(present)
+        self.update()
+
+    def text(self) -> str:
+        return f"{self.value if self.value is not None else '?'} {self.words}"
+
+    def die_rect(self) -> QRectF:
+        side = max(min(self.width(), self.height()) - 2 * pt.GLOW, 8)
+        return QRectF((self.width() - side) / 2, (self.height() - side) / 2, side, side)
+
+    def paint_at(self, p: QPainter, rect: QRectF) -> None:
+        pt.paint_die(p, rect, pips=self.value, colour=self.fill)
+
+    def drawn_texts(self) -> list[txt.DrawnText]:
+        if not self.present or self.value is not None:
+            return []
+        r = self.die_rect()
+        return [txt.DrawnText("?", max(int(r.height() * 0.5), txt.LEAST_PX), r.toAlignedRect(), True)]
+
+    def hitButton(self, pos) -> bool:
+        return self.die_rect().adjusted(-pt.GLOW, -pt.GLOW, pt.GLOW, pt.GLOW).contains(QPointF(pos))
+
+    def sizeHint(self) -> QSize:
+        return QSize(56, 56)
+
+    def paintEvent(self, event) -> None:
+        p = QPainter(self)
+        p.setRenderHint(QPainter.Antialiasing)
+        r = self.die_rect()
+        if not self.present:
+            p.setPen(QPen(QColor(pt.EMPTY), 2, Qt.DashLine))
+            p.setBrush(QColor(0, 0, 0, 10))
+            p.drawRoundedRect(r, r.width() * 0.18, r.width() * 0.18)
+        else:
+            pt.paint_die(p, r, pips=self.value, colour=self.fill, angle=self.angle)
+            if self.value is None:
+                p.setFont(txt.font(max(int(r.height() * 0.5), txt.LEAST_PX), True))
+                p.setPen(QColor(readable_ink(self.fill)))
+                p.drawText(r, int(Qt.AlignCenter), "?")
+            if self.legal:
+                pt.paint_glow(p, r)
+            if self.chosen:
+                pt.paint_chosen(p, r)
+        if self.hasFocus():
+            pt.paint_focus(p, r.adjusted(-4, -4, 4, 4), r.width() * 0.2)
+        p.end()
+
+
+class DicePool(QWidget):
+    """The pool: the dice in groups (white, black, grey, then each player's own die), each group's
+    words under it."""
+
+    GAP = 10
+
+    def __init__(self, groups: list[tuple[str, list[PoolDie]]], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("sm:pool")
+        self.groups = groups
+        for _, dice in groups:
+            for die in dice:
+                die.setParent(self)
+        self.setSizePolicy(QSizePolicy.Ignored, QSizePolicy.Ignored)
+        self._captions: list[tuple[txt.DrawnText, Line]] = []
+
+    def dice(self) -> list[PoolDie]:
+        return [d for _, dice in self.groups for d in dice]
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self.place_dice()
+
+    CAPTION = 17
+
+    def natural_width(self, height: float, most: float = 10_000) -> int:
+        """The width the dice take at their largest for ``height``, within ``most``."""
+        slot = self._slot(most, height)
+        return int(slot * len(self.dice()) + self.GAP * (len(self.groups) - 1))
+
+    def _slot(self, width: float, height: float) -> int:
+        n = len(self.dice())
+        room_w = width - self.GAP * (len(self.groups) - 1)
+        return int(max(min(room_w / max(n, 1), height - txt.line_height(self.CAPTION, True) - 2, 76), 30))
+
+    def place_dice(self) -> None:
+        slot = self._slot(self.width(), self.height())
+        x = 0.0
+        self._captions = []
+        for caption, dice in self.groups:
+            width = slot * len(dice)
+            for i, die in enumerate(dice):
+                die.setGeometry(int(x + i * slot), 0, slot, slot)
+            room = QRectF(x, slot, width, self.height() - slot)
+            words = caption
+            fitted, _, ok = fit_lines([Line(words, 17, bold=True, max_lines=1, ink=SOFT_INK)], int(width),
+                                      int(room.height()))
+            if not ok:          # a long name: as much of it as fits at the least size
+                metrics = QFontMetrics(txt.font(txt.LEAST_PX, True))
+                words = metrics.elidedText(caption, Qt.ElideRight, int(width) - 2)
+                fitted, _, ok = fit_lines([Line(words, txt.LEAST_PX, bold=True, max_lines=1, ink=SOFT_INK)],
+                                          int(width), int(room.height()))
+            self._captions += place_lines(fitted, room, ok, centre=False)
+            x += width + self.GAP
+        self.update()
+
+    def drawn_texts(self) -> list[txt.DrawnText]:
+        return [d for d, _ in self._captions]
+
+    def paintEvent(self, event) -> None:
+        p = QPainter(self)
+        p.setRenderHint(QPainter.Antialiasing)
+        draw_placed(p, self._captions)
+        p.end()
+
+
+# --- the city ---------------------------------------------------------------------------------------
+@dataclass
+class DistrictLook:
+    name: str
+    back: str = ""                                   # the Flimflam card's back there, in words
+    card_under: bool = False                         # a suspect or stoolie still lies there
+    snitch: tuple[str, str, str, bool] | None = None     # owner, evidence, owner's colour, used
+    badges: list[tuple[str, str]] = field(default_factory=list)    # (player, colour)
+    legal: bool = False
+    step: int | None = None                          # its number on the path being chosen
+
+
+class District(Clickable):
+    """One location of the city: its name, the back of the Flimflam card lying there, and along its
+    bottom edge the snitch placed there (a token in its owner's colour with the evidence's initial)
+    and the detectives' badges (discs in their colours with their initials)."""
+
+    picked = Signal(str)
+
+    def __init__(self, place: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.place = place
+        self.setObjectName(f"slot:{place}")
+        self.look = DistrictLook(place)
+        self.legal = self.chosen = False
+        #: the badges' and the snitch's size, set by the map for the tiles' size
+        self.disc = 20.0
+        self.setSizePolicy(QSizePolicy.Ignored, QSizePolicy.Ignored)
+        self._layout = None
+        self.clicked.connect(lambda: self.picked.emit(self.place) if self.legal else None)
+
+    @staticmethod
+    def margins(disc: float) -> tuple[float, float, float, float]:
+        """Room around the tile (left, top, right, bottom): the glow's, and below it the lower half of
+        the badges and the snitch, which sit on the tile's bottom edge."""
+        return pt.GLOW, pt.GLOW, pt.GLOW, max(pt.GLOW, disc * 0.6 + 3)
+
+    def set_disc(self, disc: float) -> None:
+        if disc != self.disc:
+            self.disc = disc
+            self._layout = None
+            self.update()
+
+    def set_look(self, look: DistrictLook) -> None:
+        if look == self.look:
+            return
+        self.look = look
+        self.legal, self.chosen = look.legal, look.step is not None
+        self._layout = None
+        state = ", can be chosen" if self.legal else ", chosen" if self.chosen else ""
+        self.setAccessibleName(self.text().replace("\n", " ") + state)
+        self.update()
+
+    def words(self) -> list[str]:
+        look = self.look
+        out = [look.name]
+        out.append(look.back if look.back else "no Flimflam")
+        if look.card_under:
+            out.append("a card under it")
+        if look.snitch:
+            owner, ev, _, used = look.snitch
+            out.append(f"snitch {owner} {ev}" + (" (used)" if used else ""))
+        if look.badges:
+            out.append("badges: " + " ".join(p for p, _ in look.badges))
+        return out
+
+    def text(self) -> str:
+        return "\n".join(self.words())
+
+    def tile(self) -> QRectF:
+        """The location's tile (inside the room kept for the glow and the discs)."""
+        left, top, right, bottom = self.margins(self.disc)
+        return QRectF(self.rect()).adjusted(left, top, -right, -bottom)
+
+    def resizeEvent(self, event) -> None:
+        self._layout = None
+        super().resizeEvent(event)
+
+    def layout(self):
+        if self._layout is None:
+            tile = self.tile()
+            look = self.look
+            d = self.disc
+            # Along the bottom edge from the right: the badges (overlapping a little), then the snitch.
+            marks: list[tuple[QRectF, str, str, str]] = []      # rect, letter, colour, kind
+            x = tile.right() - 4 - d
+            for who, colour in reversed(look.badges):
+                marks.append((QRectF(x, tile.bottom() - d * 0.4, d, d), who, colour, "badge"))
+                x -= d * 0.72
+            if look.snitch:
+                owner, ev, colour, used = look.snitch
+                x -= d * 0.35 if look.badges else 0
+                marks.append((QRectF(x, tile.bottom() - d * 0.4, d, d), ev, colour, "snitch"))
+            room = QRectF(tile).adjusted(4, 1, -4, -1 - (d * 0.4 if marks else 0))
+            lines = [Line(look.name, 26, txt.KEY_PX if look.legal else txt.LEAST_PX, bold=True, key=True)]
+            if look.back:
+                lines.append(Line(look.back, 19, optional=True, max_lines=1, ink=SOFT_INK))
+            fitted, _, ok = fit_lines(lines, int(room.width()), int(room.height()))
+            self._layout = (place_lines(fitted, room, ok), marks)
+        return self._layout
+
+    def drawn_texts(self) -> list[txt.DrawnText]:
+        placed, marks = self.layout()
+        out = [d for d, _ in placed]
+        out += [txt.DrawnText(letter.strip()[:1].upper(), mark_px(r), r.toAlignedRect(), True)
+                for r, letter, _, _ in marks]
+        return out
+
+    def hitButton(self, pos) -> bool:
+        return self.tile().adjusted(-pt.GLOW, -pt.GLOW, pt.GLOW, pt.GLOW).contains(QPointF(pos))
+
+    def paintEvent(self, event) -> None:
+        p = QPainter(self)
+        p.setRenderHint(QPainter.Antialiasing)
+        tile = self.tile()
+        placed, marks = self.layout()
+        look = self.look
+        if look.card_under:
+            # The back of the suspect or stoolie card under the Flimflam, slightly seen.
+            under = QRectF(tile.left() - 4, tile.top() - 5, tile.width() * 0.45, tile.height() * 0.6)
+            p.setPen(QPen(QColor("#333333"), 1.5))
+            p.setBrush(QColor(SUSPECT_BACK))
+            p.drawRoundedRect(under, 6, 6)
+        p.setPen(QPen(QColor("#4A4A4A"), 2))
+        p.setBrush(QColor(PAPER))
+        p.drawRoundedRect(tile, 10, 10)
+        draw_placed(p, placed)
+        for r, letter, colour, kind in marks:
+            used = kind == "snitch" and look.snitch is not None and look.snitch[3]
+            paint_mark(p, r, colour if not used else "#DDDDDD", letter, square=kind == "snitch")
+            if used:        # a snitch used this round is turned over: struck through
+                p.setPen(QPen(QColor("#555555"), 2))
+                p.drawLine(r.bottomLeft() + QPointF(3, -3), r.topRight() + QPointF(-3, 3))
+        if look.legal:
+            pt.paint_glow(p, tile)
+        if look.step is not None:
+            pt.paint_chosen(p, tile)
+        if self.hasFocus():
+            pt.paint_focus(p, tile.adjusted(-4, -4, 4, 4))
+        p.end()
+
+
+def mark_px(rect: QRectF) -> int:
+    """A badge's or a snitch's letter: as large as its disc takes, never below the least size."""
+    return max(int(rect.height() * 0.55), txt.LEAST_PX)
+
+
+def paint_mark(p: QPainter, rect: QRectF, colour: str, letter: str, *, square: bool = False) -> None:
+    """A disc (a badge) or a rounded square (a snitch) in a player's colour with a letter in it."""
+    p.setPen(QPen(QColor("#1A1A1A"), 1.5))
+    p.setBrush(QColor(colour))
+    if square:
+        p.drawRoundedRect(rect, rect.width() * 0.2, rect.width() * 0.2)
+    else:
+        p.drawEllipse(rect)
+    p.setFont(txt.font(mark_px(rect), True))
+    p.setPen(QColor(readable_ink(colour)))
+    p.drawText(rect, int(Qt.AlignCenter), letter.strip()[:1].upper())
+
+
+class CityMap(QWidget):
+    """The city: land and water, the roads between the locations that touch (from the box), and
+    a tile per location placed as the map data says."""
+
+    def __init__(self, city: City, names: dict[str, str], neighbours: Callable[[], dict[str, Iterable[str]]],
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("sm:city")
+        self.city = city
+        self.neighbours = neighbours
+        self.districts: dict[str, District] = {}
+        for loc in names:
+            d = District(loc, self)
+            self.districts[loc] = d
+        self.setSizePolicy(QSizePolicy.Ignored, QSizePolicy.Ignored)
+        self.tile_size = QSize(0, 0)
+        self.disc = 20.0
+        self._roads: list[QPainterPath] | None = None
+        self._road_key: tuple = ()
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self.place_tiles()
+
+    def tile_rect(self, loc: str) -> QRectF:
+        """Where a location's widget goes for the map's size now (its tile and the room around it)."""
+        w, h = self.tile_size.width(), self.tile_size.height()
+        left, top, right, bottom = District.margins(self.disc)
+        x, y = self.city.spots[loc]
+        tx = left + x * (self.width() - left - right - w)
+        ty = top + y * (self.height() - top - bottom - h)
+        return QRectF(tx - left, ty - top, w + left + right, h + top + bottom)
+
+    def place_tiles(self) -> None:
+        w, h, d = self._tile_size(self.width(), self.height())
+        self.tile_size = QSize(w, h)
+        self.disc = d
+        for loc, district in self.districts.items():
+            district.set_disc(d)
+            district.setGeometry(self.tile_rect(loc).toAlignedRect())
+        self._roads = None
+        self.update()
+
+    @staticmethod
+    def disc_for(h: float) -> float:
+        return _clamp(h * 0.42, 20, 36)
+
+    def _tile_size(self, width: int, height: int) -> tuple[int, int, float]:
+        """The largest tiles (up to about three times as wide as high) whose widgets do not overlap,
+        and the size of the badges on them."""
+        spots = [self.city.spots[loc] for loc in self.districts]
+        best = (60, 28, 20.0)
+        best_score = -1.0
+        for h in range(28, max(29, int(height * 0.45)) + 1, 2):
+            d = self.disc_for(h)
+            left, top, right, bottom = District.margins(d)
+            inner_w, inner_h = width - left - right, height - top - bottom
+            w_max = min(inner_w * 0.48, h * 4.2)
+            # Room between the tiles for the roads: a little on a small map, more on a large one.
+            road_x, road_y = _clamp((width - 300) * 0.04, 4, 28), _clamp((height - 200) * 0.05, 0, 18)
+            for (ax, ay), (bx, by) in ((a, b) for i, a in enumerate(spots) for b in spots[i + 1:]):
+                if abs(ay - by) * (inner_h - h) < h + top + bottom + road_y:     # side by side: apart across
+                    dx = abs(ax - bx)
+                    w_max = min(w_max, (dx * inner_w - left - right - road_x) / (1 + dx))
+            if w_max < 60:
+                continue
+            score = min(w_max, h * 3.0) * h
+            if score > best_score:
+                best, best_score = (int(w_max), h, d), score
+        return best
+
+    def _tiles(self) -> dict[str, QRectF]:
+        return {loc: d.tile().translated(d.x(), d.y()) for loc, d in self.districts.items()}
+
+    def roads(self) -> list[QPainterPath]:
+        """A road between each pair of locations that touch: straight from centre to centre, or bent
+        around a tile it would pass under (a family's map may join any two locations)."""
+        key = tuple(sorted((loc, tuple(sorted(nbs))) for loc, nbs in self.neighbours().items()))
+        if self._roads is not None and key == self._road_key:
+            return self._roads
+        self._road_key = key
+        tiles = self._tiles()
+        bounds = QRectF(self.rect()).adjusted(3, 3, -3, -3)
+        paths = []
+        done = set()
+        for loc, nbs in self.neighbours().items():
+            for nb in nbs:
+                if (nb, loc) in done or loc not in tiles or nb not in tiles:
+                    continue
+                done.add((loc, nb))
+                others = [r.adjusted(-5, -5, 5, 5) for other, r in tiles.items() if other not in (loc, nb)]
+                a, b = tiles[loc].center(), tiles[nb].center()
+                paths.append(_route(a, b, others, bounds, self.tile_size.height()))
+        self._roads = paths
+        return paths
+
+    def paintEvent(self, event) -> None:
+        p = QPainter(self)
+        p.setRenderHint(QPainter.Antialiasing)
+        r = QRectF(self.rect()).adjusted(1, 1, -1, -1)
+        water = QPainterPath()
+        water.addRoundedRect(r, 14, 14)
+        p.setPen(QPen(QColor("#7FA7BC"), 2))
+        p.setBrush(QColor(WATER))
+        p.drawPath(water)
+        p.save()
+        p.setClipPath(water)
+        p.setPen(QPen(QColor("#CDBF98"), 2))
+        p.setBrush(QColor(LAND))
+        for _, corners in self.city.land:
+            p.drawPolygon(QPolygonF([QPointF(r.left() + x * r.width(), r.top() + y * r.height()) for x, y in corners]))
+        p.restore()
+        # The roads, under the tiles.
+        p.setBrush(Qt.NoBrush)
+        p.setPen(QPen(QColor(ROAD), 5, Qt.SolidLine, Qt.RoundCap))
+        for path in self.roads():
+            p.drawPath(path)
+        p.end()
+
+
+def _route(a: QPointF, b: QPointF, others: list[QRectF], bounds: QRectF, tile_h: float) -> QPainterPath:
+    """From ``a`` to ``b`` clear of ``others``: straight if it can, else the least bent curve that is."""
+    def clear(points: list[QPointF]) -> bool:
+        return all(bounds.contains(q) and not any(r.contains(q) for r in others) for q in points)
+
+    def curve(ctrl: QPointF | None) -> tuple[QPainterPath, list[QPointF]]:
+        path = QPainterPath(a)
+        if ctrl is None:
+            path.lineTo(b)
+        else:
+            path.quadTo(ctrl, b)
+        return path, [path.pointAtPercent(i / 40) for i in range(1, 40)]
+
+    path, points = curve(None)
+    if clear(points):
+        return path
+    dx, dy = b.x() - a.x(), b.y() - a.y()
+    length = max((dx * dx + dy * dy) ** 0.5, 1.0)
+    normal = QPointF(-dy / length, dx / length)
+    mid = QPointF((a.x() + b.x()) / 2, (a.y() + b.y()) / 2)
+    for k in (0.8, 1.1, 1.4, 1.8, 2.2, 2.7, 3.2):
+        for sign in (1, -1):
+            bent, points = curve(mid + normal * (sign * k * tile_h))
+            if clear(points):
+                return bent
+    return path
+
+
+# --- the Conspiracy -----------------------------------------------------------------------------------
+class ConspiracyCard(Clickable):
+    """One of the Conspiracy's four suspects: a face-down card with its number, a face-up Flimflam
+    card lying over most of it when one covers it (the Flimflam's name and cost), or the suspect's
+    name once the Conspiracy is turned up."""
+
+    picked = Signal(str)
+
+    def __init__(self, place: str, number: int, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.place, self.number = place, number
+        self.setObjectName(f"slot:{place}")
+        self.legal = self.chosen = False
+        self.name: str | None = None                    # the suspect, once turned up
+        self.cover: tuple[str, str] | None = None       # the Flimflam on it: name, cost
+        self.setSizePolicy(QSizePolicy.Ignored, QSizePolicy.Ignored)
+        self._placed = None
+        self.clicked.connect(lambda: self.picked.emit(self.place) if self.legal else None)
+
+    def show_card(self, *, name: str | None, cover: tuple[str, str] | None, legal: bool, chosen: bool) -> None:
+        if (name, cover, legal, chosen) == (self.name, self.cover, self.legal, self.chosen):
+            return
+        self.name, self.cover, self.legal, self.chosen = name, cover, legal, chosen
+        self._placed = None
+        state = ", can be chosen" if legal else ", chosen" if chosen else ""
+        self.setAccessibleName(self.text().replace("\n", ", ") + state)
+        self.update()
+
+    def text(self) -> str:
+        words = [f"Suspect {self.number}", self.name or "face down"]
+        if self.cover:
+            words.append(f"covered by {self.cover[0]} ({self.cover[1]})")
+        return "\n".join(words)
+
+    def card_rect(self) -> QRectF:
+        return QRectF(self.rect()).adjusted(pt.GLOW, pt.GLOW, -pt.GLOW, -pt.GLOW)
+
+    def cover_rect(self) -> QRectF:
+        card = self.card_rect()
+        return card.adjusted(3, card.height() * 0.3, -3, pt.GLOW - 2)
+
+    def resizeEvent(self, event) -> None:
+        self._placed = None
+        super().resizeEvent(event)
+
+    def _layout(self):
+        if self._placed is None:
+            card = self.card_rect()
+            least = txt.KEY_PX if self.legal else txt.LEAST_PX
+            placed = []
+            if self.cover:
+                top = QRectF(card.left() + 4, card.top() + 1, card.width() - 8, card.height() * 0.3 - 1)
+                fitted, _, ok = fit_lines([Line(f"Suspect {self.number}", 22, bold=True, key=True, max_lines=1,
+                                                ink=readable_ink(SUSPECT_BACK))], int(top.width()), int(top.height()))
+                if not ok:
+                    fitted, _, ok = fit_lines([Line(str(self.number), 22, bold=True, key=True, max_lines=1,
+                                                    ink=readable_ink(SUSPECT_BACK))],
+                                              int(top.width()), int(top.height()))
+                placed += place_lines(fitted, top, ok)
+                face = self.cover_rect()
+                band = pt.band_height(face, pt.CardLook(caption=""))
+                room = face.adjusted(3, band + 1, -3, -1)
+                fitted, _, ok = fit_lines([Line(self.cover[0], 20, bold=room.height() > 40),
+                                           Line(self.cover[1], 18, optional=True, max_lines=1)],
+                                          int(room.width()), int(room.height()))
+                placed += place_lines(fitted, room, ok)
+            else:
+                band = pt.band_height(card, pt.CardLook(caption="")) if self.name else 0
+                room = card.adjusted(6, 6 + band, -6, -6)
+                ink = INK if self.name else readable_ink(SUSPECT_BACK)
+                lines = [Line(str(self.number), 34, least, bold=True, key=True, max_lines=1, ink=ink)]
+                if self.name:
+                    lines.append(Line(self.name, 22, bold=True))
+                else:
+                    lines.append(Line("Suspect", 22, bold=True, optional=True, max_lines=1, ink=ink))
+                fitted, _, ok = fit_lines(lines, int(room.width()), int(room.height()))
+                placed += place_lines(fitted, room, ok)
+            self._placed = placed
+        return self._placed
+
+    def drawn_texts(self) -> list[txt.DrawnText]:
+        return [d for d, _ in self._layout()]
+
+    def hitButton(self, pos) -> bool:
+        return QRectF(self.rect()).contains(QPointF(pos))
+
+    def paintEvent(self, event) -> None:
+        p = QPainter(self)
+        p.setRenderHint(QPainter.Antialiasing)
+        card = self.card_rect()
+        if self.name:
+            pt.paint_face(p, card, pt.CardLook(caption="", colour=SUSPECT_BACK, name=self.name,
+                                                symbol=style.kind_symbol(0), face_up=True))
+        else:
+            pt.paint_back(p, card, SUSPECT_BACK)
+        if self.cover:
+            face = self.cover_rect()
+            pt.paint_face(p, face, pt.CardLook(caption="", colour=style.kind_colour(1),
+                                                symbol=style.kind_symbol(1), name=self.cover[0], face_up=True))
+        draw_placed(p, self._layout())
+        if self.legal:
+            pt.paint_glow(p, card)
+        if self.chosen:
+            pt.paint_chosen(p, card)
+        if self.hasFocus():
+            pt.paint_focus(p, card.adjusted(-4, -4, 4, 4))
+        p.end()
+
+
+# --- the Case display -------------------------------------------------------------------------------
+class CaseCard(QWidget):
+    """A Case card of the display, face up: the evidence it needs, its points, its cash and tabs,
+    and its name (the name and the cash and tabs give way first when the card is small)."""
+
+    def __init__(self, place: str, colour: str, symbol: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.place = place
+        self.setObjectName(f"slot:{place}")
+        self.colour, self.symbol = colour, symbol
+        self.card: tuple[str, str, str, str] | None = None      # name, cost, points, extra
+        self.setSizePolicy(QSizePolicy.Ignored, QSizePolicy.Ignored)
+        self._placed: list[tuple[txt.DrawnText, Line]] | None = None
+
+    def set_card(self, card: tuple[str, str, str, str] | None) -> None:
+        if card != self.card:
+            self.card = card
+            self._placed = None
+            self.setAccessibleName(self.text().replace("\n", ", "))
+            self.setToolTip(plain_tip(self.text().replace("\n", ": ", 1).replace("\n", ", ")))
+            self.update()
+
+    def text(self) -> str:
+        return "\n".join(x for x in self.card if x) if self.card else "Case display\n(empty)"
+
+    def card_rect(self) -> QRectF:
+        # Never a legal choice: no room kept for a glow.
+        return QRectF(self.rect()).adjusted(3, 3, -3, -3)
+
+    def resizeEvent(self, event) -> None:
+        self._placed = None
+        super().resizeEvent(event)
+
+    def _layout(self) -> list[tuple[txt.DrawnText, Line]]:
+        if self._placed is None:
+            card = self.card_rect()
+            band = pt.band_height(card, pt.CardLook(caption=""))
+            room = card.adjusted(5, band + 1, -5, -1)
+            if self.card is None:
+                lines = [Line("(empty)", 18, ink=SOFT_INK)]
+            else:
+                name, cost, worth, extra = self.card
+                lines = [Line(name, 18, bold=True, optional=True, max_lines=1, ink=SOFT_INK),
+                         Line(cost, 20, max_lines=3), Line(worth, 22, bold=True, max_lines=1),
+                         Line(extra, 18, optional=True, max_lines=1)]
+            fitted, _, ok = fit_lines(lines, int(room.width()), int(room.height()))
+            if not ok and self.card is not None:
+                # A small card: how many evidence it needs (each one is named on the card's tooltip
+                # and in Take Cases), and its points.
+                n = len(self.card[1].split(", "))
+                lines = [Line(f"{n} evidence", 18, max_lines=1), Line(self.card[2], 22, bold=True, max_lines=1)]
+                fitted, _, ok = fit_lines(lines, int(room.width()), int(room.height()))
+            self._placed = place_lines(fitted, room, ok)
+        return self._placed
+
+    def drawn_texts(self) -> list[txt.DrawnText]:
+        return [d for d, _ in self._layout()]
+
+    def paintEvent(self, event) -> None:
+        p = QPainter(self)
+        p.setRenderHint(QPainter.Antialiasing)
+        card = self.card_rect()
+        if self.card is None:
+            p.setPen(QPen(QColor(pt.EMPTY), 2, Qt.DashLine))
+            p.setBrush(QColor(0, 0, 0, 12))
+            p.drawRoundedRect(card, pt.RADIUS, pt.RADIUS)
+        else:
+            pt.paint_face(p, card, pt.CardLook(caption="", symbol=self.symbol, colour=self.colour,
+                                                name=self.card[0], face_up=True))
+        draw_placed(p, self._layout())
+        p.end()
+
+
+# --- a player's board ------------------------------------------------------------------------------
+@dataclass
+class SheetData:
+    """What one player's board shows (the public table's figures, in words)."""
+
+    name: str
+    colour: str
+    levels: dict[str, int]                      # column -> level 1-4
+    columns: list[tuple[str, str]]              # (column id, its name), die value order, then Read the News
+    dice: list[tuple[str, str, str, int]]       # (die id, column id, fill, value) taken this round
+    entries: list[tuple[str, str, str, bool]]   # (key, words, value, optional)
+    points: int = 0
+
+
+class PlayerSheet(QWidget):
+    """The shown player's board: a row per column (its number as a die face, its name, the level
+    reached as four boxes, the dice taken for it this round), and the rest as words (points,
+    cash, bullets, evidence, where the badge is, the cards)."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("sm:sheet")
+        self.data: SheetData | None = None
+        self.setSizePolicy(QSizePolicy.Ignored, QSizePolicy.Ignored)
+        self.held: set[str] = set()
+        self._layout = None
+
+    def set_sheet(self, data: SheetData) -> None:
+        if data != self.data:
+            self.data = data
+            self._layout = None
+            self.update()
+
+    def hold(self, die: str) -> None:
+        self.held.add(die)
+        self.update()
+
+    def release(self, die: str) -> None:
+        self.held.discard(die)
+        self.update()
+
+    def resizeEvent(self, event) -> None:
+        self._layout = None
+        super().resizeEvent(event)
+
+    # --- layout -------------------------------------------------------------------------------
+    def layout(self):
+        """(rows: [(row rect, die-face rect, name text, boxes rect, column)], entries: [(key, DrawnText,
+        value)], dice: {die: rect}). The rows on the left and the words beside them; on a narrow sheet
+        the words go under the rows."""
+        if self._layout is not None:
+            return self._layout
+        data = self.data
+        if data is None:
+            self._layout = ([], [], {})
+            return self._layout
+        r = QRectF(self.rect()).adjusted(12, 8, -8, -6)
+        n = len(data.columns)
+        by_column: dict[str, list[tuple[str, str, int]]] = {}
+        for die, column, fill, value in data.dice:
+            by_column.setdefault(column, []).append((die, fill, value))
+        most = min(max([len(v) for v in by_column.values()] + [2]), 4)
+
+        def sizes(height: float) -> tuple[float, int, float, float, float, float]:
+            row_h = min(height / n, txt.line_height(24) + 8)
+            px = next((s for s in range(22, txt.LEAST_PX - 1, -1) if txt.line_height(s) + 2 <= row_h), txt.LEAST_PX)
+            face = max(min(row_h - 4, 34), 12)
+            name_w = max(QFontMetrics(txt.font(px)).horizontalAdvance(words) for _, words in data.columns) + 8
+            box = max(min(face * 0.6, 18), 9)
+            width = face + 6 + name_w + 6 + 4 * box + 9 + 10 + most * (face + 3)
+            return row_h, px, face, name_w, box, width
+
+        row_h, px, face, name_w, box, block_w = sizes(r.height())
+        beside = r.width() - block_w >= 230
+        if not beside:                      # narrow: the rows on top, the words under them
+            row_h, px, face, name_w, box, block_w = sizes(r.height() * 0.62)
+        block_w = min(block_w, r.width())
+        rows = []
+        dice_rects: dict[str, QRectF] = {}
+        for i, (column, words) in enumerate(data.columns):
+            row = QRectF(r.left(), r.top() + i * row_h, block_w, row_h)
+            face_r = QRectF(row.left(), row.center().y() - face / 2, face, face)
+            name = txt.DrawnText(words, px, QRect(int(face_r.right() + 6), int(row.top()), int(name_w), int(row_h)),
+                                 True)
+            boxes = QRectF(face_r.right() + 6 + name_w + 6, row.center().y() - box / 2, 4 * box + 9, box)
+            x = boxes.right() + 10
+            taken = by_column.get(column, [])
+            step = min(face + 3, (row.right() - x - face) / max(len(taken) - 1, 1)) if taken else 0
+            for j, (die, _fill, _value) in enumerate(taken):
+                dice_rects[die] = QRectF(x + j * step, face_r.top(), face, face)
+            rows.append((row, face_r, name, boxes, column))
+        # The rest as words: "label value" pieces flowing in lines; the optional ones go first when
+        # there is no room.
+        if beside:
+            words_room = QRectF(r.left() + block_w + 14, r.top(), r.right() - (r.left() + block_w + 14), r.height())
+        else:
+            below = r.top() + n * row_h + 6
+            words_room = QRectF(r.left(), below, r.width(), r.bottom() - below)
+        entries = list(data.entries)
+        while True:
+            placed, ok = _flow(entries, words_room)
+            if ok:
+                break
+            optional = [i for i, e in enumerate(entries) if e[3]]
+            if not optional:
+                break
+            del entries[optional[-1]]
+        self._layout = (rows, placed, dice_rects)
+        return self._layout
+
+    def die_rect(self, die: str) -> QRectF | None:
+        return self.layout()[2].get(die)
+
+    def value(self, key: str) -> str | None:
+        """The value shown for ``key`` ("points", "cash", a column's id for its level), or None
+        when it is not drawn."""
+        if self.data is None:
+            return None
+        if key in self.data.levels:
+            return str(self.data.levels[key]) if self.layout()[0] else None
+        return next((v for k, _, v in self.layout()[1] if k == key), None)
+
+    def drawn_texts(self) -> list[txt.DrawnText]:
+        rows, placed, _ = self.layout()
+        return [name for _, _, name, _, _ in rows] + [d for _, d, _ in placed]
+
+    def paintEvent(self, event) -> None:
+        p = QPainter(self)
+        p.setRenderHint(QPainter.Antialiasing)
+        r = QRectF(self.rect()).adjusted(1.5, 1.5, -1.5, -1.5)
+        p.setPen(QPen(QColor("#8A8A8A"), 2))
+        p.setBrush(QColor(PAPER))
+        p.drawRoundedRect(r, 10, 10)
+        data = self.data
+        if data is None:
+            p.end()
+            return
+        # The player's colour down the sheet's left edge.
+        p.setPen(Qt.NoPen)
+        p.setBrush(QColor(data.colour))
+        p.drawRoundedRect(QRectF(r.left(), r.top(), 7, r.height()), 3, 3)
+        rows, placed, dice_rects = self.layout()
+        fills = {die: (fill, value) for die, _c, fill, value in data.dice}
+        for i, (row, face_r, name, boxes, column) in enumerate(rows):
+            if i % 2:
+                p.setPen(Qt.NoPen)
+                p.setBrush(QColor("#F3EFE4"))
+                p.drawRect(row.adjusted(-4, 0, 4, 0))
+            pips = i + 1 if i < 6 else None
+            pt.paint_die(p, face_r, pips=pips, colour="#FFFFFF" if pips else "#E8E2D0")
+            if pips is None:            # Read the News: a folded newspaper's lines on the face
+                p.setPen(QPen(QColor("#555555"), max(face_r.height() / 14, 1.2)))
+                for k in range(3):
+                    y = face_r.top() + face_r.height() * (0.32 + 0.18 * k)
+                    p.drawLine(QPointF(face_r.left() + face_r.width() * 0.25, y),
+                               QPointF(face_r.right() - face_r.width() * 0.25, y))
+            p.setPen(QColor(INK))
+            txt.draw_lines(p, QRect(name.rect.left(), int(row.top() + (row.height() - txt.line_height(name.px)) / 2),
+                                    name.rect.width(), int(txt.line_height(name.px))), (name.text,), name.px,
+                           align=Qt.AlignLeft)
+            level = data.levels.get(column)
+            if level is not None:
+                side = boxes.height()
+                for k in range(4):
+                    cell = QRectF(boxes.left() + k * (side + 3), boxes.top(), side, side)
+                    p.setPen(QPen(QColor("#444444"), 1.5))
+                    p.setBrush(QColor(data.colour) if k < level else QColor("#FFFFFF"))
+                    p.drawRect(cell)
+        for die, rect in dice_rects.items():
+            if die in self.held:
+                continue
+            fill, value = fills[die]
+            pt.paint_die(p, rect, pips=value, colour=fill)
+        for key, drawn, value in placed:
+            label = drawn.text[: len(drawn.text) - len(value)].rstrip()
+            lines = drawn.text.split("\n")
+            if len(lines) > 1 or not label:
+                p.setPen(QColor(INK))
+                txt.draw_lines(p, drawn.rect, tuple(lines), drawn.px, align=Qt.AlignLeft)
+                continue
+            f = txt.font(drawn.px)
+            p.setFont(f)
+            p.setPen(QColor(SOFT_INK))
+            p.drawText(QRectF(drawn.rect), int(Qt.AlignLeft | Qt.AlignVCenter), label)
+            shift = QFontMetrics(f).horizontalAdvance(label + " ")
+            p.setFont(txt.font(drawn.px, True))
+            p.setPen(QColor(INK))
+            p.drawText(QRectF(drawn.rect).adjusted(shift, 0, 0, 0), int(Qt.AlignLeft | Qt.AlignVCenter), value)
+        p.end()
+
+
+def _flow(entries: list[tuple[str, str, str, bool]], room: QRectF) -> tuple[list[tuple[str, txt.DrawnText, str]], bool]:
+    """Entries as "words value" pieces flowing left to right in lines, at the largest size that
+    fits ``room`` (none below the least size); whether they all fitted."""
+    for px in range(22, txt.LEAST_PX - 1, -1):
+        regular, bold = QFontMetrics(txt.font(px)), QFontMetrics(txt.font(px, True))
+        line_h = txt.line_height(px, True) + 3
+        x, y = room.left(), room.top()
+        out = []
+        ok = True
+        for key, words, value, _optional in entries:
+            w = regular.horizontalAdvance(words + " ") + bold.horizontalAdvance(value) + 4
+            if w > room.width():
+                # Too long for a line (a list of cards): wrapped on lines of its own.
+                if x > room.left():
+                    x, y = room.left(), y + line_h
+                lines = txt.wrap(f"{words} {value}", regular, int(room.width()))
+                h = len(lines) * txt.line_height(px)
+                if any(regular.horizontalAdvance(line) > room.width() for line in lines):
+                    ok = False
+                out.append((key, txt.DrawnText("\n".join(lines), px, QRect(int(x), int(y), int(room.width()), int(h)),
+                                               True), value))
+                y += h + 3
+                continue
+            if x + w > room.right() and x > room.left():
+                x, y = room.left(), y + line_h
+            out.append((key, txt.DrawnText(f"{words} {value}", px, QRect(int(x), int(y), int(w), int(line_h - 3)),
+                                           True), value))
+            x += w + max(px, 16)
+        bottom = y + (line_h if x > room.left() else 0)
+        if ok and bottom <= room.bottom() + 1:
+            return out, True
+    return out, False
+
+
+class PlayerTab(Clickable):
+    """A player in the row above the sheet: their colour, name and points (and cash and the dice
+    they took this round, when there is room). The one shown on the sheet is the open tab; a
+    click shows that player's board."""
+
+    chosen_player = Signal(str)
+
+    def __init__(self, player: str, colour: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.player, self.colour = player, colour
+        self.setObjectName(f"sm:tab:{player}")
+        self.setSizePolicy(QSizePolicy.Ignored, QSizePolicy.Ignored)
+        self.parts: list[str] = [player]
+        self.dice: list[tuple[str, str, int]] = []      # (die, fill, value)
+        self.open = self.current = False
+        self.held: set[str] = set()
+        self._placed = None
+        self.clicked.connect(lambda: self.chosen_player.emit(self.player))
+
+    def set_tab(self, parts: list[str], dice: list[tuple[str, str, int]], *, open_: bool, current: bool) -> None:
+        if (parts, dice, open_, current) != (self.parts, self.dice, self.open, self.current):
+            self.parts, self.dice, self.open, self.current = list(parts), list(dice), open_, current
+            self._placed = None
+            self.setAccessibleName(" ".join(parts) + (", playing now" if current else "")
+                                   + (", shown" if open_ else ""))
+            self.update()
+
+    def text(self) -> str:
+        return " ".join(self.parts)
+
+    def hold(self, die: str) -> None:
+        self.held.add(die)
+        self.update()
+
+    def release(self, die: str) -> None:
+        self.held.discard(die)
+        self.update()
+
+    def resizeEvent(self, event) -> None:
+        self._placed = None
+        super().resizeEvent(event)
+
+    def _layout(self):
+        if self._placed is None:
+            h = self.height()
+            disc = QRectF(6, (h - DISC) / 2, DISC, DISC)
+            x = disc.right() + 6
+            room_w = self.width() - x - 6
+            mark = "\u25B6 " if self.current else ""
+            two = h >= 2 * txt.line_height(txt.LEAST_PX, True) + 8 and len(self.parts) > 1
+            dice = {}
+            if two:
+                # The name on top; the points and cash under it, then the dice taken this round.
+                line_h = (h - 6) / 2
+                face = min(line_h - 2, 22)
+                fitted, _, ok = fit_lines([Line(mark + self.parts[0], 20, bold=True, max_lines=1)],
+                                          int(room_w), int(line_h))
+                placed = place_lines(fitted, QRectF(x, 3, room_w, line_h), ok)
+                rest = self.parts[1:]
+                all_dice = len(self.dice) * (face + 2) + 6 if self.dice else 0
+                # The points and cash with the dice; less when that is too wide (the dice last).
+                for words, dice_w in (("  ".join(rest), all_dice), (rest[0], all_dice), (rest[0], 0)):
+                    fitted, _, ok = fit_lines([Line(words, 17, max_lines=1)], int(room_w - dice_w), int(line_h))
+                    if ok:
+                        break
+                show_dice = bool(dice_w)
+                placed += place_lines(fitted, QRectF(x, 3 + line_h, room_w - dice_w, line_h), ok)
+                width = max((QFontMetrics(txt.font(d.px)).horizontalAdvance(d.text) for d, _ in placed[1:]),
+                            default=0)
+                dx = x + width + 8
+                for die, _fill, _value in self.dice if show_dice else ():
+                    dice[die] = QRectF(dx, 3 + line_h + (line_h - face) / 2, face, face)
+                    dx += face + 2
+            else:
+                face = min(h - 12, 24)
+                parts = list(self.parts)
+                while True:
+                    dice_w = len(self.dice) * (face + 2) + 6 if self.dice and len(parts) > 1 else 0
+                    fitted, _, ok = fit_lines([Line(mark + "  ".join(parts), 20 if self.current else 18, bold=True,
+                                                    max_lines=1)], int(room_w - dice_w), int(h - 4))
+                    if ok or len(parts) <= 1:
+                        break
+                    parts.pop()
+                placed = place_lines(fitted, QRectF(x, 2, room_w - dice_w, h - 4), ok)
+                width = max((QFontMetrics(txt.font(d.px, True)).horizontalAdvance(d.text) for d, _ in placed),
+                            default=0)
+                if dice_w:
+                    dx = x + width + 8
+                    for die, _fill, _value in self.dice:
+                        dice[die] = QRectF(dx, (h - face) / 2, face, face)
+                        dx += face + 2
+            self._placed = (disc, placed, dice)
+        return self._placed
+
+    def die_rect(self, die: str) -> QRectF | None:
+        disc, _, dice = self._layout()
+        return dice.get(die, disc)
+
+    def drawn_texts(self) -> list[txt.DrawnText]:
+        disc, placed, _ = self._layout()
+        return [disc_texts(disc, self.player)] + [d for d, _ in placed]
+
+    def paintEvent(self, event) -> None:
+        p = QPainter(self)
+        p.setRenderHint(QPainter.Antialiasing)
+        r = QRectF(self.rect()).adjusted(1, 1, -1, 0)
+        path = QPainterPath()
+        path.addRoundedRect(r.adjusted(0, 0, 0, 10), 10, 10)
+        clip = QPainterPath()
+        clip.addRect(r)
+        p.setPen(QPen(QColor("#8A8A8A"), 2))
+        fill = QColor(PAPER) if self.open else QColor("#E6E1D4")
+        p.setBrush(fill)
+        p.drawPath(path.intersected(clip))
+        if self.current:
+            band = QColor(self.colour)
+            band.setAlpha(70)
+            p.setPen(Qt.NoPen)
+            p.setBrush(band)
+            p.drawRoundedRect(r.adjusted(3, 3, -3, -2), 8, 8)
+        disc, placed, shown = self._layout()
+        paint_player_disc(p, disc, self.colour, self.player)
+        draw_placed(p, placed, Qt.AlignLeft)
+        for die, fill, value in self.dice:
+            if die in shown and die not in self.held:
+                pt.paint_die(p, shown[die], pips=value, colour=fill)
+        if self.hasFocus():
+            pt.paint_focus(p, r.adjusted(3, 3, -3, -3), 8)
+        p.end()
+
+
+# --- the whole table ---------------------------------------------------------------------------------
+def _clamp(value: float, least: float, most: float) -> float:
+    return max(least, min(value, most))
+
+
+class BoardArea(QWidget):
+    """Lays the table's pieces out for the room there is and for what is being chosen:
+
+    - the dice pool across the top (and "Check your box" at its end when values wait);
+    - on the left the status line, the city map and the Conspiracy's four cards; on the right
+      the Case display, a tab per player and the shown player's board;
+    - a panel (choices the table asks for itself) takes the left side, the display's place
+      (``strip``), the right side beside a larger map (``map``: choosing locations), or
+      everything under the pool (``wide``); the final scoring takes the whole table.
+    """
+
+    def __init__(self, *, pool: QWidget, box_button: QWidget, status: QWidget, city: QWidget,
+                 conspiracy: list[QWidget], display: list[QWidget], tabs: list[QWidget], sheet: QWidget,
+                 panel: QWidget, final: QWidget, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("sm:board")
+        self.pool, self.box_button, self.status, self.city = pool, box_button, status, city
+        self.conspiracy, self.display, self.tabs = conspiracy, display, tabs
+        self.sheet, self.panel, self.final = sheet, panel, final
+        self.pieces = [pool, box_button, status, city, *conspiracy, *display, *tabs, sheet, panel, final]
+        for piece in self.pieces:
+            piece.setParent(self)
+        #: where the panel goes: None (no panel), "left", "strip", "right" (beside a large map) or "wide"
+        self.panel_at: str | None = None
+        #: a large map (locations are being chosen on it)
+        self.big_map = False
+        self.over = False
+        self.box_wanted = False
+        self.setSizePolicy(QSizePolicy.Expanding, QSizePolicy.Expanding)
+        self.layer = FlightLayer(self)
+
+    def arrange(self, *, panel_at: str | None, big_map: bool, over: bool, box_wanted: bool) -> None:
+        if (panel_at, big_map, over, box_wanted) != (self.panel_at, self.big_map, self.over, self.box_wanted):
+            self.panel_at, self.big_map, self.over, self.box_wanted = panel_at, big_map, over, box_wanted
+            self.relayout()
+
+    def minimumSizeHint(self) -> QSize:
+        return QSize(560, 260)
+
+    def sizeHint(self) -> QSize:
+        return QSize(1000, 420)
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self.relayout()
+
+    def panel_width(self) -> int:
+        return self.panel.width()
+
+    def relayout(self) -> None:
+        W, H = float(self.width()), float(self.height())
+        gap = 8.0
+        shown: dict[QWidget, QRectF] = {}
+        if self.over:
+            shown[self.final] = QRectF(0, 0, W, H)
+        else:
+            pool_h = _clamp(H * 0.19, 64, 104)
+            # Right of the dice: the status line, and "Check your box" under it when values wait.
+            side_least = 220.0
+            natural = self.pool.natural_width(pool_h, W - side_least - gap)
+            side = QRectF(natural + gap, 0, min(W - natural - gap, 460), pool_h)
+            status = QRectF(side)
+            if self.box_wanted:
+                box_h = txt.line_height(16, True) + 14
+                if side.width() >= 440:         # beside the status
+                    box = QRectF(side.right() - 200, (pool_h - box_h) / 2, 200, box_h)
+                    status.setRight(box.left() - gap)
+                else:                           # under it
+                    box = QRectF(side.left(), side.bottom() - box_h, min(side.width(), 240), box_h)
+                    status.setBottom(box.top() - 4)
+                shown[self.box_button] = box
+            shown[self.pool] = QRectF(0, 0, natural, pool_h)
+            shown[self.status] = status
+            self.status.set_max_lines(3)
+            top = pool_h + gap
+            low = H - top
+            if self.panel_at == "wide":
+                shown[self.panel] = QRectF(0, top, W, low)
+            else:
+                split = 0.6 if self.big_map else 0.5 if self.panel_at == "left" else 0.45
+                left = QRectF(0, top, W * split - gap / 2, low)
+                right = QRectF(left.right() + gap, top, W - left.right() - gap, low)
+                status_h = 0
+                if self.panel_at == "left":
+                    shown[self.panel] = left
+                else:
+                    if self.big_map:
+                        shown[self.city] = QRectF(left.left(), top + status_h, left.width(), low - status_h)
+                    else:
+                        cards_h = _clamp(low * 0.27, 76, 150)
+                        shown[self.city] = QRectF(left.left(), top + status_h, left.width(),
+                                                  low - status_h - cards_h - gap / 2)
+                        w = left.width() / len(self.conspiracy)
+                        for i, card in enumerate(self.conspiracy):
+                            shown[card] = QRectF(left.left() + i * w, left.bottom() - cards_h, w, cards_h)
+                tabs_h = _clamp(low * 0.1, txt.line_height(18, True) + 8, txt.line_height(20, True) + 16)
+                if len(self.tabs) > 2 and low >= 280:       # narrow tabs: the name over the points
+                    tabs_h = 2 * txt.line_height(17, True) + 8
+                y = top
+                if not self.big_map:
+                    # The board under the display gets the room its seven columns want first.
+                    sheet_want = 7 * (txt.line_height(16) + 3) + 16
+                    display_h = _clamp(low - tabs_h - sheet_want, 78, 196)
+                    if self.panel_at == "strip":
+                        shown[self.panel] = QRectF(right.left(), top, right.width(), display_h)
+                    else:
+                        w = right.width() / len(self.display)
+                        for i, card in enumerate(self.display):
+                            shown[card] = QRectF(right.left() + i * w, top, w, display_h)
+                    y = top + display_h + gap / 2
+                tab_w = min(right.width() / max(len(self.tabs), 1), 300)
+                for i, tab in enumerate(self.tabs):
+                    shown[tab] = QRectF(right.left() + i * tab_w, y, tab_w - 2, tabs_h)
+                rest = QRectF(right.left(), y + tabs_h - 1, right.width(), right.bottom() - y - tabs_h + 1)
+                if self.big_map and self.panel_at == "right":
+                    shown[self.panel] = rest
+                else:
+                    shown[self.sheet] = rest
+        for piece in self.pieces:
+            if piece in shown:
+                piece.setGeometry(shown[piece].toAlignedRect())
+            piece.setVisible(piece in shown)
+        self.layer.raise_()
