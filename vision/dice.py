@@ -408,8 +408,12 @@ class DicePoolReader:
             n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, 8)
             for i in range(1, n):
                 x, y, bw, bh, area = stats[i]
-                if lo <= max(bw, bh) <= 1.6 * hi and area >= 0.5 * lo * lo and min(bw, bh) >= 0.6 * max(bw, bh):
-                    found.append((labels, i, np.array([x, y, bw, bh, area], np.int64) * np.array([2, 2, 2, 2, 4])))
+                if not (lo <= max(bw, bh) <= 1.6 * hi and area >= 0.5 * lo * lo and min(bw, bh) >= 0.6 * max(bw, bh)):
+                    continue
+                lightness = lab_small[y:y + bh, x:x + bw, 0][labels[y:y + bh, x:x + bw] == i]
+                if int(lightness.max()) - int(lightness.min()) < 40:
+                    continue  # one flat colour, no pips: a square of the cloth
+                found.append((labels, i, np.array([x, y, bw, bh, area], np.int64) * np.array([2, 2, 2, 2, 4])))
         sides = [math.sqrt(stat[4]) for _, _, stat in found if stat[4] >= 0.6 * stat[2] * stat[3]]
         usual = float(np.median(sides)) if sides else float(np.sqrt(self.die_px[0] * self.die_px[1]))
         regions = [replace(self._region(labels, i, stat, usual, h, w), by_colour=True) for labels, i, stat in found]
@@ -455,7 +459,8 @@ class DicePoolReader:
         for kind in self.PIP_KINDS:
             faces += self._faces(region, kind)
         readings = [self._reading(region, f) for f in faces]
-        if not readings and region.single and self._looks_like_a_die(region):
+        # (A square of a checked cloth is the size and colour of a die: a colour region says "unsure" of nothing.)
+        if not readings and region.single and not region.by_colour and self._looks_like_a_die(region):
             x, y, bw, bh = region.box
             readings.append(DieReading(UNKNOWN_COLOUR, None, 0.0, (x + bw / 2, y + bh / 2), region.s_ref,
                                        "pips not like a die face"))
