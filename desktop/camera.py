@@ -4,10 +4,13 @@ Nothing here runs on the GUI thread except drawing the finished preview: the wor
 grabs the newest frame, runs vision's detector and tracker, pixelates the frame with
 vision's privacy preview, and hands the GUI a small image plus the confirmed sightings.
 A missing, busy or stopped camera becomes a message with a retry, never a hang.
+The tags are read in a separate process (vision.isolated): a crash in the readers' native
+code restarts that process and the panel says so; the game goes on.
 """
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 
@@ -25,6 +28,11 @@ DEMO_FRAME_SIZE = (640, 360)      # rendering a full 720p synthetic frame costs 
 DEMO_TAG_PX = 46.0
 DEMO_FPS = 25.0
 FRAME_TIMEOUT_S = 2.0             # no new frame for this long: the camera has stopped
+CRASHES_BEFORE_GIVING_UP = 3      # tag reader crashes within CRASH_WINDOW_S: stop restarting it
+CRASH_WINDOW_S = 60.0
+RESTARTED = "The camera stopped and was restarted."
+
+log = logging.getLogger(__name__)
 
 
 class SimulatedCamera(SyntheticSource):
@@ -61,6 +69,7 @@ class CameraWorker(QObject):
     foreign = Signal(str)            # a confirmed tag that is not a card of this game
     failed = Signal(str)
     started = Signal(str)
+    restarted = Signal(str)          # the tag reader crashed and was started again
     hint = Signal(str)               # what to tell the player ("Hold the card still"), when it changes
 
     def __init__(self, make_source, active_decks: set[str]) -> None:
@@ -70,6 +79,12 @@ class CameraWorker(QObject):
         self._stop = threading.Event()
         self._frame_lock = threading.Lock()
         self._frame: np.ndarray | None = None
+        self._detector = None
+
+    @property
+    def reader_pid(self) -> int | None:
+        """The tag reader process's id while it runs (None when tags are read in this thread)."""
+        return getattr(self._detector, "pid", None)
 
     def latest_frame(self) -> np.ndarray | None:
         """A copy of the newest frame (any thread), for a table that reads something else in
@@ -83,14 +98,13 @@ class CameraWorker(QObject):
     @Slot()
     def run(self) -> None:
         try:
-            from vision.detector import TagDetector
             from vision.hints import CameraHints
+            from vision.isolated import ReaderCrashed
             from vision.preview import privacy_preview
             from vision.tracker import SightingTracker
             source = self.make_source()
             source.open()
-            # Both tag kinds: a family may have printed QR stickers instead of AprilTags.
-            detector = TagDetector(active=self.active_decks, kinds=["apriltag", "qr"])
+            detector = self._detector = make_detector(self.active_decks)
         except CameraError as exc:
             self.failed.emit(str(exc))
             return
@@ -99,6 +113,7 @@ class CameraWorker(QObject):
             return
         tracker = SightingTracker()
         hints, said = CameraHints(), None
+        crashes: list[float] = []
         self.started.emit("Camera on")
         try:
             while not self._stop.is_set():
@@ -109,7 +124,17 @@ class CameraWorker(QObject):
                     return
                 with self._frame_lock:
                     self._frame = frame
-                detections = detector.detect(frame)
+                try:
+                    detections = detector.detect(frame)
+                except ReaderCrashed:
+                    now = time.monotonic()
+                    crashes = [t for t in crashes if now - t < CRASH_WINDOW_S] + [now]
+                    if len(crashes) >= CRASHES_BEFORE_GIVING_UP:
+                        self.failed.emit("The camera keeps stopping on this picture. Move the camera a little "
+                                         "and press Retry.")
+                        return
+                    self.restarted.emit(RESTARTED)
+                    continue
                 sightings = tracker.update(detections)
                 for s in sightings:
                     if s.card_id is not None and s.status.value == "card":
@@ -127,6 +152,25 @@ class CameraWorker(QObject):
             self.failed.emit(f"The camera stopped working ({exc}). Press Retry.")
         finally:
             source.close()
+            close = getattr(detector, "close", None)
+            if close is not None:
+                close()
+
+
+def make_detector(active_decks: set[str]):
+    """The tag reader for the camera: in its own process (vision.isolated), or in this thread
+    when no process can be started there (logged; a crash would then end the app)."""
+    # Both tag kinds: a family may have printed QR stickers instead of AprilTags.
+    from vision.isolated import IsolatedDetector, ReaderUnavailable
+
+    kinds = ["apriltag", "qr"]
+    try:
+        return IsolatedDetector(active=active_decks, kinds=kinds)
+    except ReaderUnavailable as exc:
+        from vision.detector import TagDetector
+
+        log.warning("reading tags in the camera thread: %s", exc)
+        return TagDetector(active=active_decks, kinds=kinds)
 
 
 def to_qimage(bgr: np.ndarray, width: int) -> QImage:
@@ -221,6 +265,7 @@ class CameraPanel(QGroupBox):
         self._worker.foreign.connect(self._foreign)
         self._worker.failed.connect(self._failed)
         self._worker.started.connect(self.status.setText)
+        self._worker.restarted.connect(self.status.setText)
         self._worker.hint.connect(self.status.setText)
         self._thread.start()
 

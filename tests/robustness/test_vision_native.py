@@ -136,3 +136,74 @@ def test_fuzzed_frames_never_crash_the_native_readers(target):
         return
     for chunk in range(LONG_FRAMES // CHUNK):
         assert fuzz(target, CHUNK, seed=1000 + chunk).startswith(f"DONE {target} frames={CHUNK}")
+
+
+# --- the tag reader in its own process (vision.isolated, desktop.camera) ---------------------------
+
+def card_frame():
+    from vision.synthetic import SyntheticTable
+
+    return SyntheticTable(seed=3, size=(640, 360)).frame(["carmen.loot.gandhis-glasses"], tag_px=50)
+
+
+def test_a_crash_of_the_tag_reader_process_costs_one_frame():
+    """The reader's process is killed as a native crash would kill it: that frame says so, and
+    the next frame is read by a new process."""
+    import os
+    import signal
+
+    from vision.isolated import IsolatedDetector, ReaderCrashed
+
+    frame = card_frame()
+    with IsolatedDetector(active={"carmen"}) as reader:
+        assert {d.card_id for d in reader.detect(frame)} == {"carmen.loot.gandhis-glasses"}
+        first = reader.pid
+        os.kill(first, signal.SIGSEGV)
+        with pytest.raises(ReaderCrashed, match="SIGSEGV"):
+            reader.detect(frame)
+        assert {d.card_id for d in reader.detect(frame)} == {"carmen.loot.gandhis-glasses"}
+        assert reader.pid != first and reader.crashes == 1
+        with pytest.raises(ValueError, match="8-bit"):
+            reader.detect(frame.astype(float))  # refused in words, the process untouched
+        assert reader.crashes == 1
+
+
+def test_a_hung_tag_reader_process_is_replaced(monkeypatch):
+    import os
+    import signal
+
+    import vision.isolated as isolated
+
+    monkeypatch.setattr(isolated, "ANSWER_TIMEOUT_S", 1.0)
+    frame = card_frame()
+    with isolated.IsolatedDetector(active={"carmen"}) as reader:
+        os.kill(reader.pid, signal.SIGSTOP)
+        with pytest.raises(isolated.ReaderCrashed, match="stopped answering"):
+            reader.detect(frame)
+        assert {d.card_id for d in reader.detect(frame)} == {"carmen.loot.gandhis-glasses"}
+
+
+def test_the_camera_panel_says_the_camera_restarted_and_reads_on(qtbot):
+    """A native crash while the camera runs: the panel tells the family, the game keeps its
+    window, and the next card shown is read."""
+    import os
+    import signal
+
+    from desktop.camera import RESTARTED, CameraPanel
+
+    panel = CameraPanel()
+    qtbot.addWidget(panel)
+    panel.active_games = {"carmen"}
+    panel.start_simulated(seed=1)
+    try:
+        qtbot.waitUntil(lambda: panel._worker is not None and panel._worker.reader_pid is not None, timeout=60_000)
+        qtbot.waitUntil(lambda: panel.image.pixmap() is not None and not panel.image.pixmap().isNull(), timeout=20_000)
+        os.kill(panel._worker.reader_pid, signal.SIGSEGV)
+        qtbot.waitUntil(lambda: panel.status.text() == RESTARTED, timeout=20_000)
+        assert panel.running
+        seen: list[str] = []
+        panel.card_seen.connect(seen.append)
+        panel.simulated.hold_up(["carmen.loot.gandhis-glasses"], seconds=10)
+        qtbot.waitUntil(lambda: seen == ["carmen.loot.gandhis-glasses"], timeout=30_000)
+    finally:
+        panel.stop()
