@@ -439,6 +439,22 @@ class DicePoolReader:
         region.pips = {kind: self._pips(region, kind) for kind in self.PIP_KINDS}
         if not any(len(p[0]) for p in region.pips.values()):
             return []  # no pip at all: a shadow, a hole, a piece of the table
+        faces: list[_Face] = []
+        for kind in self.PIP_KINDS:
+            faces += self._faces(region, kind)
+        readings = [self._reading(region, f) for f in faces]
+        # (A square of a checked cloth is the size and colour of a die: a colour region says "unsure" of nothing.)
+        if not readings and region.single and not region.by_colour and self._looks_like_a_die(region):
+            x, y, bw, bh = region.box
+            readings.append(DieReading(UNKNOWN_COLOUR, None, 0.0, (x + bw / 2, y + bh / 2), region.s_ref,
+                                       "pips not like a die face"))
+        return readings
+
+    @staticmethod
+    def _edges(region: _Region) -> None:
+        """Colour gradients of the region, and its edges' turn (4 x angle), computed once when first needed."""
+        if region.grad is not None:
+            return
         Lf = region.lab[:, :, 0]
         gx, gy = cv2.Sobel(Lf, cv2.CV_32F, 1, 0, ksize=3), cv2.Sobel(Lf, cv2.CV_32F, 0, 1, ksize=3)
         ax, ay = cv2.Sobel(region.lab[:, :, 1], cv2.CV_32F, 1, 0, ksize=3), cv2.Sobel(region.lab[:, :, 1], cv2.CV_32F, 0, 1, ksize=3)
@@ -455,16 +471,6 @@ class DicePoolReader:
             mmag = mx * mx + my * my
             mangle4 = 4 * np.arctan2(my, mx)
             region.outline_cos, region.outline_sin, region.outline_mag = mmag * np.cos(mangle4), mmag * np.sin(mangle4), mmag
-        faces: list[_Face] = []
-        for kind in self.PIP_KINDS:
-            faces += self._faces(region, kind)
-        readings = [self._reading(region, f) for f in faces]
-        # (A square of a checked cloth is the size and colour of a die: a colour region says "unsure" of nothing.)
-        if not readings and region.single and not region.by_colour and self._looks_like_a_die(region):
-            x, y, bw, bh = region.box
-            readings.append(DieReading(UNKNOWN_COLOUR, None, 0.0, (x + bw / 2, y + bh / 2), region.s_ref,
-                                       "pips not like a die face"))
-        return readings
 
     def _pips(self, region: _Region, kind: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Centres (frame px), areas and contrasts of the round blobs of one kind in the region."""
@@ -643,6 +649,7 @@ class DicePoolReader:
 
     def _die_turn(self, region: _Region, centre: np.ndarray, side: float) -> tuple[float, float]:
         """The turn of the edges around a face (modulo 90 degrees) and how much they agree (0..1)."""
+        self._edges(region)
         r = int(0.75 * side) + 1
         cx, cy = (centre - region.off).astype(int)
         ys, ye, xs, xe = max(0, cy - r), cy + r + 1, max(0, cx - r), cx + r + 1
@@ -655,6 +662,7 @@ class DicePoolReader:
 
     def _edge_distances(self, region: _Region, centre: np.ndarray, side: float, angles: np.ndarray) -> np.ndarray:
         """Distance (face sides) from centre to the strongest colour edge along each ray."""
+        self._edges(region)
         r = np.linspace(0.27, 0.95, 18) * side
         px = centre[0] - region.off[0] + np.cos(angles)[:, None] * r[None]
         py = centre[1] - region.off[1] + np.sin(angles)[:, None] * r[None]
@@ -681,7 +689,10 @@ class DicePoolReader:
         area = cv2.contourArea(contour)
         if not self.die_px[0] <= max(rw, rh) <= self.die_px[1] or min(rw, rh) < 0.7 * max(rw, rh) or area < 0.82 * rw * rh:
             return False
-        return any(len(region.pips[kind][0]) for kind in ("dark", "light"))
+        # Two pips of a kind on the region itself (the specks at the rim of a tray's hole are outside it).
+        inner = cv2.erode(region.mask, np.ones((3, 3), np.uint8))
+        return any(int(self._sample(region, inner, region.pips[kind][0]).sum()) >= 2 for kind in ("dark", "light")
+                   if len(region.pips[kind][0]))
 
     # --- step 5: colour, and one reading per die ---------------------------------------------------
     def _reading(self, region: _Region, face: _Face) -> DieReading:
