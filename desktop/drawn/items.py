@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 
-from PySide6.QtCore import QPointF, QRect, QRectF, QSize, Qt, Signal
+from PySide6.QtCore import QObject, QPointF, QRect, QRectF, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QPainter, QPen, QPixmap
 from PySide6.QtWidgets import QAbstractButton, QSizePolicy, QWidget
 
@@ -175,20 +175,56 @@ class DrawnCard(Clickable):
         ratio = painter_ratio(p)
         key = (self.size().width(), self.size().height(), ratio, self.look, self.legal, self.chosen, self.hasFocus(),
                self.held, self.exposed)
-        if key != self._picture_key:
-            picture = QPixmap(int(self.width() * ratio), int(self.height() * ratio))
-            picture.setDevicePixelRatio(ratio)
-            picture.fill(Qt.transparent)
-            pp = QPainter(picture)
-            pt.paint_card(pp, self.rect(), self.look, self.layout(), legal=self.legal and not self.held,
-                          chosen=self.chosen, focus=self.hasFocus(), held=self.held)
-            pp.end()
-            self._picture, self._picture_key = picture, key
+        old = self._picture_key
+        if key != old:
+            if old is not None and old[2:] == key[2:] and self._picture is not None:
+                # Only its size changed (a row laid out again): the old picture stretched now, the
+                # new one in a later pass, one card a pass, so a relayout never holds the loop up.
+                p.setRenderHint(QPainter.SmoothPixmapTransform)
+                p.drawPixmap(QRectF(self.rect()), self._picture, QRectF(self._picture.rect()))
+                p.end()
+                _later.add(self)
+                return
+            self._render(ratio, key)
         p.drawPixmap(0, 0, self._picture)
         p.end()
 
+    def _render(self, ratio: float, key: tuple) -> None:
+        picture = QPixmap(int(self.width() * ratio), int(self.height() * ratio))
+        picture.setDevicePixelRatio(ratio)
+        picture.fill(Qt.transparent)
+        pp = QPainter(picture)
+        pt.paint_card(pp, self.rect(), self.look, self.layout(), legal=self.legal and not self.held,
+                      chosen=self.chosen, focus=self.hasFocus(), held=self.held)
+        pp.end()
+        self._picture, self._picture_key = picture, key
+
+    def render_now(self) -> None:
+        """Paint the picture for the card's present size (a resized card waiting its turn)."""
+        if self._picture_key is not None:
+            ratio = self._picture_key[2]
+            self._render(ratio, (self.width(), self.height(), *self._picture_key[2:]))
+            self.update()
+
     def hitButton(self, pos) -> bool:
         return self.card_rect().adjusted(-pt.GLOW, -pt.GLOW, pt.GLOW, pt.GLOW).contains(QPointF(pos))
+
+
+def paint_cached(widget: QWidget, p: QPainter, key: tuple, draw) -> None:
+    """Draw ``draw(painter)`` into a picture kept on ``widget`` (at the real pixel density) and
+    paint the picture: drawn again only when ``key`` (what it shows) or the size changes."""
+    ratio = painter_ratio(p)
+    full = (widget.width(), widget.height(), ratio, *key)
+    if getattr(widget, "_cached_key", None) != full:
+        picture = QPixmap(max(int(widget.width() * ratio), 1), max(int(widget.height() * ratio), 1))
+        picture.setDevicePixelRatio(ratio)
+        picture.fill(Qt.transparent)
+        pp = QPainter(picture)
+        pp.setRenderHint(QPainter.Antialiasing)
+        draw(pp)
+        pp.end()
+        widget._cached_picture, widget._cached_key = picture, full
+    p.drawPixmap(0, 0, widget._cached_picture)
 
 
 def painter_ratio(p: QPainter) -> float:
@@ -199,6 +235,48 @@ def painter_ratio(p: QPainter) -> float:
     device = device if device is not None else p.device()
     return device.devicePixelRatioF() if device is not None else 1.0
 
+
+class _Later(QObject):
+    """Cards to paint again at their new size, one per pass of the event loop."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.cards: list = []
+        self.timer = QTimer(self)
+        self.timer.setInterval(0)
+        self.timer.timeout.connect(self._one)
+
+    def add(self, card: "DrawnCard") -> None:
+        if card not in self.cards:
+            self.cards.append(card)
+        if not self.timer.isActive():
+            self.timer.start()
+
+    def _one(self) -> None:
+        while self.cards:
+            card = self.cards.pop(0)
+            try:
+                if card.isVisible():
+                    card.render_now()
+                    break
+            except RuntimeError:          # the card was deleted meanwhile
+                continue
+        if not self.cards:
+            self.timer.stop()
+
+
+class _LaterProxy:
+    """Made on first use: a QObject (and its timer) needs the application to exist."""
+
+    _later: _Later | None = None
+
+    def add(self, card: "DrawnCard") -> None:
+        if _LaterProxy._later is None:
+            _LaterProxy._later = _Later()
+        _LaterProxy._later.add(card)
+
+
+_later = _LaterProxy()
 
 _flying: dict[tuple, QPixmap] = {}
 
@@ -338,7 +416,10 @@ class PlayerName(QWidget):
 
     def paintEvent(self, event) -> None:
         p = QPainter(self)
-        p.setRenderHint(QPainter.Antialiasing)
+        paint_cached(self, p, (self.name, self.colour, self.note, self.current), self._draw)
+        p.end()
+
+    def _draw(self, p: QPainter) -> None:
         h = self.height()
         if self.current:
             p.setPen(Qt.NoPen)
@@ -350,7 +431,6 @@ class PlayerName(QWidget):
         p.setPen(QColor(style.INK))
         for drawn in self._texts():
             txt.draw_lines(p, drawn.rect, tuple(drawn.text.split("\n")), drawn.px, bold=True, align=Qt.AlignLeft)
-        p.end()
 
 
 def paint_player_disc(p: QPainter, rect: QRectF, colour: str, name: str) -> None:
@@ -522,5 +602,5 @@ class NotebookPage(QWidget):
         p.end()
 
 
-__all__ = ["paint_look", "Clickable", "DrawnCard", "DrawnDie", "EventList", "PlayerName", "PlayerButton", "NotebookPage", "move_focus",
+__all__ = ["paint_cached", "paint_look", "Clickable", "DrawnCard", "DrawnDie", "EventList", "PlayerName", "PlayerButton", "NotebookPage", "move_focus",
            "paint_player_disc"]

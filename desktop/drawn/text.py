@@ -105,7 +105,12 @@ def fit(text: str, width: int, height: int, largest: int, least: int = LEAST_PX,
 
 
 def line_height(px: int, bold: bool = False, family: str = "") -> int:
-    return QFontMetrics(font(px, bold, QFont(family or app_family()))).lineSpacing()
+    return _line_height(px, bold, family or app_family())
+
+
+@lru_cache(maxsize=512)
+def _line_height(px: int, bold: bool, family: str) -> int:
+    return QFontMetrics(font(px, bold, QFont(family))).lineSpacing()
 
 
 def draw_lines(p: QPainter, rect: QRect, lines: tuple[str, ...], px: int, *, bold: bool = False,

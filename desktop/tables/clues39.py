@@ -23,7 +23,7 @@ from engine.session import PlayerView
 
 from .. import style
 from ..drawn import DrawnCard, player_colours
-from ..drawn.items import paint_player_disc
+from ..drawn.items import paint_cached, paint_player_disc
 from ..drawn.moves import TableMotion
 from ..drawn.paint import CardLook, Row, fit_rows
 from ..drawn.palette import named_colour
@@ -101,7 +101,10 @@ class PlayerPlate(QWidget):
 
     def paintEvent(self, event) -> None:
         p = QPainter(self)
-        p.setRenderHint(QPainter.Antialiasing)
+        paint_cached(self, p, (self.name, self.colour, self.score, self.counts, self.note, self.current), self._draw)
+        p.end()
+
+    def _draw(self, p: QPainter) -> None:
         back = QColor(self.colour)
         back.setAlpha(70 if self.current else 28)
         p.setPen(QPen(QColor(style.GREEN), 4) if self.current else QPen(QColor("#9A9A9A"), 1.5))
@@ -111,7 +114,6 @@ class PlayerPlate(QWidget):
         p.setPen(QColor(style.INK))
         for drawn, bold in self._layout():
             draw_lines(p, drawn.rect, tuple(drawn.text.split("\n")), drawn.px, bold=bold, align=Qt.AlignLeft)
-        p.end()
 
 
 class CluesTable(GameTable):
