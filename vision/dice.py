@@ -38,7 +38,6 @@ How a frame is read (tuned on real phone photos of rolled dice, see docs/vision.
 from __future__ import annotations
 
 import functools
-import itertools
 import math
 import tomllib
 from dataclasses import dataclass, replace
@@ -284,14 +283,14 @@ class DicePoolReader:
 
     # Tuned on the tuning half of the real photos (docs/vision.md); each guards against a misread seen there.
     FIT_ERROR = 0.09        # worst pip off its layout place, of the face side
-    OTHER_PIP_MARGIN = 0.6  # no comparable pip this far (half-side units) from the face centre
+    OTHER_PIP_MARGIN = 0.6  # no other comparable pip within this many face sides of the centre (along either axis)
     EMPTY_SPOT_RATIO = 0.5  # contrast where a face has no pip, against its weakest pip
     AREA_RATIO = 3.5        # pips of one face: largest / smallest area
     CONTRAST_RATIO = 2.2    # ... strongest / weakest contrast
     PIP_SIZE = (0.08, 0.36)  # pip diameter, of the face side
     MIN_EDGE_AGREEMENT = 0.12  # how clearly the die's edges give its turn (needed for 1-3 pips)
     MAX_TURN_DEG = 15.0     # layout turned against the die's edges
-    ONE_SIDE = 0.72         # a 1's face side, of the region's side (the lone pip gives no size)
+    ONE_SIDE = 0.72         # a 1's face side, of the region's side (a lone pip gives no size; median of the real faces)
     ONE_CLEAR = 0.95        # no comparable pip this near a 1 (face sides)
     ONE_RING = 25.0         # Lab distance around a 1's pip: one colour
     ONE_EDGE = 0.3          # a 1's nearest face edge at least this far (face sides) ...
@@ -301,12 +300,12 @@ class DicePoolReader:
     FACE_SPREAD = 18.0      # Lab spread of a face that is one colour
     NEUTRAL_AB = (5.0, 6.0)  # how far from grey (a, b) a black (first) to white (sum) die may look
     PIP_KINDS = ("dark", "light", "red")
-    PIP_LEVELS = (0.55,)    # pip threshold, of the region's strongest contrast
+    PIP_LEVEL = 0.55        # pip threshold, of the region's strongest contrast (not lower: the pips of a blurred 6 run together)
     MAX_ELONGATION = 1.6    # a pip seen askew on a side face is long (its rows pass for a 2 or 3); on top it is round
     MIN_SIDE_MULTI = 0.55   # a face side at least this many times the usual die side, among touching dice
     MAX_SIDE_SINGLE = 1.5   # a face side at most this many times the side of a one-die region (it may be only part of the die)
     BODY_CONTRAST = 8.0     # a pip's centre against the die's median (L, or a for red pips)
-    TABLE_TEXTURE = 3.0     # a region differs from the table this many times more than most of the table does
+    TABLE_TEXTURE = 3.0     # a region differs from the table this many times more than 3/4 of the table does
 
     def __init__(self, palette: Sequence[DieColour] | None = None, die_px: tuple[float, float] = (14, 120),
                  max_ab: float = 22.0, max_l: float = 70.0, min_confidence: float = 0.35) -> None:
@@ -478,14 +477,9 @@ class DicePoolReader:
         values = top[region.search > 0]
         found: list[tuple] = []
         if values.size:
-            strongest = float(np.percentile(values, 99.5))
-            for level in self.PIP_LEVELS:
-                # A higher level parts pips that run together (a 6 out of focus); a pip found at
-                # both levels is kept once, as first found.
-                more: list[tuple] = []
-                self._blobs(top, region.search, max(14.0, level * strongest), region.s_ref, 0, 0, more, 0)
-                found += [b for b in more if all((b[0] - f[0]) ** 2 + (b[1] - f[1]) ** 2 > (0.1 * region.s_ref) ** 2 for f in found)]
-        if found and self.BODY_CONTRAST:
+            threshold = max(14.0, self.PIP_LEVEL * float(np.percentile(values, 99.5)))
+            self._blobs(top, region.search, threshold, region.s_ref, 0, 0, found, 0)
+        if found:
             # A pip is darker (lighter, redder) than the die itself, not only than its surroundings:
             # the gap between two light pips is no dark pip.
             channel, sign = {"dark": (0, -1), "light": (0, 1), "red": (1, 1)}[kind]
