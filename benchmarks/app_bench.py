@@ -45,6 +45,14 @@ Parts:
      same 5 ms timer records the largest gap while the moves are made and drawn, and while the
      movements play. Baseline in the same run: the same moves with "less motion" on (redraw only).
      `--motion-only` runs this part alone (exit 1 when a game's largest gap misses the target).
+  5. A still table (issue 21). The camera panel alone on a replayed 720p table at 30 fps (frames of
+     the synthetic table rendered beforehand; the empty table is one rendering with fresh sensor
+     noise and JPEG per frame). For `--still-seconds` (60) nothing moves: the CPU time of the
+     camera thread (outside the source's read) plus its tag reader process, as a share of one
+     core (CameraWorker.stats). Then cards are shown, the first right after the still minute and
+     each next one after 3 s of stillness: first frame with the card -> the panel's card_seen.
+     Thinned (vision.stillness, the app's default) and, as the baseline in the same run, every
+     frame searched. `--still-only` runs this part alone.
 """
 
 from __future__ import annotations
@@ -70,6 +78,8 @@ os.environ["GUMSHOE_HOME"] = _HOME.name
 TARGET_START_S = 2.0
 TARGET_P95_MS = 150.0
 TARGET_STALL_MS = 50.0
+TARGET_STILL_CPU = 0.05          # issue 21: the camera on a still table, share of one core
+TARGET_AFTER_STILL_P95_MS = 300.0
 TICK_MS = 5
 
 # --- 1. cold start ---------------------------------------------------------------------------
@@ -552,10 +562,145 @@ def report_motion(rows: dict[str, dict]) -> int:
     return 0 if worst <= TARGET_STALL_MS else 1
 
 
+# --- 5. a still table -------------------------------------------------------------------------------
+
+class ReplayCamera:
+    """A 720p webcam stand-in: frames of the synthetic table rendered beforehand and replayed at
+    30 fps, so reading a frame costs nothing (rendering one costs ~100 ms). The empty table's frames
+    differ by their sensor noise and JPEG, as a real still table's do."""
+
+    def __init__(self, empty: list, by_card: dict[str, list], fps: float = 30.0) -> None:
+        import threading
+
+        self.empty, self.by_card, self.fps = empty, by_card, fps
+        self._lock = threading.Lock()
+        self._card: str | None = None
+        self._count = 0
+        self._next = 0.0
+        self.first_card_frame: float | None = None   # when the card shown last was first read
+
+    def open(self) -> None:
+        self._next = time.monotonic()
+
+    def show(self, card: str | None) -> None:
+        with self._lock:
+            self._card, self.first_card_frame = card, None
+
+    def read(self, timeout: float = 2.0):
+        delay = self._next - time.monotonic()
+        if delay > 0:
+            time.sleep(delay)
+        self._next = max(self._next + 1.0 / self.fps, time.monotonic())
+        with self._lock:
+            self._count += 1
+            frames = self.by_card[self._card] if self._card else self.empty
+            if self._card and self.first_card_frame is None:
+                self.first_card_frame = time.monotonic()
+            return frames[self._count % len(frames)]
+
+    def close(self) -> None:
+        pass
+
+
+def still_run(still_s: float, presentations: int, between_s: float) -> dict[str, dict]:
+    """The camera panel on a still 720p table: its thread's and its tag reader's CPU share, then
+    cards shown after the stillness; thinned (desktop.camera.THIN_STILL_TABLE, vision.stillness)
+    and, as the baseline in the same run, searching every frame."""
+    from PySide6.QtCore import QEventLoop, QTimer
+    from PySide6.QtWidgets import QApplication
+
+    from desktop import camera
+    from vision.synthetic import SyntheticTable
+
+    app = QApplication.instance() or QApplication(["gumshoe"])
+    table = SyntheticTable(seed=21, size=(1280, 720))
+    cards = ["carmen.loot.gandhis-glasses", "carmen.location.london", "carmen.loot.hudson-bay"][:max(1, presentations)]
+    # One rendering of the empty table, delivered 30 times with fresh sensor noise and JPEG: the synthetic
+    # table draws new lighting for every frame, which a still table does not have.
+    import cv2
+    import numpy as np
+
+    rng = np.random.default_rng(21)
+    still = table.frame([])
+    empty = [cv2.imdecode(cv2.imencode(".jpg", np.clip(still + rng.normal(0, 3, still.shape), 0, 255).astype(np.uint8),
+                                       [cv2.IMWRITE_JPEG_QUALITY, 85])[1], cv2.IMREAD_COLOR) for _ in range(15)]
+    replay = ReplayCamera(empty, {c: [table.frame([c], tag_px=40) for _ in range(6)] for c in cards})
+
+    def pause(seconds: float) -> None:
+        loop = QEventLoop()
+        QTimer.singleShot(int(seconds * 1000), loop.quit)
+        loop.exec()
+
+    def wait_until(pred, timeout: float) -> bool:
+        end = time.monotonic() + timeout
+        while not pred() and time.monotonic() < end:
+            pause(0.005)
+        return pred()
+
+    out: dict[str, dict] = {}
+    for label, thin in (("thinned", True), ("every frame", False)):
+        camera.THIN_STILL_TABLE = thin
+        panel = camera.CameraPanel()
+        panel.active_games = {"carmen"}
+        seen: list[tuple[float, str]] = []
+        panel.card_seen.connect(lambda card: seen.append((time.monotonic(), card)))
+        replay.show(None)
+        panel._start(lambda: replay, "Replayed 720p table")
+        if not wait_until(lambda: panel._worker is not None and panel._worker.stats["frames"] > 30, 60):
+            raise RuntimeError("the camera never started: " + panel.status.text())
+        pause(1.5)                                     # settled: nothing has moved for a while
+        worker = panel._worker
+        s0, t0 = dict(worker.stats), time.monotonic()
+        pause(still_s)
+        s1, t1 = dict(worker.stats), time.monotonic()
+        latencies, missed = [], 0
+        for i in range(presentations):
+            card = cards[i % len(cards)]
+            n_seen = len(seen)
+            replay.show(card)
+            ok = wait_until(lambda: any(c == card for _, c in seen[n_seen:]), 5)
+            t_seen = next((t for t, c in seen[n_seen:] if c == card), None)
+            if ok and replay.first_card_frame is not None:
+                latencies.append((t_seen - replay.first_card_frame) * 1000)
+            else:
+                missed += 1
+            replay.show(None)
+            pause(between_s)                           # the table still again before the next card
+        panel.stop()
+        app.processEvents()
+        out[label] = {"cpu_share": (s1["cpu_s"] - s0["cpu_s"]) / (t1 - t0),
+                      "frames": s1["frames"] - s0["frames"], "searched": s1["searched"] - s0["searched"],
+                      "seconds": t1 - t0, "latency": stats(latencies), "missed": missed}
+    camera.THIN_STILL_TABLE = True
+    return out
+
+
+def report_still(rows: dict[str, dict], still_s: float, between_s: float) -> None:
+    print(f"\n5. A still table: the camera panel on a replayed 720p table at 30 fps (tag reader process included), "
+          f"{still_s:.0f} s with nothing moving; then cards shown, the first after those {still_s:.0f} s, the others "
+          f"after {between_s:.0f} s of stillness each")
+    print(f"   {'':14s} {'CPU share':>10s} {'searched':>14s}   {'card shown -> read (ms)':>24s}")
+    print(f"   {'':14s} {'of a core':>10s} {'frames':>14s}   {'median':>7s} {'p95':>7s} {'max':>7s} {'n':>3s}")
+    for label, r in rows.items():
+        lat = r["latency"]
+        print(f"   {label:14s} {r['cpu_share']:9.1%} {r['searched']:6d}/{r['frames']:<6d}   "
+              f"{lat['median']:7.0f} {lat['p95']:7.0f} {lat['max']:7.0f} {lat['n']:3d}"
+              + (f"  ({r['missed']} not read within 5 s)" if r["missed"] else ""))
+
+
 # --- report ------------------------------------------------------------------------------------
 
 def verdict(ok: bool) -> str:
     return "ok" if ok else "MISSED"
+
+
+def summary_still(rows: dict[str, dict]) -> None:
+    r = rows["thinned"]
+    print(f"   {'camera CPU on a still table (thinned)':44s} {r['cpu_share']:9.1%} {TARGET_STILL_CPU:9.0%}  "
+          f"{verdict(r['cpu_share'] <= TARGET_STILL_CPU)}")
+    p95 = r["latency"]["p95"]
+    print(f"   {'card shown after stillness -> read, p95':44s} {p95:8.0f}ms {TARGET_AFTER_STILL_P95_MS:8.0f}ms  "
+          f"{verdict(p95 <= TARGET_AFTER_STILL_P95_MS and not r['missed'])}")
 
 
 def main() -> int:
@@ -567,10 +712,21 @@ def main() -> int:
     parser.add_argument("--presentations", type=int, default=None, help="camera presentations (default 30, quick 8)")
     parser.add_argument("--motion-moves", type=int, default=None, help="moves per game in part 4 (default 30, quick 12)")
     parser.add_argument("--motion-only", action="store_true", help="only part 4: table redraws with motion")
+    parser.add_argument("--still-seconds", type=float, default=None, help="part 5: seconds of a still table "
+                                                                          "(default 60, quick 15, smoke 2)")
+    parser.add_argument("--still-only", action="store_true", help="only part 5: a still table")
     args = parser.parse_args()
     moves = args.motion_moves or (4 if args.smoke else 12 if args.quick else 30)
     if args.motion_only:
         return report_motion(motion_run(moves))
+    still_s = args.still_seconds or (2.0 if args.smoke else 15.0 if args.quick else 60.0)
+    still_cards = 1 if args.smoke else 6 if args.quick else 20
+    between_s = 1.0 if args.smoke else 3.0
+    if args.still_only:
+        still = still_run(still_s, still_cards, between_s)
+        report_still(still, still_s, between_s)
+        summary_still(still)
+        return 0
     starts = args.starts or (1 if args.smoke else 3 if args.quick else 7)
     k = args.presentations or (1 if args.smoke else 8 if args.quick else 30)
 
@@ -685,6 +841,9 @@ def main() -> int:
     print(f"   {'  (camera windows only)':44s} {max(cam) if cam else float('nan'):8.1f}ms {TARGET_STALL_MS:8.0f}ms  "
           f"{verdict(bool(cam) and max(cam) <= TARGET_STALL_MS)}")
     report_motion(motion_run(moves))
+    still = still_run(still_s, still_cards, between_s)
+    report_still(still, still_s, between_s)
+    summary_still(still)
     if args.smoke and not ok:
         print("smoke: no presentation reached the journal")
         return 1

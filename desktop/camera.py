@@ -28,6 +28,9 @@ DEMO_FRAME_SIZE = (640, 360)      # rendering a full 720p synthetic frame costs 
 DEMO_TAG_PX = 46.0
 DEMO_FPS = 25.0
 FRAME_TIMEOUT_S = 2.0             # no new frame for this long: the camera has stopped
+# A still table is searched about once a second instead of every frame (vision.stillness);
+# benchmarks/app_bench.py turns it off for its baseline.
+THIN_STILL_TABLE = True
 CRASHES_BEFORE_GIVING_UP = 3      # tag reader crashes within CRASH_WINDOW_S: stop restarting it
 CRASH_WINDOW_S = 60.0
 RESTARTED = "The camera stopped and was restarted."
@@ -80,6 +83,9 @@ class CameraWorker(QObject):
         self._frame_lock = threading.Lock()
         self._frame: np.ndarray | None = None
         self._detector = None
+        #: frames read, frames searched for tags, and the CPU seconds the camera spent on them (this
+        #: thread outside the source's read, plus the tag reader process): for benchmarks
+        self.stats = {"frames": 0, "searched": 0, "cpu_s": 0.0}
 
     @property
     def reader_pid(self) -> int | None:
@@ -101,7 +107,8 @@ class CameraWorker(QObject):
             from vision.hints import CameraHints
             from vision.isolated import ReaderCrashed
             from vision.preview import privacy_preview
-            from vision.tracker import SightingTracker
+            from vision.stillness import SearchPacer
+            from vision.tracker import SightingTracker, detection_key
             source = self.make_source()
             source.open()
             detector = self._detector = make_detector(self.active_decks)
@@ -114,6 +121,8 @@ class CameraWorker(QObject):
         tracker = SightingTracker()
         hints, said = CameraHints(), None
         crashes: list[float] = []
+        pacer = SearchPacer() if THIN_STILL_TABLE else None
+        detections: list = []
         self.started.emit("Camera on")
         try:
             while not self._stop.is_set():
@@ -122,10 +131,16 @@ class CameraWorker(QObject):
                 except CameraError:
                     self.failed.emit("The camera stopped sending pictures. Check the cable and press Retry.")
                     return
+                cpu0, reader0 = time.thread_time(), getattr(detector, "reader_cpu_s", 0.0)
                 with self._frame_lock:
                     self._frame = frame
+                # On a still picture the last search's detections still hold: they are reused
+                # unless a tag in them is still being confirmed (vision.stillness).
+                settled = all(detection_key(d) in tracker.in_view() for d in detections)
+                search = pacer is None or pacer.wants_search(frame, time.monotonic(), settled)
                 try:
-                    detections = detector.detect(frame)
+                    if search:
+                        detections = detector.detect(frame)
                 except ReaderCrashed:
                     now = time.monotonic()
                     crashes = [t for t in crashes if now - t < CRASH_WINDOW_S] + [now]
@@ -134,6 +149,8 @@ class CameraWorker(QObject):
                                          "and press Retry.")
                         return
                     self.restarted.emit(RESTARTED)
+                    detections = []
+                    pacer = SearchPacer() if pacer is not None else None  # look afresh at the next frame
                     continue
                 sightings = tracker.update(detections)
                 for s in sightings:
@@ -145,9 +162,14 @@ class CameraWorker(QObject):
                 if text != said:
                     said = text
                     self.hint.emit(text)
-                confirmed = set(tracker.in_view())
-                image = privacy_preview(frame, detections, confirmed)
-                self.preview.emit(to_qimage(image, PREVIEW_WIDTH))
+                if search:            # a frame not searched looks like the last one shown
+                    confirmed = set(tracker.in_view())
+                    image = privacy_preview(frame, detections, confirmed)
+                    self.preview.emit(to_qimage(image, PREVIEW_WIDTH))
+                self.stats["frames"] += 1
+                self.stats["searched"] += search
+                self.stats["cpu_s"] += (time.thread_time() - cpu0
+                                        + getattr(detector, "reader_cpu_s", 0.0) - reader0)
         except Exception as exc:      # a thread that dies silently would look like a frozen camera
             self.failed.emit(f"The camera stopped working ({exc}). Press Retry.")
         finally:

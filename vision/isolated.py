@@ -53,9 +53,11 @@ def _serve(conn, active: list[str] | None, kinds: list[str]) -> None:
         if gray is None:
             return
         try:
-            conn.send(("ok", detector.detect(gray)))
+            start = time.thread_time()
+            found = detector.detect(gray)
+            conn.send(("ok", found, time.thread_time() - start))
         except Exception as exc:  # a Python error is the caller's to see, with its words
-            conn.send(("error", f"{type(exc).__name__}: {exc}"))
+            conn.send(("error", f"{type(exc).__name__}: {exc}", 0.0))
 
 
 def _ending(code: int | None) -> str:
@@ -84,6 +86,7 @@ class IsolatedDetector:
         self._proc = None
         self._conn = None
         self.crashes = 0
+        self.reader_cpu_s = 0.0  # the worker's CPU time spent reading frames (diagnostics, benchmarks)
         # A watchdog ends a worker that does not answer a frame in time, whether it hangs while
         # reading it or stopped taking frames at all (then the send itself would block).
         self._deadline: float | None = None
@@ -134,7 +137,7 @@ class IsolatedDetector:
             self._conn.send(gray)
             if not self._conn.poll(ANSWER_TIMEOUT_S + 1):
                 raise TimeoutError
-            status, payload = self._conn.recv()
+            status, payload, cpu = self._conn.recv()
         except (EOFError, OSError, TimeoutError):
             self._deadline = None
             ending = self._stop()
@@ -143,6 +146,7 @@ class IsolatedDetector:
                         ending, gray.shape[1], gray.shape[0])
             raise ReaderCrashed(f"the tag reader {ending}") from None
         self._deadline = None
+        self.reader_cpu_s += cpu
         if status == "error":
             raise ValueError(payload)
         return payload
