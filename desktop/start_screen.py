@@ -6,18 +6,24 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, QSettings, Qt, QThread, QUrl, Signal
 from PySide6.QtGui import QDesktopServices
-from PySide6.QtWidgets import (QCheckBox, QDialog, QFrame, QGroupBox, QHBoxLayout, QListWidget, QListWidgetItem,
-                               QProgressBar, QScrollArea, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QCheckBox, QDialog, QFrame, QGroupBox, QHBoxLayout, QListView, QListWidget,
+                               QListWidgetItem, QProgressBar, QScrollArea, QVBoxLayout, QWidget)
 
 from engine.games import game_info
 from engine.paths import user_dir
 from engine.store import StoreError
 
+from .drawn.emblem import EMBLEM_ROLE, Emblem, EmblemDelegate, EmblemView, game_emblem
 from .drawn.motion import set_less_motion
 from .games import move_to_bin, restore_from_bin, saved_games
 from .table_base import ShelfScreen
 from .tables import installed_games, table_class
 from .widgets import button, label
+
+
+#: the side of a game's emblem on the shelf (smallest, largest) and beside the chosen game's facts, in pixels
+SHELF_EMBLEM = (52, 72)
+CHOSEN_EMBLEM = 44
 
 
 class ShelfScreenWindow(QDialog):
@@ -100,10 +106,20 @@ class StartScreen(QWidget):
         self.shelf.setObjectName("start:shelf")
         self.shelf.setWordWrap(True)
         self.shelf.setHorizontalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
+        # Wrapped titles are measured again when the window changes size (else a title laid out
+        # for a wider window is cut short with an ellipsis).
+        self.shelf.setResizeMode(QListView.Adjust)
+        # Each game beside its emblem (our own drawing on a tile in the game's colour).
+        self.shelf.setItemDelegate(EmblemDelegate(*SHELF_EMBLEM, self.shelf))
+        self.emblems: dict[str, Emblem] = {}
         for game in self.games:
             info = game_info(game)
-            item = QListWidgetItem(f"{info.title}\n{info.player_words}, ages {info.ages}")
+            self.emblems[game] = game_emblem(game, info.title)
+            # A title breaks between words, never at its hyphen ("Double-" / "Cross").
+            title = info.title.replace("-", "\u2011")
+            item = QListWidgetItem(f"{title}\n{info.player_words}, ages {info.ages}")
             item.setData(Qt.UserRole, game)
+            item.setData(EMBLEM_ROLE, self.emblems[game])
             self.shelf.addItem(item)
         self.shelf.currentItemChanged.connect(lambda *_: self._show_game())
         self.shelf.itemActivated.connect(lambda _item: self.new_game_requested.emit(self.game()))
@@ -121,16 +137,22 @@ class StartScreen(QWidget):
         self.own_screens.setContentsMargins(0, 0, 0, 0)
         shelf_layout.addLayout(self.own_screens)
         self.screen_window: ShelfScreenWindow | None = None
-        body.addWidget(shelf_box, 3)
+        body.addWidget(shelf_box, 4)
 
         about = QGroupBox("How to play, in short")
         about_layout = QVBoxLayout(about)
         self.game_title = label("", "heading")
         self.game_title.setObjectName("start:game-name")
         about_layout.addWidget(self.game_title)
+        # The chosen game's emblem beside its facts (the short line): the name keeps the width.
+        facts = QHBoxLayout()
+        self.game_emblem = EmblemView(CHOSEN_EMBLEM)
+        self.game_emblem.setObjectName("start:emblem")
+        facts.addWidget(self.game_emblem, 0, Qt.AlignVCenter)
         self.game_facts = label("")
         self.game_facts.setObjectName("start:game-title")
-        about_layout.addWidget(self.game_facts)
+        facts.addWidget(self.game_facts, 1)
+        about_layout.addLayout(facts)
         self.pitch = label("")
         self.pitch.setObjectName("start:pitch")
         about_layout.addWidget(self.pitch)
@@ -272,6 +294,7 @@ class StartScreen(QWidget):
         if not self.games:
             return
         info = game_info(self.game())
+        self.game_emblem.set_emblem(self.emblems[self.game()])
         self.game_title.setText(info.title)
         self.game_facts.setText(f"{info.player_words}, ages {info.ages}, about {info.minutes} minutes")
         self.pitch.setText(info.pitch)
