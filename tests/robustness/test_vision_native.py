@@ -88,7 +88,7 @@ def test_the_binding_reads_inside_a_region_clipped_to_the_image():
         outside = det.detect(gray, (700, 500, 900, 700))
         inverted = det.detect(gray, (600, 450, 500, 350))
         det.quad_decimate = 12.0
-        too_small = det.detect(gray, (540, 380, 640, 480))  # 100 px at decimation 12: under 8 px a side
+        too_small = det.detect(gray, (540, 460, 640, 480))  # 20 rows at decimation 12: 2 rows, a crash unguarded
         print(json.dumps({"ids": [t.tag_id for t in across], "corners": across[0].corners.tolist() if across else [],
                           "outside": len(outside), "inverted": len(inverted), "too_small": len(too_small)}))
     """)
