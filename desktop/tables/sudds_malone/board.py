@@ -23,6 +23,7 @@ from ...drawn.items import paint_player_disc
 from ...drawn.palette import readable_ink
 from ...widgets import plain_tip
 from .city import City
+from .dice import PERSONAL
 
 INK = style.INK
 SOFT_INK = "#4A4A4A"
@@ -46,6 +47,7 @@ class Line:
     optional: bool = False      # left out when there is no room for it
     max_lines: int = 2
     ink: str = INK
+    family: str = ""            # the face ("": the app's)
 
 
 def fit_lines(lines: list[Line], width: int, height: int, gap: int = 2
@@ -57,9 +59,9 @@ def fit_lines(lines: list[Line], width: int, height: int, gap: int = 2
     sizes = [x.largest for x in lines]
     width, height = max(width, 1), max(height, 1)
     while True:
-        placed = [txt.fit(x.text, width, 10_000, s, s, bold=x.bold, max_lines=x.max_lines)
+        placed = [txt.fit(x.text, width, 10_000, s, s, bold=x.bold, max_lines=x.max_lines, family=x.family)
                   for x, s in zip(lines, sizes)]
-        total = sum(len(ls) * txt.line_height(px, x.bold) for x, (px, ls, _) in zip(lines, placed))
+        total = sum(len(ls) * txt.line_height(px, x.bold, x.family) for x, (px, ls, _) in zip(lines, placed))
         total += gap * max(len(lines) - 1, 0)
         across = all(ok and len(ls) <= x.max_lines for x, (_, ls, ok) in zip(lines, placed))
         if total <= height and across:
@@ -79,13 +81,13 @@ def fit_lines(lines: list[Line], width: int, height: int, gap: int = 2
 def place_lines(fitted: list[tuple[Line, int, tuple[str, ...]]], room: QRectF, fits: bool, *, gap: int = 2,
                 centre: bool = True) -> list[tuple[txt.DrawnText, Line]]:
     """The fitted lines stacked in ``room`` (centred up and down when ``centre``)."""
-    total = sum(len(ls) * txt.line_height(px, x.bold) for x, px, ls in fitted) + gap * max(len(fitted) - 1, 0)
+    total = sum(len(ls) * txt.line_height(px, x.bold, x.family) for x, px, ls in fitted) + gap * max(len(fitted) - 1, 0)
     y = room.top() + (max(room.height() - total, 0) / 2 if centre else 0)
     out = []
     for x, px, ls in fitted:
-        h = len(ls) * txt.line_height(px, x.bold)
+        h = len(ls) * txt.line_height(px, x.bold, x.family)
         out.append((txt.DrawnText("\n".join(ls), px, QRect(int(room.left()), int(y), int(room.width()), int(h)),
-                                  fits, x.key), x))
+                                  fits, x.key, x.family), x))
         y += h + gap
     return out
 
@@ -93,7 +95,8 @@ def place_lines(fitted: list[tuple[Line, int, tuple[str, ...]]], room: QRectF, f
 def draw_placed(p: QPainter, placed: list[tuple[txt.DrawnText, Line]], align=Qt.AlignHCenter) -> None:
     for drawn, line in placed:
         p.setPen(QColor(line.ink))
-        txt.draw_lines(p, drawn.rect, tuple(drawn.text.split("\n")), drawn.px, bold=line.bold, align=align)
+        txt.draw_lines(p, drawn.rect, tuple(drawn.text.split("\n")), drawn.px, bold=line.bold, align=align,
+                       family=line.family)
 
 
 def disc_texts(rect: QRectF, name: str) -> txt.DrawnText:
@@ -104,6 +107,23 @@ def disc_texts(rect: QRectF, name: str) -> txt.DrawnText:
 
 #: a player's disc is at least this high, so its initial is at least the least size
 DISC = 28
+
+
+
+def paint_pool_die(p: QPainter, rect: QRectF, die: str, value: int | None, fill: str, angle: float = 0.0) -> None:
+    """A die of the pool with its pips; a player's own die also has a thick frame, so it is told from
+    the white, black and grey ones without its colour."""
+    pt.paint_die(p, rect, pips=value, colour=fill, angle=angle)
+    if die.startswith(PERSONAL):
+        side = min(rect.width(), rect.height())
+        p.save()
+        p.translate(rect.center())
+        p.rotate(angle)
+        p.setBrush(Qt.NoBrush)
+        p.setPen(QPen(QColor(INK), max(side / 14, 2.0)))
+        frame = QRectF(-side / 2 - 2, -side / 2 - 2, side + 4, side + 4)
+        p.drawRoundedRect(frame, side * 0.22, side * 0.22)
+        p.restore()
 
 
 # --- words on their own ---------------------------------------------------------------------------
@@ -202,7 +222,7 @@ class PoolDie(Clickable):
         return QRectF((self.width() - side) / 2, (self.height() - side) / 2, side, side)
 
     def paint_at(self, p: QPainter, rect: QRectF) -> None:
-        pt.paint_die(p, rect, pips=self.value, colour=self.fill)
+        paint_pool_die(p, rect, self.place, self.value, self.fill)
 
     def drawn_texts(self) -> list[txt.DrawnText]:
         if not self.present or self.value is not None:
@@ -225,7 +245,7 @@ class PoolDie(Clickable):
             p.setBrush(QColor(0, 0, 0, 10))
             p.drawRoundedRect(r, r.width() * 0.18, r.width() * 0.18)
         else:
-            pt.paint_die(p, r, pips=self.value, colour=self.fill, angle=self.angle)
+            paint_pool_die(p, r, self.place, self.value, self.fill, self.angle)
             if self.value is None:
                 p.setFont(txt.font(max(int(r.height() * 0.5), txt.LEAST_PX), True))
                 p.setPen(QColor(readable_ink(self.fill)))
@@ -399,9 +419,12 @@ class District(Clickable):
                 x -= d * 0.35 if look.badges else 0
                 marks.append((QRectF(x, tile.bottom() - d * 0.4, d, d), ev, colour, "snitch"))
             room = QRectF(tile).adjusted(4, 1, -4, -1 - (d * 0.4 if marks else 0))
-            lines = [Line(look.name, 26, txt.KEY_PX if look.legal else txt.LEAST_PX, bold=True, key=True)]
+            # Place names in a narrow face: more of a name to a line at the same size.
+            narrow = txt.narrow_family()
+            lines = [Line(look.name, 26, txt.KEY_PX if look.legal else txt.LEAST_PX, bold=True, key=True,
+                          family=narrow)]
             if look.back:
-                lines.append(Line(look.back, 19, optional=True, max_lines=1, ink=SOFT_INK))
+                lines.append(Line(look.back, 19, optional=True, max_lines=1, ink=SOFT_INK, family=narrow))
             fitted, _, ok = fit_lines(lines, int(room.width()), int(room.height()))
             self._layout = (place_lines(fitted, room, ok), marks)
         return self._layout
@@ -803,7 +826,7 @@ class SheetData:
     name: str
     colour: str
     levels: dict[str, int]                      # column -> level 1-4
-    columns: list[tuple[str, str]]              # (column id, its name), die value order, then Read the News
+    columns: list[tuple[str, str, str]]         # (column id, its name, a short name), die value order, then the News
     dice: list[tuple[str, str, str, int]]       # (die id, column id, fill, value) taken this round
     entries: list[tuple[str, str, str, bool]]   # (key, words, value, optional)
     points: int = 0
@@ -858,23 +881,29 @@ class PlayerSheet(QWidget):
             by_column.setdefault(column, []).append((die, fill, value))
         most = min(max([len(v) for v in by_column.values()] + [2]), 4)
 
-        def sizes(height: float) -> tuple[float, int, float, float, float, float]:
+        def sizes(height: float, short: bool) -> tuple[float, int, float, float, float, float]:
             row_h = min(height / n, txt.line_height(24) + 8)
             px = next((s for s in range(22, txt.LEAST_PX - 1, -1) if txt.line_height(s) + 2 <= row_h), txt.LEAST_PX)
             face = max(min(row_h - 4, 34), 12)
-            name_w = max(QFontMetrics(txt.font(px)).horizontalAdvance(words) for _, words in data.columns) + 8
+            name_w = max(QFontMetrics(txt.font(px)).horizontalAdvance(c[2 if short else 1]) for c in data.columns) + 8
             box = max(min(face * 0.6, 18), 9)
             width = face + 6 + name_w + 6 + 4 * box + 9 + 10 + most * (face + 3)
             return row_h, px, face, name_w, box, width
 
-        row_h, px, face, name_w, box, block_w = sizes(r.height())
-        beside = r.width() - block_w >= 230
+        # The columns' names, or their short names when the words beside them would have no room.
+        short = False
+        row_h, px, face, name_w, box, block_w = sizes(r.height(), short)
+        if r.width() - block_w < 230:
+            short = True
+            row_h, px, face, name_w, box, block_w = sizes(r.height(), short)
+        beside = r.width() - block_w >= 200
         if not beside:                      # narrow: the rows on top, the words under them
-            row_h, px, face, name_w, box, block_w = sizes(r.height() * 0.62)
+            row_h, px, face, name_w, box, block_w = sizes(r.height() * 0.62, short)
         block_w = min(block_w, r.width())
         rows = []
         dice_rects: dict[str, QRectF] = {}
-        for i, (column, words) in enumerate(data.columns):
+        for i, (column, long_name, short_name) in enumerate(data.columns):
+            words = short_name if short else long_name
             row = QRectF(r.left(), r.top() + i * row_h, block_w, row_h)
             face_r = QRectF(row.left(), row.center().y() - face / 2, face, face)
             name = txt.DrawnText(words, px, QRect(int(face_r.right() + 6), int(row.top()), int(name_w), int(row_h)),
@@ -896,11 +925,11 @@ class PlayerSheet(QWidget):
         entries = list(data.entries)
         while True:
             placed, ok = _flow(entries, words_room)
-            if ok:
+            if ok or len(entries) <= 2:
                 break
-            optional = [i for i, e in enumerate(entries) if e[3]]
-            if not optional:
-                break
+            # The optional words go first; on a very small board the last of the others too (the
+            # points and the cash stay).
+            optional = [i for i, e in enumerate(entries) if e[3]] or [len(entries) - 1]
             del entries[optional[-1]]
         self._layout = (rows, placed, dice_rects)
         return self._layout
@@ -967,7 +996,7 @@ class PlayerSheet(QWidget):
             if die in self.held:
                 continue
             fill, value = fills[die]
-            pt.paint_die(p, rect, pips=value, colour=fill)
+            paint_pool_die(p, rect, die, value, fill)
         for key, drawn, value in placed:
             label = drawn.text[: len(drawn.text) - len(value)].rstrip()
             lines = drawn.text.split("\n")
@@ -1075,19 +1104,25 @@ class PlayerTab(Clickable):
                 # The name on top; the points and cash under it, then the dice taken this round.
                 line_h = (h - 6) / 2
                 face = min(line_h - 2, 22)
-                fitted, _, ok = fit_lines([Line(mark + self.parts[0], 20, bold=True, max_lines=1)],
-                                          int(room_w), int(line_h))
-                placed = place_lines(fitted, QRectF(x, 3, room_w, line_h), ok)
+                # A narrow tab keeps what fits: the name (the disc's initial alone when even that is too
+                # wide), then the points and cash with the dice, or less (the dice go first).
+                placed = []
+                for words in (mark + self.parts[0], self.parts[0]):
+                    fitted, _, ok = fit_lines([Line(words, 20, bold=True, max_lines=1)], int(room_w), int(line_h))
+                    if ok:
+                        placed = place_lines(fitted, QRectF(x, 3, room_w, line_h), ok)
+                        break
                 rest = self.parts[1:]
                 all_dice = len(self.dice) * (face + 2) + 6 if self.dice else 0
-                # The points and cash with the dice; less when that is too wide (the dice last).
-                for words, dice_w in (("  ".join(rest), all_dice), (rest[0], all_dice), (rest[0], 0)):
+                show_dice = False
+                for words, dice_w in (("  ".join(rest), all_dice), (rest[0], all_dice), (rest[0], 0),
+                                      (rest[0].split()[0], 0)):
                     fitted, _, ok = fit_lines([Line(words, 17, max_lines=1)], int(room_w - dice_w), int(line_h))
                     if ok:
+                        show_dice = bool(dice_w)
+                        placed += place_lines(fitted, QRectF(x, 3 + line_h, room_w - dice_w, line_h), ok)
                         break
-                show_dice = bool(dice_w)
-                placed += place_lines(fitted, QRectF(x, 3 + line_h, room_w - dice_w, line_h), ok)
-                width = max((QFontMetrics(txt.font(d.px)).horizontalAdvance(d.text) for d, _ in placed[1:]),
+                width = max((QFontMetrics(txt.font(d.px)).horizontalAdvance(d.text) for d, x in placed if not x.bold),
                             default=0)
                 dx = x + width + 8
                 for die, _fill, _value in self.dice if show_dice else ():
@@ -1103,7 +1138,9 @@ class PlayerTab(Clickable):
                     if ok or len(parts) <= 1:
                         break
                     parts.pop()
-                placed = place_lines(fitted, QRectF(x, 2, room_w - dice_w, h - 4), ok)
+                if not ok:                  # too narrow for a name: the disc's initial says who
+                    fitted, _, ok = fit_lines([Line(parts[0], 18, bold=True, max_lines=1)], int(room_w), int(h - 4))
+                placed = place_lines(fitted, QRectF(x, 2, room_w - dice_w, h - 4), ok) if ok else []
                 width = max((QFontMetrics(txt.font(d.px, True)).horizontalAdvance(d.text) for d, _ in placed),
                             default=0)
                 if dice_w:
@@ -1145,7 +1182,7 @@ class PlayerTab(Clickable):
         draw_placed(p, placed, Qt.AlignLeft)
         for die, fill, value in self.dice:
             if die in shown and die not in self.held:
-                pt.paint_die(p, shown[die], pips=value, colour=fill)
+                paint_pool_die(p, shown[die], die, value, fill)
         if self.hasFocus():
             pt.paint_focus(p, r.adjusted(3, 3, -3, -3), 8)
         p.end()
@@ -1235,7 +1272,8 @@ class BoardArea(QWidget):
             if self.panel_at == "wide":
                 shown[self.panel] = QRectF(0, top, W, low)
             else:
-                split = 0.6 if self.big_map else 0.5 if self.panel_at == "left" else 0.45
+                # A larger map while locations are chosen on it: their names at least 24 px.
+                split = (0.64 if W < 1100 else 0.6) if self.big_map else 0.5 if self.panel_at == "left" else 0.45
                 left = QRectF(0, top, W * split - gap / 2, low)
                 right = QRectF(left.right() + gap, top, W - left.right() - gap, low)
                 status_h = 0
@@ -1258,7 +1296,7 @@ class BoardArea(QWidget):
                 if not self.big_map:
                     # The board under the display gets the room its seven columns want first.
                     sheet_want = 7 * (txt.line_height(16) + 3) + 16
-                    display_h = _clamp(low - tabs_h - sheet_want, 78, 196)
+                    display_h = _clamp(low - tabs_h - sheet_want, 60, 196)
                     if self.panel_at == "strip":
                         shown[self.panel] = QRectF(right.left(), top, right.width(), display_h)
                     else:

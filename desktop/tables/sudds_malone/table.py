@@ -48,7 +48,7 @@ from ...table_base import GameTable, ShelfScreen, TableShell
 from ...widgets import WrappingButton, clear_layout, label, plain_tip
 from . import dice as pool_dice
 from .board import (BoardArea, CaseCard, CityMap, ConspiracyCard, DicePool, DistrictLook, PlayerSheet, PlayerTab,
-                    PoolDie, SheetData, Words)
+                    PoolDie, SheetData, Words, paint_pool_die)
 from .box_form import BoxForm, BoxReview, reward_words
 from .city import load_city
 
@@ -65,6 +65,8 @@ PANEL_AT = {"investigate": "right", "peek": "strip", "use_stoolie": "strip", "de
 # Words on the table read from across it: the panels' words and choices (issue 23).
 TABLE_STYLE = ('QLabel[role="sm"] { font-size: 17px; } QLabel[role="smhead"] { font-size: 18px; font-weight: bold; }'
                ' QScrollArea#sm\\:scroll, QWidget#sm\\:panel, QWidget#sm\\:final { background: transparent; }')
+#: a column's name on a narrow board
+SHORT_NAME = {"office": "Office", "cases": "Cases", "news": "News"}
 CHOICE_POINT_SIZE = 18          # a panel's choices: 24 px where they fit ...
 LEAST_POINT_SIZE = 12           # ... and never below 16 px
 COMBO_STYLE = ("QComboBox { font-size: 17px; min-height: 34px; }"
@@ -390,7 +392,7 @@ class SuddsTable(GameTable):
         phase = t["phase"]
         week = next((p["calendar"][0] for p in t["players"].values() if p["calendar"]), 4)
         self.status.set_parts([f"Round {t['round']} of 4 (week {week})", f"badge: {t['badge']}",
-                               f"on the board: {t['board_bullets']} bullets",
+                               f"on the board: {t['board_bullets']} bullet{'' if t['board_bullets'] == 1 else 's'}",
                                f"decks: Flimflam {t['ff_deck']}, Case {t['case_deck']}, hunch {t['hunch_deck']}"])
         self._arrange(t, legal)
         # The dice pool: a die taken this round has left it (it lies on its taker's board).
@@ -413,7 +415,7 @@ class SuddsTable(GameTable):
         panel_at = None
         if self.mode is not None and not (self.mode == "take_die" and not self.sel.get("die")):
             panel_at = PANEL_AT.get(self.mode, "left")
-        big_map = bool(legal & set(self.city.districts)) and panel_at in (None, "right")
+        big_map = panel_at == "right" or (panel_at is None and bool(legal & set(self.city.districts)))
         self.board.arrange(panel_at=panel_at, big_map=big_map, over=over, box_wanted=bool(self._needed()))
 
     def _draw_city(self, t: dict, legal: set[str], picked: set[str]) -> None:
@@ -490,7 +492,7 @@ class SuddsTable(GameTable):
                    ("suspects", "Suspects", str(b["suspects"]), True),
                    ("snitches", "Snitches left", str(len(b["snitches"])), True),
                    ("above", "Above the file cabinet:", above, True)]
-        columns = [(tr, TRACK_NAME[tr]) for tr in TRACKS] + [("news", TRACK_NAME["news"])]
+        columns = [(tr, TRACK_NAME[tr], SHORT_NAME.get(tr, TRACK_NAME[tr])) for tr in (*TRACKS, "news")]
         dice = [(die, column, self.die_fill(die), values[die]) for die, (who, column) in taken.items() if who == shown]
         self.sheet.set_sheet(SheetData(shown, self.colours[shown], dict(b["levels"]), columns, dice, entries,
                                        b["score"]))
@@ -545,7 +547,7 @@ class SuddsTable(GameTable):
         fill = self.die_fill(die)
 
         def paint(p: QPainter, rect: QRectF, fill=fill, value=value) -> None:
-            pt.paint_die(p, rect, pips=value, colour=fill)
+            paint_pool_die(p, rect, die, value, fill)
 
         return flight_step(self.board.layer, [(paint, start, end)], what="take die",
                            hold=lambda: target.hold(die), land=lambda: target.release(die))
@@ -688,10 +690,11 @@ class SuddsTable(GameTable):
                     w.show()        # now: a layout shows new children only on the next event-loop pass
         self._redraw()
 
-    def _grid(self, widgets: list[QWidget], per_row: int = 4) -> None:
-        """The panel's choices in a grid: at most ``per_row`` to a line, fewer when the panel is narrow."""
+    def _grid(self, widgets: list[QWidget], per_row: int = 4, *, least: int = 340) -> None:
+        """The panel's choices in a grid: at most ``per_row`` to a line, fewer when the panel is narrow
+        (each at least ``least`` pixels wide, or two to a line)."""
         width = self.board.panel_width()
-        fit = max(1 if width < 400 else 2, int(width // 340))
+        fit = max(1 if width < 400 else 2, int(width // least))
         per_row = max(1, min(per_row, fit))
         for i, w in enumerate(widgets):
             self.panel_body.addWidget(w, i // per_row, i % per_row)
@@ -754,7 +757,7 @@ class SuddsTable(GameTable):
         for i in range(4):
             widgets.append(self._labelled(f"Display card {i + 1}", self._combo(
                 f"sm:deal:display{i}", cases, display[i], lambda v, i=i: display.__setitem__(i, v))))
-        self._grid(widgets, 7)
+        self._grid(widgets, 4, least=240)
         self._row(self._button("These are the cards", "sm:send", self._send_deal, role="primary"))
 
     def _labelled(self, text: str, widget: QWidget) -> QWidget:
@@ -787,7 +790,7 @@ class SuddsTable(GameTable):
                                  f"({len(values)} of {len(self.state.dice)} entered).")
         keys = [self._button(str(v), f"sm:value:{v}", lambda v=v: self._set_die(v), enabled=die is not None)
                 for v in range(1, 7)]
-        self._grid(keys, 6)
+        self._grid(keys, 6, least=70)
         if self.simulator is not None:
             self._row(self._button("Roll on the simulated table (its camera reads the dice)",
                                                       "sm:dice:camera", self._camera_dice))
@@ -1107,7 +1110,7 @@ class SuddsTable(GameTable):
         self.panel_title.setText(f"{self.player}, re-roll the Moxie die: what does it show?")
         words = [f"{v}: {TRACK_NAME[TRACKS[v - 1]]}" for v in range(1, 6)] + ["6: nothing"]
         self._grid([self._button(w, f"sm:value:{v}", lambda v=v: self._send({"type": "reroll", "value": v}))
-                    for v, w in enumerate(words, 1)], 6)
+                    for v, w in enumerate(words, 1)], 6, least=170)
         if self.simulator is not None:
             self._row(self._button("Re-roll on the simulated table", "sm:reroll:sim", lambda: self._send(
                 {"type": "reroll", "value": self.simulator.rng.randint(1, 6)})))
@@ -1286,7 +1289,7 @@ class SuddsTable(GameTable):
         cards = self.sel["cards"]
         self._grid([self._labelled(f"Suspect {i + 1}", self._combo(f"sm:reveal{i + 1}", suspects, cards[i],
                                                                    lambda v, i=i: cards.__setitem__(i, v)))
-                    for i in range(4)], 4)
+                    for i in range(4)], 4, least=240)
         self._row(self._button("These are the suspects", "sm:send", lambda: self._send(
             {"type": "reveal", "cards": list(cards)}), role="primary"))
 
