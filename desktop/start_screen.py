@@ -6,14 +6,14 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, QSettings, Qt, QThread, QUrl, Signal
 from PySide6.QtGui import QDesktopServices
-from PySide6.QtWidgets import (QCheckBox, QDialog, QFrame, QGroupBox, QHBoxLayout, QListView, QListWidget,
+from PySide6.QtWidgets import (QCheckBox, QDialog, QFrame, QGroupBox, QHBoxLayout, QListWidget,
                                QListWidgetItem, QProgressBar, QScrollArea, QVBoxLayout, QWidget)
 
 from engine.games import game_info
 from engine.paths import user_dir
 from engine.store import StoreError
 
-from .drawn.emblem import EMBLEM_ROLE, Emblem, EmblemDelegate, EmblemView, game_emblem
+from .drawn.emblem import EMBLEM_ROLE, Emblem, EmblemDelegate, EmblemView, WrappedItemDelegate, game_emblem
 from .drawn.motion import set_less_motion
 from .games import move_to_bin, restore_from_bin, saved_games
 from .table_base import ShelfScreen
@@ -106,11 +106,8 @@ class StartScreen(QWidget):
         self.shelf.setObjectName("start:shelf")
         self.shelf.setWordWrap(True)
         self.shelf.setHorizontalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
-        # Wrapped titles are measured again when the window changes size (else a title laid out
-        # for a wider window is cut short with an ellipsis).
-        self.shelf.setResizeMode(QListView.Adjust)
         # Each game beside its emblem (our own drawing on a tile in the game's colour).
-        self.shelf.setItemDelegate(EmblemDelegate(*SHELF_EMBLEM, self.shelf))
+        self.shelf.setItemDelegate(EmblemDelegate(self.shelf, *SHELF_EMBLEM))
         self.emblems: dict[str, Emblem] = {}
         for game in self.games:
             info = game_info(game)
@@ -137,7 +134,7 @@ class StartScreen(QWidget):
         self.own_screens.setContentsMargins(0, 0, 0, 0)
         shelf_layout.addLayout(self.own_screens)
         self.screen_window: ShelfScreenWindow | None = None
-        body.addWidget(shelf_box, 4)
+        body.addWidget(shelf_box, 3)
 
         about = QGroupBox("How to play, in short")
         about_layout = QVBoxLayout(about)
@@ -184,6 +181,7 @@ class StartScreen(QWidget):
         self.saved.setObjectName("start:saved")
         self.saved.setWordWrap(True)          # a long line wraps instead of hiding behind a scroll bar
         self.saved.setHorizontalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
+        self.saved.setItemDelegate(WrappedItemDelegate(self.saved))    # every line of a long entry shows
         self.saved.itemActivated.connect(self._resume_item)
         self.saved.currentItemChanged.connect(lambda *_: self._saved_buttons())
         r.addWidget(self.saved, 1)

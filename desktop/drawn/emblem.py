@@ -22,7 +22,8 @@ from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QRect, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QPainter, QPen
-from PySide6.QtWidgets import QSizePolicy, QStyle, QStyledItemDelegate, QStyleOptionViewItem, QWidget
+from PySide6.QtWidgets import (QAbstractItemView, QSizePolicy, QStyle, QStyledItemDelegate, QStyleOptionViewItem,
+                               QWidget)
 
 from engine.paths import assets_dir, read_toml
 
@@ -192,7 +193,33 @@ def item_text_rect(option: QStyleOptionViewItem, widget: QWidget) -> QRect:
     return style.subElementRect(QStyle.SE_ItemViewItemText, option, widget).adjusted(margin, 0, -margin, 0)
 
 
-class EmblemDelegate(QStyledItemDelegate):
+class WrappedItemDelegate(QStyledItemDelegate):
+    """A list's items whose words wrap, each as tall as its wrapped words need and no wider
+    than the list.
+
+    The style measures wrapped words as if the item had no padding and adds a style sheet's
+    padding to the list's width: the item is laid out wider than the list shows it, its words
+    run under the scroll bar and the last line is cut short. This measures the room it paints in.
+    """
+
+    def sizeHint(self, option: QStyleOptionViewItem, index) -> QSize:
+        size = super().sizeHint(option, index)
+        widget = option.widget
+        if widget is None or not option.rect.isValid():
+            return size
+        opt = QStyleOptionViewItem(option)
+        self.initStyleOption(opt, index)
+        opt.rect = QRect(0, 0, option.rect.width(), TALL)
+        room = item_text_rect(opt, widget)
+        words = opt.fontMetrics.boundingRect(QRect(0, 0, room.width(), TALL), int(Qt.TextWordWrap), opt.text)
+        around = TALL - room.height()
+        decoration = opt.decorationSize.height() if opt.features & QStyleOptionViewItem.HasDecoration else 0
+        # No wider than the list (the style adds the padding to the list's width).
+        return QSize(min(size.width(), option.rect.width()),
+                     max(size.height(), words.height() + around, decoration + around))
+
+
+class EmblemDelegate(WrappedItemDelegate):
     """A list's items with an emblem (item data :data:`EMBLEM_ROLE`) in the icon's place.
 
     The style lays the item out as if it had an icon (its text wraps beside it as usual); the
@@ -200,8 +227,8 @@ class EmblemDelegate(QStyledItemDelegate):
     pixels on a side in a narrow list and grows with the list's width up to ``most``.
     """
 
-    def __init__(self, least: int, most: int, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
+    def __init__(self, view: QAbstractItemView, least: int, most: int) -> None:
+        super().__init__(view)
         self.least, self.most = least, most
 
     def side(self, width: int) -> int:
@@ -215,21 +242,6 @@ class EmblemDelegate(QStyledItemDelegate):
             option.features |= QStyleOptionViewItem.HasDecoration
             option.decorationSize = QSize(side, side)
             option.decorationPosition = QStyleOptionViewItem.Left
-
-    def sizeHint(self, option: QStyleOptionViewItem, index) -> QSize:
-        # The style measures wrapped words as if the item had no padding; a style sheet's padding
-        # then leaves a line too few and the last one is cut short. Measure the room it paints in.
-        size = super().sizeHint(option, index)
-        widget = option.widget
-        if widget is None or not option.rect.isValid():
-            return size
-        opt = QStyleOptionViewItem(option)
-        self.initStyleOption(opt, index)
-        opt.rect = QRect(0, 0, option.rect.width(), TALL)
-        room = item_text_rect(opt, widget)
-        words = opt.fontMetrics.boundingRect(QRect(0, 0, room.width(), TALL), int(Qt.TextWordWrap), opt.text)
-        around = TALL - room.height()
-        return QSize(size.width(), max(size.height(), words.height() + around, opt.decorationSize.height() + around))
 
     def paint(self, p: QPainter, option: QStyleOptionViewItem, index) -> None:
         super().paint(p, option, index)
@@ -245,5 +257,5 @@ class EmblemDelegate(QStyledItemDelegate):
         paint_emblem(p, style.subElementRect(QStyle.SE_ItemViewItemDecoration, opt, widget), emblem)
 
 
-__all__ = ["Emblem", "EmblemDelegate", "EmblemView", "EMBLEM_ROLE", "NO_COLOUR", "game_emblem", "initials",
-           "initials_text", "paint_emblem"]
+__all__ = ["Emblem", "EmblemDelegate", "EmblemView", "EMBLEM_ROLE", "NO_COLOUR", "WrappedItemDelegate",
+           "game_emblem", "initials", "initials_text", "item_text_rect", "paint_emblem"]

@@ -92,25 +92,49 @@ def test_no_title_on_the_shelf_is_cut_short_beside_its_emblem(window, qtbot, hei
     for width in WIDTHS:
         window.resize(width, height)
         qtbot.wait(5)
-        _titles_fit(shelf, f"{width}x{height}")
+        _words_fit(shelf, f"{width}x{height}")
+        assert shelf.visualItemRect(shelf.item(shelf.count() - 1)).bottom() <= shelf.viewport().height(), \
+            f"{width}x{height}: the shelf needs a scroll bar"
 
 
-def _titles_fit(shelf: QListWidget, where: str) -> None:
-    shelf.doItemsLayout()
-    delegate = shelf.itemDelegate()
-    for row in range(shelf.count()):
-        index = shelf.model().index(row, 0)
+def test_a_long_saved_game_is_shown_whole_in_the_saved_games(window, qtbot):
+    """The saved games wrap their long lines too (the same style sheet's padding)."""
+    from desktop.games import GameController
+    from engine.game import Assist
+
+    names = ["Julie", "Amberley", "Mark"]
+    for _ in range(2):          # two games: the list needs its scroll bar, which narrows it
+        controller = GameController.new(GAMES_FIRST, names, {n: 30 for n in names}, Assist.FULL,
+                                        options={o.id: o.default for o in game_info(GAMES_FIRST).options},
+                                        demo=True)
+        window._open(controller)
+        window.leave_game()
+    window.show_start()
+    saved = window.start.findChild(QListWidget, "start:saved")
+    assert sum(names[1] in saved.item(i).text() for i in range(saved.count())) == 2
+    for width in WIDTHS:
+        window.resize(width, 728)
+        qtbot.wait(5)
+        _words_fit(saved, f"{width}x728")
+        for i in range(saved.count()):
+            assert saved.visualItemRect(saved.item(i)).width() <= saved.viewport().width(), \
+                f"{width}x728: an entry is laid out wider than the list shows it"
+
+
+def _words_fit(view: QListWidget, where: str) -> None:
+    delegate = view.itemDelegate()
+    for row in range(view.count()):
+        index = view.model().index(row, 0)
         option = QStyleOptionViewItem()
-        option.initFrom(shelf)
-        option.widget = shelf
-        option.rect = shelf.visualRect(index)
+        option.initFrom(view)
+        option.widget = view
+        option.rect = view.visualRect(index)
         delegate.initStyleOption(option, index)
-        room = item_text_rect(option, shelf)
+        room = item_text_rect(option, view)
         need = option.fontMetrics.boundingRect(QRect(0, 0, room.width(), 10_000), int(Qt.TextWordWrap), option.text)
         assert need.height() <= room.height(), \
             f"{where}: {option.text!r} needs {need.height()} px, has {room.height()}"
         assert option.decorationSize.height() <= option.rect.height(), where
-        assert option.rect.bottom() <= shelf.viewport().height(), f"{where}: the shelf needs a scroll bar"
 
 
 def test_the_emblem_is_crisp_at_twice_the_pixel_density(qapp):
