@@ -9,6 +9,7 @@ Nothing here knows the rules: the table (``table.py``) gives each piece what to 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Callable, Iterable
 
 from PySide6.QtCore import QPointF, QRect, QRectF, QSize, Qt, Signal
@@ -19,7 +20,7 @@ from ... import style
 from ...drawn import Clickable, FlightLayer
 from ...drawn import paint as pt
 from ...drawn import text as txt
-from ...drawn.items import paint_player_disc
+from ...drawn.items import paint_cached, paint_player_disc
 from ...drawn.palette import readable_ink
 from ...widgets import plain_tip
 from .city import City
@@ -178,9 +179,12 @@ class Words(QWidget):
 
     def paintEvent(self, event) -> None:
         p = QPainter(self)
+        paint_cached(self, p, (tuple(self.parts), self.max_lines), self._paint)
+        p.end()
+
+    def _paint(self, p: QPainter) -> None:
         p.setRenderHint(QPainter.Antialiasing)
         draw_placed(p, self._layout(), Qt.AlignLeft)
-        p.end()
 
 
 # --- the dice pool ---------------------------------------------------------------------------------
@@ -238,6 +242,10 @@ class PoolDie(Clickable):
 
     def paintEvent(self, event) -> None:
         p = QPainter(self)
+        paint_cached(self, p, (self.value, self.legal, self.chosen, self.present, self.angle, self.hasFocus(), self.fill), self._paint)
+        p.end()
+
+    def _paint(self, p: QPainter) -> None:
         p.setRenderHint(QPainter.Antialiasing)
         r = self.die_rect()
         if not self.present:
@@ -256,8 +264,6 @@ class PoolDie(Clickable):
                 pt.paint_chosen(p, r)
         if self.hasFocus():
             pt.paint_focus(p, r.adjusted(-4, -4, 4, 4), r.width() * 0.2)
-        p.end()
-
 
 class DicePool(QWidget):
     """The pool: the dice in groups (white, black, grey, then each player's own die), each group's
@@ -274,6 +280,7 @@ class DicePool(QWidget):
                 die.setParent(self)
         self.setSizePolicy(QSizePolicy.Ignored, QSizePolicy.Ignored)
         self._captions: list[tuple[txt.DrawnText, Line]] = []
+        self._version = 0           # the captions laid out again: painted again
 
     def dice(self) -> list[PoolDie]:
         return [d for _, dice in self.groups for d in dice]
@@ -313,6 +320,7 @@ class DicePool(QWidget):
                                           int(width), int(room.height()))
             self._captions += place_lines(fitted, room, ok, centre=False)
             x += width + self.GAP
+        self._version += 1
         self.update()
 
     def drawn_texts(self) -> list[txt.DrawnText]:
@@ -320,9 +328,12 @@ class DicePool(QWidget):
 
     def paintEvent(self, event) -> None:
         p = QPainter(self)
+        paint_cached(self, p, (self._version,), self._paint)
+        p.end()
+
+    def _paint(self, p: QPainter) -> None:
         p.setRenderHint(QPainter.Antialiasing)
         draw_placed(p, self._captions)
-        p.end()
 
 
 # --- the city ---------------------------------------------------------------------------------------
@@ -441,6 +452,10 @@ class District(Clickable):
 
     def paintEvent(self, event) -> None:
         p = QPainter(self)
+        paint_cached(self, p, (self.look, self.disc, self.hasFocus()), self._paint)
+        p.end()
+
+    def _paint(self, p: QPainter) -> None:
         p.setRenderHint(QPainter.Antialiasing)
         tile = self.tile()
         placed, marks = self.layout()
@@ -467,7 +482,6 @@ class District(Clickable):
             pt.paint_chosen(p, tile)
         if self.hasFocus():
             pt.paint_focus(p, tile.adjusted(-4, -4, 4, 4))
-        p.end()
 
 
 def mark_px(rect: QRectF) -> int:
@@ -586,6 +600,11 @@ class CityMap(QWidget):
 
     def paintEvent(self, event) -> None:
         p = QPainter(self)
+        self.roads()                    # the roads' key up to date for the picture's
+        paint_cached(self, p, (self._road_key, self.tile_size.width(), self.tile_size.height()), self._paint)
+        p.end()
+
+    def _paint(self, p: QPainter) -> None:
         p.setRenderHint(QPainter.Antialiasing)
         r = QRectF(self.rect()).adjusted(1, 1, -1, -1)
         water = QPainterPath()
@@ -605,7 +624,6 @@ class CityMap(QWidget):
         p.setPen(QPen(QColor(ROAD), 5, Qt.SolidLine, Qt.RoundCap))
         for path in self.roads():
             p.drawPath(path)
-        p.end()
 
 
 def _route(a: QPointF, b: QPointF, others: list[QRectF], bounds: QRectF, tile_h: float) -> QPainterPath:
@@ -724,6 +742,10 @@ class ConspiracyCard(Clickable):
 
     def paintEvent(self, event) -> None:
         p = QPainter(self)
+        paint_cached(self, p, (self.name, self.cover, self.legal, self.chosen, self.hasFocus()), self._paint)
+        p.end()
+
+    def _paint(self, p: QPainter) -> None:
         p.setRenderHint(QPainter.Antialiasing)
         card = self.card_rect()
         if self.name:
@@ -742,7 +764,6 @@ class ConspiracyCard(Clickable):
             pt.paint_chosen(p, card)
         if self.hasFocus():
             pt.paint_focus(p, card.adjusted(-4, -4, 4, 4))
-        p.end()
 
 
 # --- the Case display -------------------------------------------------------------------------------
@@ -805,6 +826,10 @@ class CaseCard(QWidget):
 
     def paintEvent(self, event) -> None:
         p = QPainter(self)
+        paint_cached(self, p, (self.card,), self._paint)
+        p.end()
+
+    def _paint(self, p: QPainter) -> None:
         p.setRenderHint(QPainter.Antialiasing)
         card = self.card_rect()
         if self.card is None:
@@ -815,7 +840,6 @@ class CaseCard(QWidget):
             pt.paint_face(p, card, pt.CardLook(caption="", symbol=self.symbol, colour=self.colour,
                                                 name=self.card[0], face_up=True))
         draw_placed(p, self._layout())
-        p.end()
 
 
 # --- a player's board ------------------------------------------------------------------------------
@@ -885,7 +909,7 @@ class PlayerSheet(QWidget):
             row_h = min(height / n, txt.line_height(24) + 8)
             px = next((s for s in range(22, txt.LEAST_PX - 1, -1) if txt.line_height(s) + 2 <= row_h), txt.LEAST_PX)
             face = max(min(row_h - 4, 34), 12)
-            name_w = max(QFontMetrics(txt.font(px)).horizontalAdvance(c[2 if short else 1]) for c in data.columns) + 8
+            name_w = max(advance(c[2 if short else 1], px) for c in data.columns) + 8
             box = max(min(face * 0.6, 18), 9)
             width = face + 6 + name_w + 6 + 4 * box + 9 + 10 + most * (face + 3)
             return row_h, px, face, name_w, box, width
@@ -952,6 +976,10 @@ class PlayerSheet(QWidget):
 
     def paintEvent(self, event) -> None:
         p = QPainter(self)
+        paint_cached(self, p, (self.data, frozenset(self.held)), self._paint)
+        p.end()
+
+    def _paint(self, p: QPainter) -> None:
         p.setRenderHint(QPainter.Antialiasing)
         r = QRectF(self.rect()).adjusted(1.5, 1.5, -1.5, -1.5)
         p.setPen(QPen(QColor("#8A8A8A"), 2))
@@ -959,7 +987,6 @@ class PlayerSheet(QWidget):
         p.drawRoundedRect(r, 10, 10)
         data = self.data
         if data is None:
-            p.end()
             return
         # The player's colour down the sheet's left edge.
         p.setPen(Qt.NoPen)
@@ -1012,27 +1039,36 @@ class PlayerSheet(QWidget):
             p.setFont(txt.font(drawn.px, True))
             p.setPen(QColor(INK))
             p.drawText(QRectF(drawn.rect).adjusted(shift, 0, 0, 0), int(Qt.AlignLeft | Qt.AlignVCenter), value)
-        p.end()
+
+
+@lru_cache(maxsize=8192)
+def advance(text: str, px: int, bold: bool = False) -> int:
+    """How wide ``text`` is at ``px`` pixels (measured once)."""
+    return QFontMetrics(txt.font(px, bold)).horizontalAdvance(text)
+
+
+@lru_cache(maxsize=2048)
+def _wrapped(text: str, px: int, width: int) -> tuple[str, ...]:
+    return tuple(txt.wrap(text, QFontMetrics(txt.font(px)), width))
 
 
 def _flow(entries: list[tuple[str, str, str, bool]], room: QRectF) -> tuple[list[tuple[str, txt.DrawnText, str]], bool]:
     """Entries as "words value" pieces flowing left to right in lines, at the largest size that
     fits ``room`` (none below the least size); whether they all fitted."""
     for px in range(22, txt.LEAST_PX - 1, -1):
-        regular, bold = QFontMetrics(txt.font(px)), QFontMetrics(txt.font(px, True))
         line_h = txt.line_height(px, True) + 3
         x, y = room.left(), room.top()
         out = []
         ok = True
         for key, words, value, _optional in entries:
-            w = regular.horizontalAdvance(words + " ") + bold.horizontalAdvance(value) + 4
+            w = advance(words + " ", px) + advance(value, px, True) + 4
             if w > room.width():
                 # Too long for a line (a list of cards): wrapped on lines of its own.
                 if x > room.left():
                     x, y = room.left(), y + line_h
-                lines = txt.wrap(f"{words} {value}", regular, int(room.width()))
+                lines = _wrapped(f"{words} {value}", px, int(room.width()))
                 h = len(lines) * txt.line_height(px)
-                if any(regular.horizontalAdvance(line) > room.width() for line in lines):
+                if any(advance(line, px) > room.width() for line in lines):
                     ok = False
                 out.append((key, txt.DrawnText("\n".join(lines), px, QRect(int(x), int(y), int(room.width()), int(h)),
                                                True), value))
@@ -1161,6 +1197,10 @@ class PlayerTab(Clickable):
 
     def paintEvent(self, event) -> None:
         p = QPainter(self)
+        paint_cached(self, p, (tuple(self.parts), tuple(self.dice), self.open, self.current, frozenset(self.held), self.hasFocus()), self._paint)
+        p.end()
+
+    def _paint(self, p: QPainter) -> None:
         p.setRenderHint(QPainter.Antialiasing)
         r = QRectF(self.rect()).adjusted(1, 1, -1, 0)
         path = QPainterPath()
@@ -1185,7 +1225,6 @@ class PlayerTab(Clickable):
                 paint_pool_die(p, shown[die], die, value, fill)
         if self.hasFocus():
             pt.paint_focus(p, r.adjusted(3, 3, -3, -3), 8)
-        p.end()
 
 
 # --- the whole table ---------------------------------------------------------------------------------
