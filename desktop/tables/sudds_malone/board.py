@@ -1169,7 +1169,7 @@ class PlayerTab(Clickable):
                 parts = list(self.parts)
                 while True:
                     dice_w = len(self.dice) * (face + 2) + 6 if self.dice and len(parts) > 1 else 0
-                    fitted, _, ok = fit_lines([Line(mark + "  ".join(parts), 20 if self.current else 18, bold=True,
+                    fitted, _, ok = fit_lines([Line(mark + "  ".join(parts), 24 if self.current else 18, bold=True,
                                                     max_lines=1)], int(room_w - dice_w), int(h - 4))
                     if ok or len(parts) <= 1:
                         break

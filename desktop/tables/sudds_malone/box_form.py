@@ -29,8 +29,9 @@ LAYOUTS: dict[str, list[tuple[str, list[list[str]]]]] = {
     "map": [("The board's map", [["neighbours"]])],
     "count": [("Case deck", [["cases_in_play"]])],
 }
-SMALL = ('QLabel[role="sm"] { font-size: 11pt; } QLabel[role="xs"] { font-size: 10pt; } '
-         'QLabel[role="smhead"] { font-size: 12pt; font-weight: bold; }')
+# Read from across the table too (issue 23): nothing under 15 px.
+SMALL = ('QLabel[role="sm"] { font-size: 16px; } QLabel[role="xs"] { font-size: 15px; } '
+         'QLabel[role="smhead"] { font-size: 19px; font-weight: bold; }')
 
 
 REWARD_WORDS = {"bonus": "a bonus action", "snitch": "a snitch", "fedora": "a fedora", "peek": "a peek",
@@ -211,7 +212,7 @@ class BoxReview(QWidget):
         body = QHBoxLayout()
         self.rows = QListWidget()
         self.rows.setObjectName("box:rows")
-        self.rows.setStyleSheet("font-size: 11pt;")
+        self.rows.setStyleSheet("font-size: 16px;")
         # Long values wrap: no sideways scrolling to read what a value is.
         self.rows.setWordWrap(True)
         self.rows.setHorizontalScrollBarPolicy(Qt.ScrollBarAlwaysOff)

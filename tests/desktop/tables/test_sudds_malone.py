@@ -674,6 +674,28 @@ def test_the_city_map_draws_a_road_for_each_pair_of_locations_that_touch(game):
             assert not [loc for loc, r in tiles.items() if loc not in ends and r.contains(point)], ends
 
 
+def test_the_table_is_crisp_at_twice_the_pixel_density(game):
+    """Issue 23: the dice, the map and the board are drawn on the device pixels: at 2x each has detail a
+    1x picture scaled up has not."""
+    from PySide6.QtGui import QImage
+    t = game
+    deal(t)
+    roll(t, ROLL)
+    table = sm(t)
+    for widget in (table.dice["black-2"], table.city.districts["queens"], table.sheet, table.tabs["Ann"]):
+        one = QImage(widget.size(), QImage.Format_ARGB32)
+        one.fill(Qt.white)
+        widget.render(one)
+        two = QImage(widget.size() * 2, QImage.Format_ARGB32)
+        two.setDevicePixelRatio(2)
+        two.fill(Qt.white)
+        widget.render(two)
+        upscaled = one.scaled(two.size(), Qt.IgnoreAspectRatio, Qt.FastTransformation)
+        differ = sum(1 for y in range(0, two.height(), 2) for x in range(0, two.width(), 2)
+                     if two.pixel(x, y) != upscaled.pixel(x, y))
+        assert differ > 100, f"{widget.objectName()}: the 2x picture is only the 1x one blown up"
+
+
 # --- a whole game by clicks ---------------------------------------------------------------------------
 def demo_game(window, qtbot, seed: int, names=("Ann", "Bob")):
     """A game on the simulated table with a fixed deal (``demo_seed``): its truth answers every private look."""
