@@ -12,7 +12,6 @@ back through each player's own link: each link returns its own player's page and
 from __future__ import annotations
 
 import json
-import random
 import time
 import urllib.request
 
@@ -22,8 +21,7 @@ from engine.game import Assist
 from engine.session import Session
 from phones import PlayerLinks, player_snapshot
 from phones.server import PhoneServer
-from tests.robustness.games import (GAME_IDS, SEEDS, other_card, played, replace_card, replay_actions, try_apply,
-                                    with_confirm)
+from tests.robustness.games import GAME_IDS, SEEDS, played, replay_actions, replay_with_others_reads_changed
 
 
 def page(session: Session, player: str) -> str:
@@ -41,29 +39,10 @@ def private_part(session: Session, player: str) -> str:
 
 def compare_player(game: str, seed: int, player: str) -> tuple[int, int]:
     """(steps compared, private reads changed) for one player's phone page in one game."""
-    base = played(game, seed)
-    rng = random.Random(f"phones/{game}/{seed}/{player}")
-    a = Session.new(game, list(base.players), base.options)
-    b = Session.new(game, list(base.players), base.options)
-    deck = a.rules.deck
     compared = changed = 0
-    for step, action in enumerate(base.actions):
-        if action.get("type") == "undo":
-            a.undo()
-            b.undo()
-        else:
-            a.apply(action)
-            other = action
-            for key, index, card, readers in base.private.get(step, ()):
-                if player not in readers:
-                    wrong = other_card(deck, card, rng)
-                    if wrong is not None:
-                        other = replace_card(other, (key, index, card), wrong)
-            tried = [other, with_confirm(b, other)] if other is not action else []
-            done = try_apply(b, *tried, action, with_confirm(b, action))
-            if done is None or a.public_log() != b.public_log():
-                break              # what everyone saw differs from here on: nothing more to compare
-            changed += done[0] is other and other is not action
+    for step, action, a, b, read_changed in replay_with_others_reads_changed(
+            game, seed, player, f"phones/{game}/{seed}/{player}"):
+        changed += read_changed
         assert private_part(a, player) == private_part(b, player), (
             f"{game} seed {seed}: {player}'s phone page changed at step {step} because of another "
             f"player's private read ({action})")

@@ -11,7 +11,7 @@ import json
 import random
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+from typing import Any, Iterator
 
 from engine.errors import RuleViolation
 from engine.events import Event
@@ -180,3 +180,39 @@ def replay_actions(game: str, players: tuple[str, ...], options: dict, actions: 
         else:
             session.apply(a)
     return session
+
+
+def replay_with_others_reads_changed(game: str, seed: int, player: str,
+                                     rng_key: str) -> Iterator[tuple[int, dict, Session, Session, bool]]:
+    """Replays the played game ``(game, seed)`` twice, side by side: as played, and with every card
+    that players other than ``player`` read privately changed to another card of its kind.
+
+    Yields ``(step, action, as_played, changed, read_changed)`` after each step, where
+    ``read_changed`` says whether this step's changed action was the one applied. Stops when what
+    everyone saw differs (a changed card later shown to all or scored, or no candidate applies):
+    the privacy property holds for identical public events only.
+    """
+    base = played(game, seed)
+    rng = random.Random(rng_key)
+    a = Session.new(game, list(base.players), base.options)
+    b = Session.new(game, list(base.players), base.options)
+    deck = a.rules.deck
+    for step, action in enumerate(base.actions):
+        read_changed = False
+        if action.get("type") == "undo":
+            a.undo()
+            b.undo()
+        else:
+            a.apply(action)
+            other = action
+            for key, index, card, readers in base.private.get(step, ()):
+                if player not in readers:
+                    wrong = other_card(deck, card, rng)
+                    if wrong is not None:
+                        other = replace_card(other, (key, index, card), wrong)
+            tried = [other, with_confirm(b, other)] if other is not action else []
+            done = try_apply(b, *tried, action, with_confirm(b, action))
+            if done is None or a.public_log() != b.public_log():
+                return
+            read_changed = done[0] is other and other is not action
+        yield step, action, a, b, read_changed

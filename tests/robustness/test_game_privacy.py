@@ -14,14 +14,12 @@ what Bob's look named).
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
 from engine.game import Assist
 from engine.session import Session
 
-from .games import GAME_IDS, SEEDS, other_card, played, replace_card, try_apply, with_confirm
+from .games import GAME_IDS, SEEDS, played, replay_with_others_reads_changed
 
 
 def seen_by(session: Session, player: str) -> tuple:
@@ -33,33 +31,10 @@ def seen_by(session: Session, player: str) -> tuple:
 
 def check_player(game: str, seed: int, player: str) -> tuple[int, int]:
     """(steps compared, card reads changed) for one player of one game."""
-    base = played(game, seed)
-    rng = random.Random(f"{game}/{seed}/{player}")
-    a_session = Session.new(game, list(base.players), base.options)
-    b_session = Session.new(game, list(base.players), base.options)
-    deck = a_session.rules.deck
     compared = changed = 0
-    for step, action in enumerate(base.actions):
-        if action.get("type") == "undo":
-            a_session.undo()
-            b_session.undo()
-        else:
-            a_session.apply(action)
-            other = action
-            for key, index, card, readers in base.private.get(step, ()):
-                if player not in readers:
-                    wrong = other_card(deck, card, rng)
-                    if wrong is not None:
-                        other = replace_card(other, (key, index, card), wrong)
-            tried = [other, with_confirm(b_session, other)] if other is not action else []
-            done = try_apply(b_session, *tried, action, with_confirm(b_session, action))
-            if done is None:
-                break          # the other players' tables diverged: nothing more to compare
-            if a_session.public_log() != b_session.public_log():
-                # What everyone saw differs from here on (a changed card was later shown to all,
-                # or scored): the property holds for identical public events only.
-                break
-            changed += done[0] is other and other is not action
+    for step, action, a_session, b_session, read_changed in replay_with_others_reads_changed(
+            game, seed, player, f"{game}/{seed}/{player}"):
+        changed += read_changed
         assert seen_by(a_session, player) == seen_by(b_session, player), (
             f"{game} seed {seed}: {player}'s journal, log or screen changed at step {step} "
             f"because of another player's private read ({action})")
