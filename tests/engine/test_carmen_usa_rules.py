@@ -674,7 +674,9 @@ def test_carmen_wins_when_all_eight_warrants_leave_play():
 
 # --- Catching Carmen ---------------------------------------------------------------------
 def finale(players=("Ann", "Bob", "Cy"), ages=None) -> UsaTable:
-    t = UsaTable(players, ages=ages, pieces=("big-bend", "everglades", "mammoth-cave")[:len(players)])
+    """A game played up to its finale: the table as Catching Carmen begins."""
+    t = UsaTable(players, ages=ages, pieces=("big-bend", "everglades", "mammoth-cave", "gateway-arch",
+                                             "wright-brothers", "new-orleans-jazz")[:len(players)])
     order = t.s.state.order
     t.go("denali")
     for _ in order[1:]:
@@ -742,20 +744,8 @@ def test_finale_time_runs_out_carmen_escapes():
 def test_finale_each_agent_takes_exactly_three_tokens_and_the_timer_follows_the_count(agents, seconds):
     """Catching Carmen: "Each agent chooses three tokens ... Place the rest of the tokens aside", and the
     timer is set "according to the number of agents playing" (2: 20 s ... 6: 1 minute 10 seconds)."""
-    names = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay")[:agents]
-    t = UsaTable(names, pieces=("big-bend", "everglades", "mammoth-cave", "gateway-arch", "wright-brothers",
-                                "new-orleans-jazz")[:agents])
+    t = finale(("Ann", "Bob", "Cy", "Dee", "Eve", "Fay")[:agents])
     order = t.s.state.order
-    t.go("denali")
-    for _ in order[1:]:
-        t.ask()
-        t.answer(True)
-        t.move("none")
-    t.ask()
-    t.answer(True)
-    t.s.apply({"type": "accuse", "player": order[0]})
-    t.call("liberty-bell")
-    t.call("arches")
     for p in order:
         unchanged(t, {"type": "start_clock", "player": order[-1]})      # not before everyone has drawn
         t.s.apply({"type": "draw_capitals", "player": p})
