@@ -54,6 +54,33 @@ def photo_half(name: str) -> str:
     return "tune" if hashlib.sha256(name.encode()).digest()[0] % 2 == 0 else "check"
 
 
+def timed_read(reader: DicePoolReader, image, times: list[float]) -> list:
+    """The reader's readings of ``image``; its CPU time in ms is added to ``times``."""
+    t0 = time.thread_time()
+    readings = reader.read(image)
+    times.append((time.thread_time() - t0) * 1000)
+    return readings
+
+
+def score(tally: Counter, *, right: bool, unsure: bool, wrong: list[str], wrong_line: str) -> None:
+    """One die's reading counted as unsure, right or wrong (a wrong one also listed)."""
+    if unsure:
+        tally["unsure"] += 1
+    elif right:
+        tally["right"] += 1
+    else:
+        tally["wrong"] += 1
+        wrong.append(wrong_line)
+
+
+def count_strays(tally: Counter, readings: list, on_a_die) -> None:
+    """The readings on no die ("no die"), and how many of those were sure of a value."""
+    for j, r in enumerate(readings):
+        if j not in on_a_die:
+            tally["no die"] += 1
+            tally["no die, sure"] += r.value is not None
+
+
 def rendered(frames: int, seed: int, die_px=(34, 64)) -> dict:
     table = DiceTable(seed=seed)
     reader = DicePoolReader()
@@ -61,9 +88,7 @@ def rendered(frames: int, seed: int, die_px=(34, 64)) -> dict:
     times, wrong = [], []
     for k in range(frames):
         pool = table.random_pool(int(np.random.default_rng(k).integers(12, 17)), die_px=die_px)
-        t0 = time.thread_time()
-        readings = reader.read(pool.image)
-        times.append((time.thread_time() - t0) * 1000)
+        readings = timed_read(reader, pool.image, times)
         used = set()
         for die in pool.dice:
             tally["dice"] += 1
@@ -73,17 +98,11 @@ def rendered(frames: int, seed: int, die_px=(34, 64)) -> dict:
                 continue
             r = readings[near[0]]
             used.update(near)
-            if r.value is None or (r.value == die.value and r.colour == UNKNOWN_COLOUR):
-                tally["unsure"] += 1  # the player taps the value, or says the colour
-            elif (r.colour, r.value) == (die.colour, die.value):
-                tally["right"] += 1
-            else:
-                tally["wrong"] += 1
-                wrong.append(f"{die.colour} {die.value} read as {r.colour} {r.value}")
-        for j, r in enumerate(readings):
-            if j not in used:
-                tally["no die"] += 1
-                tally["no die, sure"] += r.value is not None
+            score(tally, right=(r.colour, r.value) == (die.colour, die.value), wrong=wrong,
+                  # unsure: the player taps the value, or says the colour
+                  unsure=r.value is None or (r.value == die.value and r.colour == UNKNOWN_COLOUR),
+                  wrong_line=f"{die.colour} {die.value} read as {r.colour} {r.value}")
+        count_strays(tally, readings, used)
     return {"name": f"rendered, seed {seed} ({frames} frames, 1280x720)", "tally": tally, "times": times, "wrong": wrong}
 
 
@@ -96,9 +115,7 @@ def real(folder: Path, half: str, step: int = 1, limit: int | None = None) -> di
     times, wrong = [], []
     for name in names:
         frame = cv2.imread(str(folder / "images" / f"{name}.jpg"))
-        t0 = time.thread_time()
-        readings = reader.read(frame)
-        times.append((time.thread_time() - t0) * 1000)
+        readings = timed_read(reader, frame, times)
         dice = labels[name]["dice"]
         owner = {}
         for j, r in enumerate(readings):
@@ -113,17 +130,9 @@ def real(folder: Path, half: str, step: int = 1, limit: int | None = None) -> di
                 continue
             r = readings[min(mine, key=lambda j: math.dist(readings[j].centre, ((x1 + x2) / 2, (y1 + y2) / 2)))]
             colours[r.colour] += 1
-            if r.value is None:
-                tally["unsure"] += 1
-            elif r.value == value:
-                tally["right"] += 1
-            else:
-                tally["wrong"] += 1
-                wrong.append(f"{name}: a {value} read as {r.value} at ({r.centre[0]:.0f}, {r.centre[1]:.0f})")
-        for j, r in enumerate(readings):
-            if j not in owner:
-                tally["no die"] += 1
-                tally["no die, sure"] += r.value is not None
+            score(tally, unsure=r.value is None, right=r.value == value, wrong=wrong,
+                  wrong_line=f"{name}: a {value} read as {r.value} at ({r.centre[0]:.0f}, {r.centre[1]:.0f})")
+        count_strays(tally, readings, owner)
     return {"name": f"real photos, {half} half ({len(names)} photos, 640x640)", "tally": tally, "times": times,
             "wrong": wrong, "colours": colours}
 
