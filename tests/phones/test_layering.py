@@ -4,19 +4,13 @@
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.layering import ROOT, assert_imports_none_of
 
 
 def test_phones_never_imports_qt_or_the_desktop():
-    code = ("import sys, phones, phones.server, phones.photos, phones.qr, phones.network, phones.guard; "
-            "bad = sorted(m for m in sys.modules if m.split('.')[0] in ('PySide6', 'shiboken6', 'desktop')); "
-            "print(bad); sys.exit(1 if bad else 0)")
-    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
-    assert result.returncode == 0, result.stdout + result.stderr
+    assert_imports_none_of(("phones", "phones.server", "phones.photos", "phones.qr", "phones.network", "phones.guard"),
+                           ("PySide6", "shiboken6", "desktop"))
 
 
 def test_engine_and_vision_never_import_phones():
