@@ -14,10 +14,10 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
-from PySide6.QtWidgets import (QDialog, QFrame, QGridLayout, QGroupBox, QHBoxLayout, QListWidget, QSizePolicy,
-                               QStackedWidget, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QDialog, QFrame, QGridLayout, QGroupBox, QHBoxLayout, QLabel, QListWidget, QScrollArea,
+                               QSizePolicy, QStackedWidget, QVBoxLayout, QWidget)
 
 from engine.dice import DieSpec, load_die
 from engine.errors import RuleViolation
@@ -36,6 +36,8 @@ BOTTOM_HEIGHT = 96         # what happened: its height; the journals and the cam
 MESSAGE_LINES = 2          # the message area shows the newest lines; the log keeps them all
 COMPACT_FROM = 6           # this many action buttons or more: lower buttons, so the column fits a laptop
 ACTION_POINT_SIZE = 18     # the legal choices read from across the table (24 px)
+TABLE_SHARE = 2 / 3        # the action column may widen into the table, which keeps at least this share
+LOG_LEAST = 280            # what happened keeps this width when long names widen the journal buttons
 
 
 @dataclass
@@ -81,6 +83,7 @@ class TableScreen(QWidget):
         self.frame_source = lambda: None
         self._spoken = ""
         self._offered: tuple | None = None       # what the action buttons now on screen offer
+        self._journals_need = SIDE_WIDTH          # the journal buttons' width for their longest name
         self._build()
 
     # --- layout --------------------------------------------------------------------
@@ -137,16 +140,23 @@ class TableScreen(QWidget):
         for page in (self.quiet, self.banner, self.error, self.undo_panel):
             self.messages.addWidget(page)
         self.messages.setFixedHeight(self._message_height())
-        outer.addWidget(self.messages)
 
+        # The message over the table only: the side column starts level with it, so the action
+        # buttons have the message's height too.
         body = QHBoxLayout()
         outer.addLayout(body, 1)
+        middle = QVBoxLayout()
+        middle.setSpacing(outer.spacing())
+        middle.addWidget(self.messages)
         self.table_holder = QVBoxLayout()
-        body.addLayout(self.table_holder, 1)
+        middle.addLayout(self.table_holder, 1)
+        body.addLayout(middle, 1)
 
-        side_widget = QWidget()
+        self.body = body
+        self.side_widget = side_widget = QWidget()
         side_widget.setFixedWidth(SIDE_WIDTH)
-        side = QVBoxLayout(side_widget)
+        side_widget.installEventFilter(self)          # a new height: the actions find their room again
+        self.side = side = QVBoxLayout(side_widget)
         side.setContentsMargins(0, 0, 0, 0)
         body.addWidget(side_widget)
         self.die_box = QGroupBox("Die")
@@ -165,14 +175,29 @@ class TableScreen(QWidget):
         self.die_message.hide()
         die_layout.addWidget(self.die_message)
         side.addWidget(self.die_box)
-        action_box = QGroupBox("Actions")
+        self.action_box = action_box = QGroupBox("Actions")
         self.action_layout = QVBoxLayout(action_box)
         self.action_layout.setContentsMargins(6, 4, 6, 4)
-        side.addWidget(action_box)
-        side.addStretch(1)
+        # Scrolls only when even the widest column cannot hold every option whole (never cut).
+        self.action_scroll = QScrollArea()
+        self.action_scroll.setObjectName("actions")
+        self.action_scroll.setFrameShape(QFrame.NoFrame)
+        self.action_scroll.setWidgetResizable(True)
+        self.action_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
+        self.action_scroll.setVerticalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
+        self.action_scroll.setFocusPolicy(Qt.NoFocus)       # Tab goes from button to button, as before
+        holder = QWidget()
+        holder_layout = QVBoxLayout(holder)
+        holder_layout.setContentsMargins(0, 0, 0, 0)
+        holder_layout.addWidget(action_box)
+        holder_layout.addStretch(1)                    # the buttons keep their height, the room stays below
+        self.action_scroll.setWidget(holder)
+        holder.setAutoFillBackground(False)            # setWidget fills it: the column keeps the window's
+        self.action_scroll.viewport().setAutoFillBackground(False)
+        side.addWidget(self.action_scroll, 1)
 
         # The bottom strip: what happened, the journals, the camera (low and wide).
-        bottom = QHBoxLayout()
+        self.bottom = bottom = QHBoxLayout()
         outer.addLayout(bottom)
         # The newest public events in large type, newest on top; a click shows the whole log.
         log_box = QGroupBox("What happened")
@@ -271,12 +296,29 @@ class TableScreen(QWidget):
         assert self.controller is not None
         clear_layout(self.journal_layout)
         colours = player_colours(self.controller.session.players)
+        widest = 0
         for i, player in enumerate(self.controller.session.players):
             b = PlayerButton(player, colours[player], player)      # the player's name in their colour
             b.setObjectName(f"journal:{player}")
             b.setToolTip(plain_tip(f"Open {player}'s Evidence Journal (only {player} should look)"))
             b.clicked.connect(lambda _=False, p=player: self.journal_requested.emit(p))
             self.journal_layout.addWidget(b, i // 2, i % 2)
+            widest = max(widest, b.needed_width())
+        margins = self.journal_layout.contentsMargins()
+        chrome = margins.left() + margins.right() + self.journal_layout.horizontalSpacing() + 8
+        self._journals_need = 2 * widest + chrome
+        self._fit_journals()
+
+    def _fit_journals(self) -> None:
+        """Two journal buttons a row, each as wide as the longest name needs: a long name takes room
+        from what happened beside it (which keeps LOG_LEAST) rather than being shortened."""
+        outer = self.layout().contentsMargins()
+        camera = sum(w.sizeHint().expandedTo(w.minimumSizeHint()).width()
+                     for w in (self.camera_slot.itemAt(i).widget() for i in range(self.camera_slot.count())) if w)
+        room = self.width() - outer.left() - outer.right() - camera - LOG_LEAST - 2 * self.bottom.spacing()
+        width = max(SIDE_WIDTH, min(self._journals_need, room))
+        if self.journal_box.width() != width or self.journal_box.minimumWidth() != width:
+            self.journal_box.setFixedWidth(width)
 
     # --- drawing -------------------------------------------------------------------
     def refresh(self) -> None:
@@ -365,7 +407,6 @@ class TableScreen(QWidget):
         b.POINT_SIZE = b.LEAST_POINT_SIZE = ACTION_POINT_SIZE
         if role:
             b.setProperty("role", role)
-        b.setMinimumHeight(40)
         b.setObjectName(name)
         b.clicked.connect(slot)
         self.action_layout.addWidget(b)      # shown by _refresh_actions once all are styled
@@ -380,14 +421,87 @@ class TableScreen(QWidget):
         self._offered = offer
         clear_layout(self.action_layout)
         self._build_actions(prompt, over)
-        buttons = [self.action_layout.itemAt(i).widget() for i in range(self.action_layout.count())]
-        buttons = [b for b in buttons if isinstance(b, WrappingButton)]
-        for b in buttons:
-            # Styled before they are shown: the column never stands taller for a moment.
-            if len(buttons) >= COMPACT_FROM:
-                b.setMinimumHeight(30)
-                b.set_compact()
+        # Styled before they are shown: the column never stands taller for a moment.
+        self._fit_action_column()
+        for b in self._action_buttons():
             b.show()
+
+    def _action_buttons(self) -> list[WrappingButton]:
+        items = [self.action_layout.itemAt(i).widget() for i in range(self.action_layout.count())]
+        return [b for b in items if isinstance(b, WrappingButton)]
+
+    def eventFilter(self, watched, event) -> bool:
+        if watched is self.side_widget and event.type() == QEvent.Resize:
+            self._fit_action_column()
+        return super().eventFilter(watched, event)
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self._fit_action_column()
+        self._fit_journals()
+
+    def event(self, event) -> bool:
+        handled = super().event(event)
+        if event.type() == QEvent.LayoutRequest:
+            self._fit_journals()           # the camera panel beside them may have grown
+        return handled
+
+    def _fit_action_column(self) -> None:
+        """Room for every option whole at 24 px. When the buttons' lines need more height than the
+        column has, the buttons get less padding; then the column widens (fewer lines), taking
+        width from the table down to what the table needs and at least TABLE_SHARE of the width;
+        only then does the column scroll. Each button is as high as its lines: never squeezed."""
+        if self.table is None:
+            return
+        buttons = self._action_buttons()
+        hints = [w for w in (self.action_layout.itemAt(i).widget() for i in range(self.action_layout.count()))
+                 if isinstance(w, QLabel) and not w.isHidden()]
+        self.action_box.ensurePolished()
+        frame, margins = self.action_box.contentsMargins(), self.action_layout.contentsMargins()
+        spacing = self.action_layout.spacing() * max(len(buttons) + len(hints) - 1, 0)
+        chrome = frame.top() + frame.bottom() + margins.top() + margins.bottom() + spacing
+        room = self.side_widget.height()
+        if self.die_box.isVisibleTo(self):
+            room -= self.die_box.sizeHint().height() + self.side.spacing()
+        across = frame.left() + frame.right() + margins.left() + margins.right()
+
+        def need(width: int, compact: bool, bar: int = 0) -> int:
+            inner = width - across - bar
+            return chrome + (sum(b.height_for(inner, compact) for b in buttons)
+                             + sum(h.heightForWidth(inner) for h in hints))
+
+        outer = self.layout().contentsMargins()
+        body = self.width() - outer.left() - outer.right() - self.body.spacing()
+        table_least = max(self.table.minimumSizeHint().expandedTo(self.table.minimumSize()).width(),
+                          int(body * TABLE_SHARE))
+        widest = max(SIDE_WIDTH, body - table_least)
+        width, compact, scroll = SIDE_WIDTH, len(buttons) >= COMPACT_FROM, False
+        if buttons and need(width, compact) > room:
+            compact = True
+            if need(width, compact) > room:
+                if need(widest, compact) > room:
+                    width, scroll = widest, True
+                else:
+                    # The narrowest column that holds them (fewer lines as it widens).
+                    low, high = SIDE_WIDTH, widest
+                    while high - low > 4:
+                        mid = (low + high) // 2
+                        low, high = (low, mid) if need(mid, True) <= room else (mid, high)
+                    width = high
+        if self.side_widget.width() != width:
+            self.side_widget.setFixedWidth(width)
+        bar = self.action_scroll.verticalScrollBar().sizeHint().width() if scroll else 0
+        self.action_scroll.setVerticalScrollBarPolicy(Qt.ScrollBarAlwaysOn if scroll else Qt.ScrollBarAlwaysOff)
+        inner = width - across - bar
+        for b in buttons:
+            if b.compact != compact:
+                b.set_compact(compact)
+        for h in hints:
+            # As high as its lines at the column's width: the buttons under it keep their own height.
+            h.setMinimumHeight(h.heightForWidth(inner))
+        # The box is never squeezed below its buttons' lines (a button's own least height is its
+        # style sheet's): with less room the column scrolls.
+        self.action_box.setMinimumHeight(need(width, compact, bar) if buttons else 0)
 
     def _build_actions(self, prompt, over: bool) -> None:
         assert self.controller is not None and self.table is not None
@@ -408,9 +522,7 @@ class TableScreen(QWidget):
         if direct:
             hint = label("Click a highlighted card (\u25B6) on the table, or use Tab and Enter.")
             hint.setObjectName("action:hint")
-            # As high as its lines at the column's width: the buttons under it keep their own height.
             hint.ensurePolished()
-            hint.setMinimumHeight(hint.heightForWidth(SIDE_WIDTH - 24))
             self._add_action(hint)
             for option in direct:
                 values = next(iter(option.targets.values()))
@@ -430,9 +542,13 @@ class TableScreen(QWidget):
     # --- messages ------------------------------------------------------------------
     def say(self, lines: list[str]) -> None:
         """Show what just happened, in the words everyone may read (the newest lines)."""
-        lines = [line for line in lines if line]
+        lines = [line for line in lines if line][-MESSAGE_LINES:]
         if lines:
-            self.banner.setText("\n".join(lines[-MESSAGE_LINES:]))
+            self.banner.setText("\n".join(lines))
+            # Two long lines may need more rows than the place has: the newest one then shows alone
+            # (what happened and the full log keep them all).
+            if len(lines) > 1 and self.banner.heightForWidth(self.messages.width()) > self.messages.height():
+                self.banner.setText(lines[-1])
             self.messages.setCurrentWidget(self.banner)
         else:
             self._hide_message()

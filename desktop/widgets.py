@@ -72,6 +72,11 @@ class WrappingButton(QPushButton):
     POINT_SIZE = 13
     #: the font never shrinks below this (a button read from across the table sets it higher)
     LEAST_POINT_SIZE = 8
+    #: padding above and below the text, plain and compact; the text's least height (style.py's
+    #: min-height, compact's own); the border (style.py: the focus ring is drawn inside it)
+    PADDING, COMPACT_PADDING = 4, 1
+    TEXT_HEIGHT, COMPACT_TEXT_HEIGHT = 34, 20
+    BORDER = 2
 
     def __init__(self, text: str = "", parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -86,6 +91,10 @@ class WrappingButton(QPushButton):
         self._lines = list(lines)
         self._fit_text()
 
+    @property
+    def compact(self) -> bool:
+        return self._compact
+
     def set_compact(self, compact: bool = True) -> None:
         """Less padding and a lower minimum height than the app's buttons: for a column of many."""
         self._compact = compact
@@ -95,6 +104,23 @@ class WrappingButton(QPushButton):
         super().resizeEvent(event)
         self._fit_text()
 
+    def _metrics(self, size: int) -> QFontMetrics:
+        font = QFont(self.font())
+        font.setPointSize(size)
+        return QFontMetrics(font)
+
+    def _wrapped(self, metrics: QFontMetrics, width: int) -> list[str]:
+        return [wrapped for line in self._lines for wrapped in wrap_to_width(line, metrics, width)]
+
+    def height_for(self, width: int, compact: bool) -> int:
+        """The height that shows every line whole at ``width`` at the largest type size, with the
+        padding ``compact`` gives (for a column that must find room for its buttons)."""
+        metrics = self._metrics(self.POINT_SIZE)
+        rows = len(self._wrapped(metrics, max(width - 12, 40)))
+        if compact:
+            return max(rows * metrics.height(), self.COMPACT_TEXT_HEIGHT) + 2 * self.COMPACT_PADDING + 2 * self.BORDER
+        return max(rows * metrics.height(), self.TEXT_HEIGHT) + 2 * self.PADDING + 2 * self.BORDER
+
     def _fit_text(self) -> None:
         """Wrap the lines to the inner width, shrinking the font for a word too long or for
         more lines than the button is high."""
@@ -102,11 +128,9 @@ class WrappingButton(QPushButton):
         height = self.height() - 6           # borders and padding
         size = self.POINT_SIZE
         while True:
-            font = QFont(self.font())
-            font.setPointSize(size)
-            metrics = QFontMetrics(font)
-            text = "\n".join(wrapped for line in self._lines for wrapped in wrap_to_width(line, metrics, width))
-            rows = text.split("\n")
+            metrics = self._metrics(size)
+            rows = self._wrapped(metrics, width)
+            text = "\n".join(rows)
             fits_across = all(metrics.horizontalAdvance(t) <= width for t in rows)
             fits_down = height <= 0 or len(rows) * metrics.height() <= height
             if size <= self.LEAST_POINT_SIZE or (fits_across and fits_down):
@@ -115,7 +139,8 @@ class WrappingButton(QPushButton):
         if self._base_sheet:
             sheet = self._base_sheet.replace("color: #111;", f"color: #111; font-size: {size}pt;")
         else:
-            low = " min-height: 20px; padding: 1px 6px;" if self._compact else " padding: 4px 6px;"
+            low = (f" min-height: {self.COMPACT_TEXT_HEIGHT}px; padding: {self.COMPACT_PADDING}px 6px;"
+                   if self._compact else f" padding: {self.PADDING}px 6px;")
             sheet = f"QPushButton {{ font-size: {size}pt;{low} }}"
         if sheet != self.styleSheet():      # restyling on every refresh costs a frame
             self.setStyleSheet(sheet)

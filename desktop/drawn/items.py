@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 
 from PySide6.QtCore import QObject, QPointF, QRect, QRectF, QSize, Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QPainter, QPen, QPixmap
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPen, QPixmap
 from PySide6.QtWidgets import QAbstractButton, QSizePolicy, QWidget
 
 from .. import style
@@ -446,31 +446,60 @@ def paint_player_disc(p: QPainter, rect: QRectF, colour: str, name: str) -> None
 
 
 class PlayerButton(Clickable):
-    """A button with a player's colour disc and name (a journal button: "Julie's journal")."""
+    """A button with a player's colour disc and name (a journal button: "Julie's journal").
+
+    :meth:`needed_width` says how wide it should be to show its name at the least type size (on
+    two lines if the name has two words), up to :attr:`WIDEST`, for its owner to give it room; in
+    less room the name is drawn in a narrow face, and only a name too long even for that is
+    shortened with "\u2026" (the whole name stays in the button's screen-reader name, and its
+    owner's tooltip names the player)."""
+
+    HEIGHT = 44
+    LARGEST = 20
+    #: the widest a journal button asks to be: two side by side leave "what happened" its room
+    WIDEST = 240
+    MARGIN = 8              # right of the name
 
     def __init__(self, name: str, colour: str, words: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.name, self.colour, self.words = name, colour, words
         self.setAccessibleName(words)
         self.setSizePolicy(QSizePolicy.Ignored, QSizePolicy.Fixed)
-        self.setFixedHeight(44)
+        self.setFixedHeight(self.HEIGHT)
         self.setMinimumWidth(80)
 
     def text(self) -> str:
         return self.words
 
+    def needed_width(self) -> int:
+        """The width that shows the words whole at the least type size in the app's face (at
+        most :attr:`WIDEST`)."""
+        metrics = QFontMetrics(txt.font(txt.LEAST_PX, True))
+        words = self.words.split()
+        # The best place to break into two lines (or none): the narrower of its two halves' widest.
+        need = min(max(metrics.horizontalAdvance(" ".join(words[:cut])), metrics.horizontalAdvance(" ".join(words[cut:])))
+                   for cut in range(1, len(words) + 1)) if words else 0
+        return min(self.HEIGHT + need + self.MARGIN + 2, self.WIDEST)
+
     def _texts(self) -> list[txt.DrawnText]:
         h = self.height()
         x = h
-        room = QRect(x, 2, self.width() - x - 8, h - 4)
-        px, lines, fits = txt.fit(self.words, room.width(), room.height(), 20, bold=True, max_lines=2)
-        return [txt.DrawnText("\n".join(lines), px, room, fits)]
+        room = QRect(x, 2, self.width() - x - self.MARGIN, h - 4)
+        for family in ("", txt.narrow_family()):       # the narrow face only when the app's is too wide
+            px, lines, fits = txt.fit(self.words, room.width(), room.height(), self.LARGEST, bold=True,
+                                      family=family, max_lines=2)
+            if fits:
+                return [txt.DrawnText("\n".join(lines), px, room, True, family=family)]
+        family = txt.narrow_family()
+        metrics = QFontMetrics(txt.font(txt.LEAST_PX, True, QFont(family)))
+        short = metrics.elidedText(self.words, Qt.ElideRight, room.width())
+        return [txt.DrawnText(short, txt.LEAST_PX, room, bool(short), family=family)]
 
     def drawn_texts(self) -> list[txt.DrawnText]:
         return self._texts()
 
     def sizeHint(self) -> QSize:
-        return QSize(160, 44)
+        return QSize(max(160, self.needed_width()), self.HEIGHT)
 
     def paintEvent(self, event) -> None:
         p = QPainter(self)
@@ -485,9 +514,9 @@ class PlayerButton(Clickable):
         p.setPen(QColor(style.INK))
         for drawn in self._texts():
             lines = tuple(drawn.text.split("\n"))
-            top = drawn.rect.top() + (drawn.rect.height() - len(lines) * txt.line_height(drawn.px, True)) // 2
+            top = drawn.rect.top() + (drawn.rect.height() - len(lines) * txt.line_height(drawn.px, True, drawn.family)) // 2
             txt.draw_lines(p, QRect(drawn.rect.left(), top, drawn.rect.width(), drawn.rect.height()), lines,
-                           drawn.px, bold=True, align=Qt.AlignLeft)
+                           drawn.px, bold=True, align=Qt.AlignLeft, family=drawn.family)
         if self.hasFocus():
             pt.paint_focus(p, r.adjusted(3, 3, -3, -3), 6)
         p.end()

@@ -159,11 +159,11 @@ class StickerPanel(QGroupBox):
         self._thread = _CameraThread(self._worker)
         self.destroyed.connect(self._worker.stop)      # a screen deleted with its camera on
         self._worker.preview.connect(self._show_preview)
-        self._worker.sighting.connect(self.card_read)
+        self._worker.sighting.connect(self._card)
         self._worker.foreign.connect(self._other)
         self._worker.failed.connect(self._failed)
         self._worker.started.connect(self._started)
-        self._worker.hint.connect(self.status.setText)
+        self._worker.hint.connect(self._hint)
         self._thread.start()
 
     def restart(self) -> None:
@@ -188,14 +188,31 @@ class StickerPanel(QGroupBox):
         super().hideEvent(event)
 
     # --- from the worker --------------------------------------------------------------
+    def _stale(self) -> bool:
+        """A signal a stopped worker sent before it ended, delivered after a restart: a picture
+        from it would look like the new camera at work, its failure would stop the new one."""
+        return self.sender() is not self._worker
+
     def _started(self, _text: str) -> None:
-        self.status.setText("Camera on: hold the card up to it.")
+        if not self._stale():
+            self.status.setText("Camera on: hold the card up to it.")
+
+    def _hint(self, text: str) -> None:
+        if not self._stale():
+            self.status.setText(text)
 
     def _show_preview(self, image: QImage) -> None:
-        self.image.setPixmap(QPixmap.fromImage(image).scaled(self.image.size(), Qt.KeepAspectRatio))
+        if not self._stale():
+            self.image.setPixmap(QPixmap.fromImage(image).scaled(self.image.size(), Qt.KeepAspectRatio))
+
+    def _card(self, card_id: str) -> None:
+        if not self._stale():
+            self.card_read.emit(card_id)
 
     def _other(self, what: str) -> None:
         """A tag that is no card of this game: a bare number ("tag:1520"), another game's card, a QR code."""
+        if self._stale():
+            return
         if what.startswith("tag:") and what[4:].isdigit():
             self.number_read.emit(int(what[4:]))
             return
@@ -207,6 +224,8 @@ class StickerPanel(QGroupBox):
             self.message.setText("That code is not a Gumshoe sticker of a card. Nothing changed.")
 
     def _failed(self, message: str) -> None:
+        if self._stale():
+            return
         self.status.setText("No camera.")
         self.status.setToolTip(plain_tip(message))
         self.message.setText("No camera is working. Everything else on this screen still works by typing: type "

@@ -9,6 +9,7 @@ family meets them, with 2, 3 and 4 players.
 from __future__ import annotations
 
 import pytest
+from PySide6.QtGui import QFontInfo
 from PySide6.QtWidgets import QAbstractButton, QGroupBox, QLabel, QTableWidget, QTabBar, QWidget
 
 from .driver import Driver
@@ -145,3 +146,112 @@ def test_every_installed_games_table_fits_with_the_fewest_and_the_most_players(w
         t = Driver(window, qtbot)
         fits(t, size, f"{game} with {count} players")
         window.leave_game()
+
+
+def test_the_action_column_finds_room_for_many_long_options(window, qtbot):
+    """docs/desktop.md: the action buttons keep their 24 px type and every word. Long options get
+    less padding first, then a wider column (the table keeps two thirds of the width), and only
+    options too many for even that make the column scroll, each button still whole."""
+    from desktop.games import GameController
+    from desktop.table_screen import SIDE_WIDTH, TABLE_SHARE
+    from engine.game import Assist, Option, Prompt
+
+    names = ["Ann", "Bob", "Cyd", "Dee"]
+    controller = GameController.new("carmen-cards", names, {n: 8 + i for i, n in enumerate(names)}, Assist.FULL,
+                                    demo=True)
+    window._open(controller)
+    window.show_table()
+    t = Driver(window, qtbot)
+    screen = window.table
+    size = (1280, 680)
+    words = "Ask the old witness"
+
+    def offer(count: int) -> list:
+        prompt = Prompt("Ann", "Ann, choose.", tuple(Option(f"ask{i}", f"{i + 1}. {words}") for i in range(count)))
+        screen._refresh_actions(prompt, False)
+        fits(t, size, f"{count} long options")
+        shown = [t.find(f"action:ask{i}") for i in range(count)]
+        assert [" ".join(b.text().split()) for b in shown] == [f"{i + 1}. {words}" for i in range(count)]
+        assert all(QFontInfo(b.font()).pixelSize() >= 24 for b in shown)
+        return shown
+
+    body = size[0] - 24 - 6
+    offer(3)
+    assert screen.side_widget.width() == SIDE_WIDTH
+    offer(5)                          # two lines each at the usual width, one line each a little wider
+    assert SIDE_WIDTH < screen.side_widget.width() <= body - int(body * TABLE_SHARE)
+    assert not screen.action_scroll.verticalScrollBar().isVisible()
+    shown = offer(9)
+    assert screen.side_widget.width() == body - int(body * TABLE_SHARE)
+    bar = screen.action_scroll.verticalScrollBar()
+    assert bar.isVisible() and bar.maximum() > 0
+    # Each button as high as its lines, none squeezed; Tab to the last one brings it into view.
+    for b in shown:
+        assert b.height() >= len(b.text().split("\n")) * b.fontMetrics().height() + 4
+    shown[-1].setFocus()
+    screen.action_scroll.ensureWidgetVisible(shown[-1])
+    viewport = screen.action_scroll.viewport()
+    top = shown[-1].mapTo(viewport, shown[-1].rect().topLeft())
+    assert 0 <= top.y() and top.y() + shown[-1].height() <= viewport.height()
+
+
+def test_two_long_messages_leave_the_newest_whole(window, qtbot):
+    """The message place keeps its height (the board never moves): two short lines show together;
+    two lines too long for it leave the newest one whole rather than cutting either."""
+    from desktop.games import GameController
+    from engine.game import Assist
+
+    names = ["Ann", "Bob", "Cyd", "Dee"]
+    controller = GameController.new("carmen-cards", names, {n: 8 + i for i, n in enumerate(names)}, Assist.FULL,
+                                    demo=True)
+    window._open(controller)
+    window.show_table()
+    t = Driver(window, qtbot)
+    size = (1280, 680)
+    fits(t, size, "the table")
+    screen = window.table
+    screen.say(["Ann rolled a 4.", "Bob swapped two cards."])
+    assert t.text("banner") == "Ann rolled a 4.\nBob swapped two cards."
+    older = ("Ann played the card from the far end of her row onto the table and everyone read it aloud, "
+             "then Bob asked Cyd which of the two middle cards she had looked at before the roll.")
+    newer = ("Cyd answered in front of everyone that it was the card nearest to her, and Dee wrote that "
+             "down in her journal before passing the die to Ann for the next roll of the game.")
+    screen.say([older, newer])
+    assert t.text("banner") == newer
+    fits(t, size, "two long messages")
+
+
+def test_journal_buttons_show_long_names(window, qtbot):
+    """Issue 23: a journal button per player with their name. Long names get the width they need
+    (what happened beside them gives way, keeping its own room), whole and at 15 px or more."""
+    from desktop.games import GameController
+    from engine.game import Assist
+
+    names = ["Annabelle", "Bartholomew", "Anna Maria Fitzgerald", "Christopher"]
+    controller = GameController.new("carmen-cards", names, {n: 8 + i for i, n in enumerate(names)}, Assist.FULL,
+                                    demo=True)
+    window._open(controller)
+    window.show_table()
+    t = Driver(window, qtbot)
+    for size in SCREENS:
+        fits(t, size, "long names on the journal buttons")
+        for name in names:
+            [drawn] = t.find(f"journal:{name}").drawn_texts()
+            assert " ".join(drawn.text.split()) == name and drawn.px >= 15      # on one or two lines
+
+
+def test_a_name_too_long_for_its_journal_button_is_shortened_and_kept_whole_for_a_screen_reader(qtbot):
+    """Only when even the narrow face cannot show it: the name ends in an ellipsis on the button,
+    and its screen-reader name is still the whole name."""
+    from desktop.drawn import PlayerButton
+
+    name = "Maximilianbartholomewson"                    # 24 letters, the longest a name may be
+    journal = PlayerButton(name, "#0072B2", name)
+    qtbot.addWidget(journal)
+    journal.resize(journal.needed_width(), journal.HEIGHT)
+    [drawn] = journal.drawn_texts()
+    assert drawn.text == name and drawn.fits and drawn.px >= 15
+    journal.resize(150, journal.HEIGHT)
+    [drawn] = journal.drawn_texts()
+    assert drawn.text.endswith("\u2026") and name.startswith(drawn.text[:-1]) and drawn.fits and drawn.px >= 15
+    assert journal.accessibleName() == name

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QFontInfo
 from PySide6.QtWidgets import QAbstractButton, QLabel
 
 from desktop.drawn import set_less_motion
@@ -276,6 +277,35 @@ def test_every_screen_fits_a_laptop(table, vertical):
     t.click("entry:cancel")
     t.click("action:hinton")
     fits(t, size, "what Ted Hinton does", vertical=vertical)
+
+
+def test_long_options_fit_the_action_column_whole_at_24_px(table):
+    """docs/desktop.md: with melds on two locations the options 'Lay off on a meld (...)', 'Meld three
+    or more...' and 'Note cards of my hand...' are shown whole at 24 px on a 1280x680 laptop with four
+    players: the column finds them room (it starts level with the message, its buttons get less
+    padding, it widens if it must) rather than cutting a line or shrinking the type."""
+    t = table
+    size = (1280, 680)
+    t.window.resize(*size)
+    choose_game(t)
+    t.new_game([("Ann", 9), ("Bob", 10), ("Cyd", 11), ("Dee", 12)])
+    t.click("action:deal")
+    t.click("choose:Dee")
+    t.choose("card", E(4, "a"))
+    t.click("entry:submit")
+    t.click("action:draw")
+    for number, under in ((1, E(7, "a")), (2, E(7, "b"))):
+        t.click("action:meld")
+        pick_cards(t, [E(number, "a"), E(number, "b"), E(number, "c")])
+        look(t, f"board/{number}", under)
+        t.click("action:leave")
+    fits(t, size, "five options, two of them long")
+    shown = {b.objectName(): " ".join(b.text().split()) for b in t.window.table.findChildren(QAbstractButton)
+             if b.objectName().startswith("action:") and b.isVisible()}
+    assert shown["action:layoff"] == "Lay off on a meld (Kaufman, Texas, Sherman, Texas)"
+    assert shown["action:meld"] == "Meld three or more Evidence of one location"
+    assert shown["action:note_hand"] == "Note cards of my hand in my journal (privately)"
+    assert all(QFontInfo(t.find(name).font()).pixelSize() >= 24 for name in shown)
 
 
 def test_ted_hinton_look_by_clicks(game):

@@ -513,14 +513,18 @@ def test_a_library_edited_outside_the_app_gets_tag_numbers_before_the_sheets_are
 
 # --- stickers printed to attach later, attached by showing the card to the camera ------------------
 def camera_on(t, panel) -> None:
+    """The camera's first picture: its tag reader is running (a fresh reader process takes a while
+    on a busy machine, vision.isolated.START_TIMEOUT_S)."""
+    from vision.isolated import START_TIMEOUT_S
     t.qtbot.waitUntil(lambda: panel.running and panel.simulated is not None and panel.image.pixmap() is not None
-                      and not panel.image.pixmap().isNull(), timeout=15_000)
+                      and not panel.image.pixmap().isNull(), timeout=int(START_TIMEOUT_S * 1000))
 
 
 def show(t, panel, card: str, words: str) -> str:
-    """Hold a card up to the simulated camera until the sticker message says ``words``."""
+    """Hold a card up to the simulated camera until the sticker message says ``words`` (held as long
+    as the wait: a busy machine reads fewer frames a second, and a card is confirmed by several)."""
     camera_on(t, panel)
-    panel.simulated.hold_up([card], seconds=3.0)
+    panel.simulated.hold_up([card], seconds=15.0)
     try:
         t.qtbot.waitUntil(lambda: words in t.text("library:sticker:message"), timeout=15_000)
     except Exception:
@@ -610,6 +614,35 @@ def test_stickers_printed_to_attach_later_then_attached_by_the_simulated_camera(
     from vision.synthetic import SyntheticTable
     seen = TagDetector(active={"39-clues"}).detect(SyntheticTable(seed=4).frame(["39-clues.card.n7"]))
     assert {(d.identity.tag_id, d.card_id) for d in seen} == {(1502, "39-clues.card.n7")}
+
+
+def test_a_restarted_sticker_camera_shows_nothing_from_the_one_it_replaced(table, gumshoe_home):
+    """After a sticker is attached the camera restarts to read the new numbers. What the stopped camera
+    sent before it ended (a last picture, a failure) arrives after the restart: it must not look like
+    the new camera at work (a card held up then would go unread) nor stop it."""
+    from PySide6.QtGui import QImage
+
+    t = table
+    dialog = open_library(t)
+    panel = dialog.body.stickers
+    box = t.find("library:sticker:choice")
+    box.setCurrentIndex(box.findData(-1))                       # the simulated table
+    t.click("library:sticker:camera")
+    camera_on(t, panel)
+    old = panel._worker
+    panel.restart()
+    assert panel.running and panel._worker is not old
+    picture = QImage(64, 36, QImage.Format_RGB888)
+    picture.fill(0)
+    old.preview.emit(picture)
+    old.hint.emit("Hold the card still.")
+    old.failed.emit("The camera stopped sending pictures. Check the cable and press Retry.")
+    assert panel.image.pixmap().isNull() and panel.image.text() == "Camera off"
+    assert panel.running and t.text("library:sticker:status") == "Simulated table"     # the new camera's words
+    assert "No camera is working" not in t.text("library:sticker:message")
+    camera_on(t, panel)                                         # the new camera's own picture
+    t.click("screen:close")
+    assert not panel.running
 
 
 def test_no_camera_on_the_library_screen_is_said_and_typing_still_works(table, gumshoe_home, monkeypatch):
