@@ -15,3 +15,30 @@ def gumshoe_home(tmp_path, monkeypatch):
     (home / "settings.ini").write_text("[General]\nless_motion=true\n", encoding="utf-8")
     monkeypatch.setenv("GUMSHOE_DEMO_SEED", "20261123")
     return home
+
+
+@pytest.fixture
+def t(qtbot, qapp):
+    """The laptop's main window, its phone server on loopback only, driven as a family would."""
+    from desktop.main_window import MainWindow
+    from desktop.style import apply_style
+    from tests.desktop.driver import Driver
+
+    apply_style(qapp)
+    win = MainWindow()
+    win.phone_hosts = ["127.0.0.1"]          # loopback only in tests
+    qtbot.addWidget(win)
+    win.show()
+    qtbot.waitExposed(win)
+    yield Driver(win, qtbot)
+    win.close()
+
+
+@pytest.fixture
+def browser():
+    """A headless chromium at a phone's size (skipped where chromium is not installed)."""
+    from .browser import phone_browser
+
+    b = phone_browser()
+    yield b
+    b.quit()

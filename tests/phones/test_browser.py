@@ -10,52 +10,23 @@ import time
 
 import cv2
 import pytest
-from PySide6.QtWidgets import QLineEdit
 
 from tests.desktop.driver import Driver, visible_texts
 
-from .browser import PHONE_SIZE, as_phone, page_errors, phone_browser, require_chromium
+from .browser import PHONE_SIZE, as_phone, page_errors, require_chromium
+from .laptop import start_game
 
 pytestmark = pytest.mark.slow
 
 
-@pytest.fixture
-def t(qtbot, qapp):
+@pytest.fixture(autouse=True)
+def chromium():
+    """Each test here drives a real browser (skipped, before any window opens, where there is none)."""
     require_chromium()
-    from desktop.main_window import MainWindow
-    from desktop.style import apply_style
-
-    apply_style(qapp)
-    win = MainWindow()
-    win.phone_hosts = ["127.0.0.1"]
-    qtbot.addWidget(win)
-    win.show()
-    qtbot.waitExposed(win)
-    yield Driver(win, qtbot)
-    win.close()
-
-
-@pytest.fixture
-def browser():
-    b = phone_browser()
-    yield b
-    b.quit()
 
 
 def start(t: Driver) -> None:
-    t.choose_game("carmen-cards")
-    t.click("start:new")
-    t.find("new:count").setValue(2)
-    for i, name in enumerate(("Ann", "Bob")):
-        edit = t.find(f"new:name{i}", QLineEdit)
-        edit.clear()
-        t.qtbot.keyClicks(edit, name)
-        t.find(f"new:age{i}").setValue(9 + i)
-    t.find("new:phones").setChecked(True)
-    t.click("new:start")
-    t.click("phones:done")
-    if t.window.stack.currentWidget() is t.window.setup:
-        t.click("setup:done")
+    start_game(t, "carmen-cards")
     t.deal({})
 
 

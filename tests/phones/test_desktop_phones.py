@@ -5,47 +5,18 @@ can go wrong (another player's link, out of turn, forged, sent twice, replayed l
 from __future__ import annotations
 
 import pytest
-from PySide6.QtWidgets import QLabel, QLineEdit
+from PySide6.QtWidgets import QLabel
 
 from tests.desktop.driver import Driver, visible_texts
 
 from .client import get_json, in_thread, post_json
+from .laptop import start_game
 
 GAME = "carmen-cards"
 
 
-@pytest.fixture
-def t(qtbot, qapp):
-    from desktop.main_window import MainWindow
-    from desktop.style import apply_style
-
-    apply_style(qapp)
-    win = MainWindow()
-    win.phone_hosts = ["127.0.0.1"]          # loopback only in tests
-    qtbot.addWidget(win)
-    win.show()
-    qtbot.waitExposed(win)
-    yield Driver(win, qtbot)
-    win.close()
-
-
 def start(t: Driver, names=("Ann", "Bob"), phones: bool = True, demo: bool = False) -> None:
-    t.choose_game(GAME)
-    t.click("start:demo" if demo else "start:new")
-    t.find("new:count").setValue(len(names))
-    for i, name in enumerate(names):
-        edit = t.find(f"new:name{i}", QLineEdit)
-        edit.clear()
-        t.qtbot.keyClicks(edit, name)
-        t.find(f"new:age{i}").setValue(9 + i)
-    assert not t.find("new:phones").isChecked(), "phones are off unless the family switches them on"
-    t.find("new:phones").setChecked(phones)
-    t.click("new:start")
-    if phones:
-        assert t.window.stack.currentWidget() is t.window.phones_screen
-        t.click("phones:done")
-    if t.window.stack.currentWidget() is t.window.setup:
-        t.click("setup:done")
+    start_game(t, GAME, names, phones, demo)
     assert t.window.stack.currentWidget() is t.window.table
     t.deal({})
 
@@ -79,16 +50,22 @@ def peek_asked(t: Driver) -> str:
     return place
 
 
+def both_join_then_ann_peeks(t: Driver, demo: bool = False) -> tuple[str, str, str]:
+    """A new game with phones, both players' pages open, then Ann's private look asked:
+    (Ann's link, Bob's link, the place she looks at)."""
+    start(t, demo=demo)
+    ann = join(t, "Ann")
+    bob = join(t, "Bob")
+    return ann, bob, peek_asked(t)
+
+
 def answer(t: Driver, url: str, question: str, cards: dict, answer_id: str = "answer-0001", confirm=False):
     return wait(t, in_thread(post_json, url + "answer", {"question": question, "answer": answer_id, "cards": cards,
                                                          "confirm": confirm}))
 
 
 def test_a_peek_is_answered_on_the_players_phone_and_the_shared_screen_names_only_who_looks(t):
-    start(t)
-    ann = join(t, "Ann")
-    bob = join(t, "Bob")
-    place = peek_asked(t)
+    ann, bob, place = both_join_then_ann_peeks(t)
     card = t.card_at(place)
     assert t.window.stack.currentWidget() is t.window.phone_wait
     assert t.text("phone-wait:text") == "Ann is looking at a card on their phone."
@@ -127,10 +104,7 @@ def test_an_answer_sent_twice_is_applied_once_and_a_replay_later_changes_nothing
 
 
 def test_another_players_link_out_of_turn_and_forged_answers_change_nothing(t):
-    start(t)
-    ann = join(t, "Ann")
-    bob = join(t, "Bob")
-    place = peek_asked(t)
+    ann, bob, place = both_join_then_ann_peeks(t)
     card = t.card_at(place)
     question = state(t, ann)["question"]
     before = (len(t.session.done), t.session.journal("Ann"))
@@ -229,10 +203,7 @@ def _refused(url: str) -> bool:
 
 
 def test_on_the_simulated_table_only_the_players_phone_is_told_the_card_and_a_wrong_pick_is_refused(t):
-    start(t, demo=True)
-    ann = join(t, "Ann")
-    bob = join(t, "Bob")
-    place = peek_asked(t)
+    ann, bob, place = both_join_then_ann_peeks(t, demo=True)
     truth = t.window.controller.true_card_at(place)
     question = state(t, ann)["question"]
     assert f"On the simulated table this card is: {t.name(truth)}" in question["text"]

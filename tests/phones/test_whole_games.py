@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import cv2
 import pytest
-from PySide6.QtWidgets import QLineEdit
 
 from engine.games import GAMES
 from tests.desktop.driver import Driver
 from tests.robustness.games import new_session
 
-from .browser import as_phone, page_errors, phone_browser, require_chromium
+from .browser import as_phone, page_errors, require_chromium
+from .laptop import start_game
 
 pytestmark = pytest.mark.slow
 PLAYERS = ("Ann", "Bob")
@@ -51,44 +51,10 @@ def short_game(game: str) -> tuple[int, int]:
     return best
 
 
-@pytest.fixture
-def t(qtbot, qapp):
+@pytest.fixture(autouse=True)
+def chromium():
+    """Each test here drives a real browser (skipped, before any window opens, where there is none)."""
     require_chromium()
-    from desktop.main_window import MainWindow
-    from desktop.style import apply_style
-
-    apply_style(qapp)
-    win = MainWindow()
-    win.phone_hosts = ["127.0.0.1"]
-    qtbot.addWidget(win)
-    win.show()
-    qtbot.waitExposed(win)
-    yield Driver(win, qtbot)
-    win.close()
-
-
-@pytest.fixture
-def browser():
-    b = phone_browser()
-    yield b
-    b.quit()
-
-
-def start(t: Driver, game: str) -> None:
-    t.choose_game(game)
-    t.click("start:new")
-    t.find("new:count").setValue(len(PLAYERS))
-    for i, name in enumerate(PLAYERS):
-        edit = t.find(f"new:name{i}", QLineEdit)
-        edit.clear()
-        t.qtbot.keyClicks(edit, name)
-        t.find(f"new:age{i}").setValue(9 + i)
-    t.find("new:phones").setChecked(True)
-    t.click("new:start")
-    assert t.window.stack.currentWidget() is t.window.phones_screen
-    t.click("phones:done")
-    if t.window.stack.currentWidget() is t.window.setup:
-        t.click("setup:done")
 
 
 def until(t: Driver, condition, timeout: float = 15.0) -> None:
@@ -140,7 +106,7 @@ def answer_on_the_page(t: Driver, browser, handle: str, action: dict, fields: li
 @pytest.mark.parametrize("game", sorted(GAMES))
 def test_a_whole_game_with_every_private_read_answered_on_the_phones(t, browser, tmp_path, game):
     seed, _ = short_game(game)
-    start(t, game)
+    start_game(t, game, PLAYERS)
     phones = t.window.phones
     handles = {}
     for i, player in enumerate(PLAYERS):
