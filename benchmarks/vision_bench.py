@@ -97,10 +97,11 @@ def build_readers(registry: TagRegistry, with_variants: bool = True) -> list[Rea
     readers.append(Reader("opencv-aruco plain", TagKind.APRILTAG, plain_read))
 
     try:
-        import pupil_apriltags
+        import pupil_apriltags  # noqa: F401  (absent: the baseline is left out)
+        from _pupil import detector as pupil_detector
 
         for dec in (1, 2):
-            pupil = pupil_apriltags.Detector(families="tag36h11", nthreads=1, quad_decimate=float(dec))
+            pupil = pupil_detector(families="tag36h11", nthreads=1, quad_decimate=float(dec))
 
             def pupil_read(g, pupil=pupil):
                 out = []
