@@ -282,6 +282,27 @@ def paint_focus(p: QPainter, rect: QRectF, radius: float = RADIUS + 4) -> None:
     p.drawRoundedRect(rect, radius, radius)
 
 
+def paint_legal_edge(p: QPainter, rect: QRectF, *, arrow_right: bool = False) -> None:
+    """A legal choice told by more than colour: a thick blue edge and a small arrow in a top corner
+    (the left one, or the right one where the left holds something else)."""
+    p.setPen(QPen(QColor(style.HIGHLIGHT), 4))
+    p.setBrush(Qt.NoBrush)
+    p.drawRoundedRect(rect.adjusted(1, 1, -1, -1), 8, 8)
+    s = min(11.0, rect.height() / 6)
+    x, y = (rect.right() - 3 - s * 1.6 if arrow_right else rect.left() + 3), rect.top() + 3
+    p.setPen(QPen(QColor("#FFFFFF"), 1.5))
+    p.setBrush(QColor(style.HIGHLIGHT))
+    p.drawPolygon(QPolygonF([QPointF(x, y), QPointF(x + s * 1.6, y + s), QPointF(x, y + s * 2)]))
+
+
+def paint_chosen_and_focus(p: QPainter, rect: QRectF, *, chosen: bool, focused: bool, radius: float) -> None:
+    """The chosen mark, then the focus ring just inside ``rect`` (its corners rounded by ``radius``)."""
+    if chosen:
+        paint_chosen(p, rect)
+    if focused:
+        paint_focus(p, rect.adjusted(2, 2, -2, -2), radius)
+
+
 def _layers(p: QPainter, card: QRectF, layers: tuple[str, ...]) -> None:
     shown = layers[-4:]
     for i, colour in enumerate(shown):

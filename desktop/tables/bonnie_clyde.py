@@ -147,18 +147,8 @@ class LocationStop(Clickable):
         p.drawText(disc, int(Qt.AlignCenter), number.text)
         _draw(p, name, style.INK, bold=True, family=txt.narrow_family())
         if self.legal and not self.chosen:
-            p.setPen(QPen(QColor(style.HIGHLIGHT), 4))
-            p.setBrush(Qt.NoBrush)
-            p.drawRoundedRect(sign.adjusted(1, 1, -1, -1), 8, 8)
-            s = min(11.0, sign.height() / 6)
-            x, y = sign.right() - 3 - s * 1.6, sign.top() + 3
-            p.setPen(QPen(QColor("#FFFFFF"), 1.5))
-            p.setBrush(QColor(style.HIGHLIGHT))
-            p.drawPolygon(QPolygonF([QPointF(x, y), QPointF(x + s * 1.6, y + s), QPointF(x, y + s * 2)]))
-        if self.chosen:
-            pt.paint_chosen(p, sign)
-        if self.hasFocus():
-            pt.paint_focus(p, sign.adjusted(2, 2, -2, -2), 8)
+            pt.paint_legal_edge(p, sign, arrow_right=True)      # the number's disc is at the left
+        pt.paint_chosen_and_focus(p, sign, chosen=self.chosen, focused=self.hasFocus(), radius=8)
         p.end()
 
 

@@ -336,18 +336,8 @@ class LandmarkTile(Clickable):
                 pt.paint_piece(p, rect, colour, agent)
         if self.legal and not self.chosen:
             # Besides the halo the map draws around it: a blue edge and an arrow (not colour alone).
-            p.setPen(QPen(QColor(style.HIGHLIGHT), 4))
-            p.setBrush(Qt.NoBrush)
-            p.drawRoundedRect(card.adjusted(1, 1, -1, -1), 8, 8)
-            s = min(11.0, card.height() / 6)
-            x, y = card.left() + 3, card.top() + 3
-            p.setPen(QPen(QColor("#FFFFFF"), 1.5))
-            p.setBrush(QColor(style.HIGHLIGHT))
-            p.drawPolygon(QPolygonF([QPointF(x, y), QPointF(x + s * 1.6, y + s), QPointF(x, y + s * 2)]))
-        if self.chosen:
-            pt.paint_chosen(p, card)
-        if self.hasFocus():
-            pt.paint_focus(p, card.adjusted(2, 2, -2, -2), 8)
+            pt.paint_legal_edge(p, card)
+        pt.paint_chosen_and_focus(p, card, chosen=self.chosen, focused=self.hasFocus(), radius=8)
         p.end()
 
 
@@ -810,10 +800,7 @@ class StateTile(Clickable):
             p.setPen(QPen(QColor(style.GREEN).darker(130), max(s / 3, 2), Qt.SolidLine, Qt.RoundCap))
             p.setBrush(Qt.NoBrush)
             p.drawPath(tick)
-        if self.chosen:
-            pt.paint_chosen(p, r)
-        if self.hasFocus():
-            pt.paint_focus(p, r.adjusted(2, 2, -2, -2), 5)
+        pt.paint_chosen_and_focus(p, r, chosen=self.chosen, focused=self.hasFocus(), radius=5)
         p.end()
 
 
