@@ -21,7 +21,7 @@ from engine.game import Assist
 from engine.session import Session
 from phones import PlayerLinks, player_snapshot
 from phones.server import PhoneServer
-from tests.robustness.games import GAME_IDS, SEEDS, played, replay_actions, replay_with_others_reads_changed
+from tests.robustness.games import GAME_IDS, SEEDS, played, replay_actions, steps_alike
 
 
 def page(session: Session, player: str) -> str:
@@ -39,15 +39,7 @@ def private_part(session: Session, player: str) -> str:
 
 def compare_player(game: str, seed: int, player: str) -> tuple[int, int]:
     """(steps compared, private reads changed) for one player's phone page in one game."""
-    compared = changed = 0
-    for step, action, a, b, read_changed in replay_with_others_reads_changed(
-            game, seed, player, f"phones/{game}/{seed}/{player}"):
-        changed += read_changed
-        assert private_part(a, player) == private_part(b, player), (
-            f"{game} seed {seed}: {player}'s phone page changed at step {step} because of another "
-            f"player's private read ({action})")
-        compared += 1
-    return compared, changed
+    return steps_alike(game, seed, player, f"phones/{game}/{seed}/{player}", private_part, "phone page")
 
 
 @pytest.mark.parametrize("game", GAME_IDS)

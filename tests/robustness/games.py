@@ -11,7 +11,7 @@ import json
 import random
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 from engine.errors import RuleViolation
 from engine.events import Event
@@ -216,3 +216,18 @@ def replay_with_others_reads_changed(game: str, seed: int, player: str,
                 return
             read_changed = done[0] is other and other is not action
         yield step, action, a, b, read_changed
+
+
+def steps_alike(game: str, seed: int, player: str, rng_key: str, seen: Callable[[Session, str], Any],
+                what: str) -> tuple[int, int]:
+    """Asserts that what ``seen(session, player)`` gives is the same in both replays of
+    ``replay_with_others_reads_changed`` at every step (``what`` names it in the failure).
+    Returns (steps compared, private reads changed)."""
+    compared = changed = 0
+    for step, action, as_played, other, read_changed in replay_with_others_reads_changed(game, seed, player, rng_key):
+        changed += read_changed
+        assert seen(as_played, player) == seen(other, player), (
+            f"{game} seed {seed}: {player}'s {what} changed at step {step} because of another "
+            f"player's private read ({action})")
+        compared += 1
+    return compared, changed

@@ -19,7 +19,7 @@ import pytest
 from engine.game import Assist
 from engine.session import Session
 
-from .games import GAME_IDS, SEEDS, played, replay_with_others_reads_changed
+from .games import GAME_IDS, SEEDS, played, steps_alike
 
 
 def seen_by(session: Session, player: str) -> tuple:
@@ -31,15 +31,7 @@ def seen_by(session: Session, player: str) -> tuple:
 
 def check_player(game: str, seed: int, player: str) -> tuple[int, int]:
     """(steps compared, card reads changed) for one player of one game."""
-    compared = changed = 0
-    for step, action, a_session, b_session, read_changed in replay_with_others_reads_changed(
-            game, seed, player, f"{game}/{seed}/{player}"):
-        changed += read_changed
-        assert seen_by(a_session, player) == seen_by(b_session, player), (
-            f"{game} seed {seed}: {player}'s journal, log or screen changed at step {step} "
-            f"because of another player's private read ({action})")
-        compared += 1
-    return compared, changed
+    return steps_alike(game, seed, player, f"{game}/{seed}/{player}", seen_by, "journal, log or screen")
 
 
 # Leaks this suite found in a game's own rules, reported to the game's owner. strict: the test
