@@ -580,6 +580,16 @@ class QuestionPile(QWidget):
         p.end()
 
 
+def sea_painter(widget: QWidget) -> QPainter:
+    """A painter on ``widget`` whose whole room is already painted as the sea, the maps' ground."""
+    p = QPainter(widget)
+    p.setRenderHint(QPainter.Antialiasing)
+    p.setPen(Qt.NoPen)
+    p.setBrush(QColor(SEA))
+    p.drawRoundedRect(QRectF(widget.rect()), 12, 12)
+    return p
+
+
 class UsaMap(QWidget):
     """The map: sea, the outline of the 48 states, Alaska's and Hawaii's inset boxes, the
     landmark tiles on it, the question pile, and the question card while a question is read."""
@@ -613,11 +623,7 @@ class UsaMap(QWidget):
         super().resizeEvent(event)
 
     def paintEvent(self, event) -> None:
-        p = QPainter(self)
-        p.setRenderHint(QPainter.Antialiasing)
-        p.setPen(Qt.NoPen)
-        p.setBrush(QColor(SEA))
-        p.drawRoundedRect(QRectF(self.rect()), 12, 12)
+        p = sea_painter(self)
         land = QPolygonF([QPointF(*self._point(lon, lat)) for lon, lat in self.map.outline])
         p.setPen(QPen(QColor(SHORE), 2))
         p.setBrush(QColor(LAND))
@@ -827,11 +833,7 @@ class StateMap(QWidget):
         super().resizeEvent(event)
 
     def paintEvent(self, event) -> None:
-        p = QPainter(self)
-        p.setRenderHint(QPainter.Antialiasing)
-        p.setPen(Qt.NoPen)
-        p.setBrush(QColor(SEA))
-        p.drawRoundedRect(QRectF(self.rect()), 12, 12)
+        p = sea_painter(self)
         p.end()
 
 
