@@ -65,17 +65,22 @@ def shot(window, name: str) -> None:
 def main() -> int:
     app = QApplication.instance() or QApplication(sys.argv[:1])
     apply_style(app)
+    games = {"carmen": take, "usa": take_carmen_usa, "bonnie": take_bonnie_clyde, "clues39": take_clues39,
+             "sudds": take_sudds_malone}
+    only = sys.argv[sys.argv.index("--only") + 1].split(",") if "--only" in sys.argv else list(games)
+    unknown = [g for g in only if g not in games]
+    if unknown:
+        print(f"unknown game(s) {', '.join(unknown)}; the games are: {', '.join(games)}", file=sys.stderr)
+        return 2
     for tag, size in SIZES.items():
-        take(tag, size)
-        take_carmen_usa(tag, size)
-        take_bonnie_clyde(tag, size)
-        take_clues39(tag, size)
-        take_sudds_malone(tag, size)
+        for game in only:
+            games[game](tag, size)
     return 0
 
 
 def take_sudds_malone(tag: str, size: tuple[int, int]) -> None:
-    """Sudds & Malone: the rolled dice pool, The Office's choices, a journal, the box review screen."""
+    """Sudds & Malone: the box review screen, the rolled dice pool, The Office's choices beside the
+    board (the die taken lies by its column), a path chosen on the map, a journal, four players."""
     from tests.desktop.tables import test_sudds_malone as sm
     window = MainWindow()
     window.size_tag = tag
