@@ -127,8 +127,41 @@ def paint_pool_die(p: QPainter, rect: QRectF, die: str, value: int | None, fill:
         p.restore()
 
 
+# --- what the drawn pieces share -----------------------------------------------------------------
+class PaintedOnce:
+    """Mixed into a drawn widget (before its Qt class): it is painted once into a picture
+    (``paint_cached``) and drawn from it until ``paint_key()``, what it shows, changes; the words it
+    placed (``_placed``) are placed again after a resize."""
+
+    _placed = None
+
+    def resizeEvent(self, event) -> None:
+        self._placed = None
+        super().resizeEvent(event)
+
+    def paintEvent(self, event) -> None:
+        p = QPainter(self)
+        paint_cached(self, p, self.paint_key(), self._paint)
+        p.end()
+
+
+class HoldsDice:
+    """Mixed into a widget that shows dice: a die lifted by a movement is held, and the widget
+    leaves it out until the movement lands it and releases it."""
+
+    held: set[str]
+
+    def hold(self, die: str) -> None:
+        self.held.add(die)
+        self.update()
+
+    def release(self, die: str) -> None:
+        self.held.discard(die)
+        self.update()
+
+
 # --- words on their own ---------------------------------------------------------------------------
-class Words(QWidget):
+class Words(PaintedOnce, QWidget):
     """Painted words fitted to the widget (a status line): parts joined by " · ", the last ones
     left out when even the least size has no room for them."""
 
@@ -173,14 +206,8 @@ class Words(QWidget):
     def drawn_texts(self) -> list[txt.DrawnText]:
         return [d for d, _ in self._layout()]
 
-    def resizeEvent(self, event) -> None:
-        self._placed = None
-        super().resizeEvent(event)
-
-    def paintEvent(self, event) -> None:
-        p = QPainter(self)
-        paint_cached(self, p, (tuple(self.parts), self.max_lines), self._paint)
-        p.end()
+    def paint_key(self) -> tuple:
+        return (tuple(self.parts), self.max_lines)
 
     def _paint(self, p: QPainter) -> None:
         p.setRenderHint(QPainter.Antialiasing)
@@ -188,7 +215,7 @@ class Words(QWidget):
 
 
 # --- the dice pool ---------------------------------------------------------------------------------
-class PoolDie(Clickable):
+class PoolDie(PaintedOnce, Clickable):
     """One die of the pool, drawn from above with its pips in its colour. A die taken this round
     has left the pool (its place stays, dashed); a legal one glows, the one chosen is marked."""
 
@@ -240,10 +267,8 @@ class PoolDie(Clickable):
     def sizeHint(self) -> QSize:
         return QSize(56, 56)
 
-    def paintEvent(self, event) -> None:
-        p = QPainter(self)
-        paint_cached(self, p, (self.value, self.legal, self.chosen, self.present, self.angle, self.hasFocus(), self.fill), self._paint)
-        p.end()
+    def paint_key(self) -> tuple:
+        return (self.value, self.legal, self.chosen, self.present, self.angle, self.hasFocus(), self.fill)
 
     def _paint(self, p: QPainter) -> None:
         p.setRenderHint(QPainter.Antialiasing)
@@ -265,7 +290,7 @@ class PoolDie(Clickable):
         if self.hasFocus():
             pt.paint_focus(p, r.adjusted(-4, -4, 4, 4), r.width() * 0.2)
 
-class DicePool(QWidget):
+class DicePool(PaintedOnce, QWidget):
     """The pool: the dice in groups (white, black, grey, then each player's own die), each group's
     words under it."""
 
@@ -326,10 +351,8 @@ class DicePool(QWidget):
     def drawn_texts(self) -> list[txt.DrawnText]:
         return [d for d, _ in self._captions]
 
-    def paintEvent(self, event) -> None:
-        p = QPainter(self)
-        paint_cached(self, p, (self._version,), self._paint)
-        p.end()
+    def paint_key(self) -> tuple:
+        return (self._version,)
 
     def _paint(self, p: QPainter) -> None:
         p.setRenderHint(QPainter.Antialiasing)
@@ -348,7 +371,7 @@ class DistrictLook:
     step: int | None = None                          # its number on the path being chosen
 
 
-class District(Clickable):
+class District(PaintedOnce, Clickable):
     """One location of the city: its name, the back of the Flimflam card lying there, and along its
     bottom edge the snitch placed there (a token in its owner's colour with the evidence's initial)
     and the detectives' badges (discs in their colours with their initials)."""
@@ -364,7 +387,7 @@ class District(Clickable):
         #: the badges' and the snitch's size, set by the map for the tiles' size
         self.disc = 20.0
         self.setSizePolicy(QSizePolicy.Ignored, QSizePolicy.Ignored)
-        self._layout = None
+        self._placed = None
         self.clicked.connect(lambda: self.picked.emit(self.place) if self.legal else None)
 
     @staticmethod
@@ -376,7 +399,7 @@ class District(Clickable):
     def set_disc(self, disc: float) -> None:
         if disc != self.disc:
             self.disc = disc
-            self._layout = None
+            self._placed = None
             self.update()
 
     def set_look(self, look: DistrictLook) -> None:
@@ -384,7 +407,7 @@ class District(Clickable):
             return
         self.look = look
         self.legal, self.chosen = look.legal, look.step is not None
-        self._layout = None
+        self._placed = None
         state = ", can be chosen" if self.legal else ", chosen" if self.chosen else ""
         self.setAccessibleName(self.text().replace("\n", " ") + state)
         self.update()
@@ -410,12 +433,8 @@ class District(Clickable):
         left, top, right, bottom = self.margins(self.disc)
         return QRectF(self.rect()).adjusted(left, top, -right, -bottom)
 
-    def resizeEvent(self, event) -> None:
-        self._layout = None
-        super().resizeEvent(event)
-
     def layout(self):
-        if self._layout is None:
+        if self._placed is None:
             tile = self.tile()
             look = self.look
             d = self.disc
@@ -437,8 +456,8 @@ class District(Clickable):
             if look.back:
                 lines.append(Line(look.back, 19, optional=True, max_lines=1, ink=SOFT_INK, family=narrow))
             fitted, _, ok = fit_lines(lines, int(room.width()), int(room.height()))
-            self._layout = (place_lines(fitted, room, ok), marks)
-        return self._layout
+            self._placed = (place_lines(fitted, room, ok), marks)
+        return self._placed
 
     def drawn_texts(self) -> list[txt.DrawnText]:
         placed, marks = self.layout()
@@ -450,10 +469,8 @@ class District(Clickable):
     def hitButton(self, pos) -> bool:
         return self.tile().adjusted(-pt.GLOW, -pt.GLOW, pt.GLOW, pt.GLOW).contains(QPointF(pos))
 
-    def paintEvent(self, event) -> None:
-        p = QPainter(self)
-        paint_cached(self, p, (self.look, self.disc, self.hasFocus()), self._paint)
-        p.end()
+    def paint_key(self) -> tuple:
+        return (self.look, self.disc, self.hasFocus())
 
     def _paint(self, p: QPainter) -> None:
         p.setRenderHint(QPainter.Antialiasing)
@@ -502,7 +519,7 @@ def paint_mark(p: QPainter, rect: QRectF, colour: str, letter: str, *, square: b
     p.drawText(rect, int(Qt.AlignCenter), letter.strip()[:1].upper())
 
 
-class CityMap(QWidget):
+class CityMap(PaintedOnce, QWidget):
     """The city: land and water, the roads between the locations that touch (from the box), and
     a tile per location placed as the map data says."""
 
@@ -598,11 +615,9 @@ class CityMap(QWidget):
         self._roads = paths
         return paths
 
-    def paintEvent(self, event) -> None:
-        p = QPainter(self)
+    def paint_key(self) -> tuple:
         self.roads()                    # the roads' key up to date for the picture's
-        paint_cached(self, p, (self._road_key, self.tile_size.width(), self.tile_size.height()), self._paint)
-        p.end()
+        return (self._road_key, self.tile_size.width(), self.tile_size.height())
 
     def _paint(self, p: QPainter) -> None:
         p.setRenderHint(QPainter.Antialiasing)
@@ -655,7 +670,7 @@ def _route(a: QPointF, b: QPointF, others: list[QRectF], bounds: QRectF, tile_h:
 
 
 # --- the Conspiracy -----------------------------------------------------------------------------------
-class ConspiracyCard(Clickable):
+class ConspiracyCard(PaintedOnce, Clickable):
     """One of the Conspiracy's four suspects: a face-down card with its number, a face-up Flimflam
     card lying over most of it when one covers it (the Flimflam's name and cost), or the suspect's
     name once the Conspiracy is turned up."""
@@ -694,10 +709,6 @@ class ConspiracyCard(Clickable):
     def cover_rect(self) -> QRectF:
         card = self.card_rect()
         return card.adjusted(3, card.height() * 0.3, -3, pt.GLOW - 2)
-
-    def resizeEvent(self, event) -> None:
-        self._placed = None
-        super().resizeEvent(event)
 
     def _layout(self):
         if self._placed is None:
@@ -740,10 +751,8 @@ class ConspiracyCard(Clickable):
     def hitButton(self, pos) -> bool:
         return QRectF(self.rect()).contains(QPointF(pos))
 
-    def paintEvent(self, event) -> None:
-        p = QPainter(self)
-        paint_cached(self, p, (self.name, self.cover, self.legal, self.chosen, self.hasFocus()), self._paint)
-        p.end()
+    def paint_key(self) -> tuple:
+        return (self.name, self.cover, self.legal, self.chosen, self.hasFocus())
 
     def _paint(self, p: QPainter) -> None:
         p.setRenderHint(QPainter.Antialiasing)
@@ -767,7 +776,7 @@ class ConspiracyCard(Clickable):
 
 
 # --- the Case display -------------------------------------------------------------------------------
-class CaseCard(QWidget):
+class CaseCard(PaintedOnce, QWidget):
     """A Case card of the display, face up: the evidence it needs, its points, its cash and tabs,
     and its name (the name and the cash and tabs give way first when the card is small)."""
 
@@ -795,10 +804,6 @@ class CaseCard(QWidget):
         # Never a legal choice: no room kept for a glow.
         return QRectF(self.rect()).adjusted(3, 3, -3, -3)
 
-    def resizeEvent(self, event) -> None:
-        self._placed = None
-        super().resizeEvent(event)
-
     def _layout(self) -> list[tuple[txt.DrawnText, Line]]:
         if self._placed is None:
             card = self.card_rect()
@@ -824,10 +829,8 @@ class CaseCard(QWidget):
     def drawn_texts(self) -> list[txt.DrawnText]:
         return [d for d, _ in self._layout()]
 
-    def paintEvent(self, event) -> None:
-        p = QPainter(self)
-        paint_cached(self, p, (self.card,), self._paint)
-        p.end()
+    def paint_key(self) -> tuple:
+        return (self.card,)
 
     def _paint(self, p: QPainter) -> None:
         p.setRenderHint(QPainter.Antialiasing)
@@ -856,7 +859,7 @@ class SheetData:
     points: int = 0
 
 
-class PlayerSheet(QWidget):
+class PlayerSheet(HoldsDice, PaintedOnce, QWidget):
     """The shown player's board: a row per column (its number as a die face, its name, the level
     reached as four boxes, the dice taken for it this round), and the rest as words (points,
     cash, bullets, evidence, where the badge is, the cards)."""
@@ -867,37 +870,25 @@ class PlayerSheet(QWidget):
         self.data: SheetData | None = None
         self.setSizePolicy(QSizePolicy.Ignored, QSizePolicy.Ignored)
         self.held: set[str] = set()
-        self._layout = None
+        self._placed = None
 
     def set_sheet(self, data: SheetData) -> None:
         if data != self.data:
             self.data = data
-            self._layout = None
+            self._placed = None
             self.update()
-
-    def hold(self, die: str) -> None:
-        self.held.add(die)
-        self.update()
-
-    def release(self, die: str) -> None:
-        self.held.discard(die)
-        self.update()
-
-    def resizeEvent(self, event) -> None:
-        self._layout = None
-        super().resizeEvent(event)
 
     # --- layout -------------------------------------------------------------------------------
     def layout(self):
         """(rows: [(row rect, die-face rect, name text, boxes rect, column)], entries: [(key, DrawnText,
         value)], dice: {die: rect}). The rows on the left and the words beside them; on a narrow sheet
         the words go under the rows."""
-        if self._layout is not None:
-            return self._layout
+        if self._placed is not None:
+            return self._placed
         data = self.data
         if data is None:
-            self._layout = ([], [], {})
-            return self._layout
+            self._placed = ([], [], {})
+            return self._placed
         r = QRectF(self.rect()).adjusted(12, 8, -8, -6)
         n = len(data.columns)
         by_column: dict[str, list[tuple[str, str, int]]] = {}
@@ -955,8 +946,8 @@ class PlayerSheet(QWidget):
             # points and the cash stay).
             optional = [i for i, e in enumerate(entries) if e[3]] or [len(entries) - 1]
             del entries[optional[-1]]
-        self._layout = (rows, placed, dice_rects)
-        return self._layout
+        self._placed = (rows, placed, dice_rects)
+        return self._placed
 
     def die_rect(self, die: str) -> QRectF | None:
         return self.layout()[2].get(die)
@@ -974,10 +965,8 @@ class PlayerSheet(QWidget):
         rows, placed, _ = self.layout()
         return [name for _, _, name, _, _ in rows] + [d for _, d, _ in placed]
 
-    def paintEvent(self, event) -> None:
-        p = QPainter(self)
-        paint_cached(self, p, (self.data, frozenset(self.held)), self._paint)
-        p.end()
+    def paint_key(self) -> tuple:
+        return (self.data, frozenset(self.held))
 
     def _paint(self, p: QPainter) -> None:
         p.setRenderHint(QPainter.Antialiasing)
@@ -1085,7 +1074,7 @@ def _flow(entries: list[tuple[str, str, str, bool]], room: QRectF) -> tuple[list
     return out, False
 
 
-class PlayerTab(Clickable):
+class PlayerTab(HoldsDice, PaintedOnce, Clickable):
     """A player in the row above the sheet: their colour, name and points (and cash and the dice
     they took this round, when there is room). The one shown on the sheet is the open tab; a
     click shows that player's board."""
@@ -1114,18 +1103,6 @@ class PlayerTab(Clickable):
 
     def text(self) -> str:
         return " ".join(self.parts)
-
-    def hold(self, die: str) -> None:
-        self.held.add(die)
-        self.update()
-
-    def release(self, die: str) -> None:
-        self.held.discard(die)
-        self.update()
-
-    def resizeEvent(self, event) -> None:
-        self._placed = None
-        super().resizeEvent(event)
 
     def _layout(self):
         if self._placed is None:
@@ -1195,10 +1172,8 @@ class PlayerTab(Clickable):
         disc, placed, _ = self._layout()
         return [disc_texts(disc, self.player)] + [d for d, _ in placed]
 
-    def paintEvent(self, event) -> None:
-        p = QPainter(self)
-        paint_cached(self, p, (tuple(self.parts), tuple(self.dice), self.open, self.current, frozenset(self.held), self.hasFocus()), self._paint)
-        p.end()
+    def paint_key(self) -> tuple:
+        return (tuple(self.parts), tuple(self.dice), self.open, self.current, frozenset(self.held), self.hasFocus())
 
     def _paint(self, p: QPainter) -> None:
         p.setRenderHint(QPainter.Antialiasing)
