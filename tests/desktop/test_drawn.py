@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import QPoint, QRectF, Qt
-from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QApplication, QHBoxLayout, QWidget
 
 from desktop import style
 from desktop.drawn import CardLook, DrawnCard, MotionQueue, Step, set_less_motion
 from desktop.drawn import palette
 from desktop.drawn.text import LEAST_PX, KEY_PX
+from tests.desktop.density import detail_only_at_2x
 
 
 @pytest.mark.parametrize("sight", ["normal", *palette.SIGHTS])
@@ -81,18 +81,7 @@ def test_cards_are_painted_with_their_words_no_smaller_than_the_least_size(qtbot
 def test_a_card_is_crisp_at_twice_the_pixel_density(qtbot):
     """Drawn on the device pixels: at 2x the card has detail a 1x picture scaled up has not."""
     host, cards = _card_row(qtbot, LOOKS[:1])
-    card = cards[0]
-    one = QImage(card.size(), QImage.Format_ARGB32)
-    one.fill(Qt.white)
-    card.render(one)
-    two = QImage(card.size() * 2, QImage.Format_ARGB32)
-    two.setDevicePixelRatio(2)
-    two.fill(Qt.white)
-    card.render(two)
-    upscaled = one.scaled(two.size(), Qt.IgnoreAspectRatio, Qt.FastTransformation)
-    differ = sum(1 for y in range(0, two.height(), 2) for x in range(0, two.width(), 2)
-                 if two.pixel(x, y) != upscaled.pixel(x, y))
-    assert differ > 500, "the 2x picture is only the 1x one blown up"
+    assert detail_only_at_2x(cards[0]) > 500, "the 2x picture is only the 1x one blown up"
 
 
 def test_cards_are_reached_with_tab_and_arrows_and_enter_picks_only_a_legal_one(qtbot):

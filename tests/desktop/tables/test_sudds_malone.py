@@ -677,23 +677,13 @@ def test_the_city_map_draws_a_road_for_each_pair_of_locations_that_touch(game):
 def test_the_table_is_crisp_at_twice_the_pixel_density(game):
     """Issue 23: the dice, the map and the board are drawn on the device pixels: at 2x each has detail a
     1x picture scaled up has not."""
-    from PySide6.QtGui import QImage
+    from tests.desktop.density import detail_only_at_2x
     t = game
     deal(t)
     roll(t, ROLL)
     table = sm(t)
     for widget in (table.dice["black-2"], table.city.districts["queens"], table.sheet, table.tabs["Ann"]):
-        one = QImage(widget.size(), QImage.Format_ARGB32)
-        one.fill(Qt.white)
-        widget.render(one)
-        two = QImage(widget.size() * 2, QImage.Format_ARGB32)
-        two.setDevicePixelRatio(2)
-        two.fill(Qt.white)
-        widget.render(two)
-        upscaled = one.scaled(two.size(), Qt.IgnoreAspectRatio, Qt.FastTransformation)
-        differ = sum(1 for y in range(0, two.height(), 2) for x in range(0, two.width(), 2)
-                     if two.pixel(x, y) != upscaled.pixel(x, y))
-        assert differ > 100, f"{widget.objectName()}: the 2x picture is only the 1x one blown up"
+        assert detail_only_at_2x(widget) > 100, f"{widget.objectName()}: the 2x picture is only the 1x one blown up"
 
 
 # --- a whole game by clicks ---------------------------------------------------------------------------
