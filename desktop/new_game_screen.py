@@ -133,7 +133,9 @@ class NewGameScreen(QWidget):
     def reset(self, game: str, demo: bool) -> None:
         self.demo = demo
         self.info = info = game_info(game)
-        self.title.setText(f"{info.title} on the simulated table" if demo else f"New game: {info.title}")
+        # The title breaks between words, never at its hyphen ("Double-" / "Cross"), as on the shelf.
+        title = info.title.replace("-", "\u2011")
+        self.title.setText(f"{title} on the simulated table" if demo else f"New game: {title}")
         self.error.hide()
         self.phones.setChecked(False)
         self.form2.setRowVisible(self.phones, info.hidden_cards)   # nothing private to show on a phone

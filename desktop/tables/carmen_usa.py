@@ -1069,7 +1069,7 @@ class CarmenUsaTable(GameTable):
             slot.setAccessibleName(f"{owner}'s {words}" if card else f"{owner}'s token {n}: placed")
         for player, name in self.finale.names.items():
             name.setVisible(player == holder and finale)
-            name.set_state(note="" if view.outcome else "tokens to place", current=player == holder)
+            name.set_state(note="" if view.outcome else "\u25C0 playing now", current=player == holder)
         left = {p: sum(1 for place in self.token_slots if place.startswith(f"{p}/") and place in by_place)
                 for p in state.players}
         others = [f"{p} {n}" for p, n in left.items() if p != holder]

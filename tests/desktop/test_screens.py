@@ -92,3 +92,25 @@ def test_a_name_the_engine_refuses_is_explained_on_the_form_and_nothing_is_creat
     assert t.window.stack.currentWidget() is t.window.new_game
     assert t.text("new:error").startswith("Player 1's name cannot be used:")
     assert not list((gumshoe_home / "games").glob("*.gumshoe")) if (gumshoe_home / "games").exists() else True
+
+
+def test_the_new_game_title_breaks_between_words_never_at_the_hyphen(table, qtbot):
+    """At 1366x728 "New game: The 39 Clues: Double-Cross" takes two lines: "Double-" must not end
+    the first one with "Cross" alone on the second."""
+    from PySide6.QtGui import QTextLayout
+
+    table.window.resize(1366, 728)
+    table.choose_game("39-clues")
+    table.click("start:new")
+    title = table.window.new_game.title
+    qtbot.waitUntil(lambda: title.isVisible())
+    layout = QTextLayout(title.text(), title.font())
+    layout.beginLayout()
+    lines = []
+    while (line := layout.createLine()).isValid():
+        line.setLineWidth(title.contentsRect().width())
+        lines.append(title.text()[line.textStart():line.textStart() + line.textLength()])
+    layout.endLayout()
+    assert len(lines) > 1, lines                     # the title does wrap at this size
+    assert not any(text.rstrip().endswith("-") for text in lines[:-1]), lines
+    assert lines[-1].strip() != "Cross", lines

@@ -153,6 +153,9 @@ def test_a_whole_game_by_clicks_to_carmen_caught(game):
         press(t, "action:draw_capitals")
     press(t, "action:start_clock")                  # Cy, the oldest
     assert t.text("usa:countdown") == "Time left: 35 s"
+    holder = t.session.prompt().player
+    # The agent placing tokens is named as on every table: "<name> ◀ playing now".
+    assert table.finale.names[holder].accessibleName() == f"{holder} \u25C0 playing now"
     first = True
     while t.session.outcome is None:
         press(t, "action:place_capital")
