@@ -20,7 +20,14 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[1]))
-os.environ.setdefault("GUMSHOE_HOME", tempfile.mkdtemp(prefix="gumshoe-shots-"))
+
+def fresh_home(tag: str) -> None:
+    """Point the app at an empty folder of saved games, one per size: the 1920 start screen shows a
+    first start, not the games the 1366 run saved (and never the family's own folder)."""
+    os.environ["GUMSHOE_HOME"] = tempfile.mkdtemp(prefix=f"gumshoe-shots-{tag}-")
+
+
+fresh_home("import")
 
 from PySide6.QtTest import QTest  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
@@ -73,6 +80,7 @@ def main() -> int:
         print(f"unknown game(s) {', '.join(unknown)}; the games are: {', '.join(games)}", file=sys.stderr)
         return 2
     for tag, size in SIZES.items():
+        fresh_home(tag)
         for game in only:
             games[game](tag, size)
     return 0
