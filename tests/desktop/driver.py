@@ -159,6 +159,18 @@ class Driver:
         self.click("action:end_turn")
 
 
+def open_demo_table(window, qtbot, game: str, names: list[str], options: dict | None = None) -> Driver:
+    """A new simulated-table game of ``game`` (ages 8, 9, ... in seat order, full assist) on its table."""
+    from desktop.games import GameController
+    from engine.game import Assist
+
+    controller = GameController.new(game, names, {n: 8 + i for i, n in enumerate(names)}, Assist.FULL,
+                                    options=options or {}, demo=True)
+    window._open(controller)
+    window.show_table()
+    return Driver(window, qtbot)
+
+
 def visible_texts(root: QWidget) -> list[str]:
     """Every piece of text a person could read on screen now (and the window title)."""
     texts = [root.window().windowTitle()]

@@ -12,7 +12,7 @@ import pytest
 from PySide6.QtGui import QFontInfo
 from PySide6.QtWidgets import QAbstractButton, QGroupBox, QLabel, QTableWidget, QTabBar, QWidget
 
-from .driver import Driver
+from .driver import Driver, open_demo_table
 from .test_game_flow import DEAL, PLAYERS
 
 SCREENS = [(1280, 680), (1366, 728)]      # a 720p and a 768p laptop, less a taskbar
@@ -131,19 +131,13 @@ def _installed():
 @pytest.mark.parametrize("game", _installed())
 def test_every_installed_games_table_fits_with_the_fewest_and_the_most_players(window, qtbot, game, size):
     """The same walk over each game's table as it opens, with its fewest and its most players."""
-    from desktop.games import GameController
-    from engine.game import Assist
     from engine.games import game_info
 
     info = game_info(game)
     names = ["Ann", "Bob", "Cyd", "Dee", "Eve", "Fay"]
     for count in sorted(set(info.players)):
         options = {o.id: o.default for o in info.options}
-        controller = GameController.new(game, names[:count], {n: 8 + i for i, n in enumerate(names[:count])},
-                                        Assist.FULL, options=options, demo=True)
-        window._open(controller)
-        window.show_table()
-        t = Driver(window, qtbot)
+        t = open_demo_table(window, qtbot, game, names[:count], options)
         fits(t, size, f"{game} with {count} players")
         window.leave_game()
 
@@ -152,16 +146,11 @@ def test_the_action_column_finds_room_for_many_long_options(window, qtbot):
     """docs/desktop.md: the action buttons keep their 24 px type and every word. Long options get
     less padding first, then a wider column (the table keeps two thirds of the width), and only
     options too many for even that make the column scroll, each button still whole."""
-    from desktop.games import GameController
     from desktop.table_screen import SIDE_WIDTH, TABLE_SHARE
-    from engine.game import Assist, Option, Prompt
+    from engine.game import Option, Prompt
 
     names = ["Ann", "Bob", "Cyd", "Dee"]
-    controller = GameController.new("carmen-cards", names, {n: 8 + i for i, n in enumerate(names)}, Assist.FULL,
-                                    demo=True)
-    window._open(controller)
-    window.show_table()
-    t = Driver(window, qtbot)
+    t = open_demo_table(window, qtbot, "carmen-cards", names)
     screen = window.table
     size = (1280, 680)
     words = "Ask the old witness"
@@ -198,15 +187,9 @@ def test_the_action_column_finds_room_for_many_long_options(window, qtbot):
 def test_two_long_messages_leave_the_newest_whole(window, qtbot):
     """The message place keeps its height (the board never moves): two short lines show together;
     two lines too long for it leave the newest one whole rather than cutting either."""
-    from desktop.games import GameController
-    from engine.game import Assist
 
     names = ["Ann", "Bob", "Cyd", "Dee"]
-    controller = GameController.new("carmen-cards", names, {n: 8 + i for i, n in enumerate(names)}, Assist.FULL,
-                                    demo=True)
-    window._open(controller)
-    window.show_table()
-    t = Driver(window, qtbot)
+    t = open_demo_table(window, qtbot, "carmen-cards", names)
     size = (1280, 680)
     fits(t, size, "the table")
     screen = window.table
@@ -224,15 +207,9 @@ def test_two_long_messages_leave_the_newest_whole(window, qtbot):
 def test_journal_buttons_show_long_names(window, qtbot):
     """Issue 23: a journal button per player with their name. Long names get the width they need
     (what happened beside them gives way, keeping its own room), whole and at 15 px or more."""
-    from desktop.games import GameController
-    from engine.game import Assist
 
     names = ["Annabelle", "Bartholomew", "Anna Maria Fitzgerald", "Christopher"]
-    controller = GameController.new("carmen-cards", names, {n: 8 + i for i, n in enumerate(names)}, Assist.FULL,
-                                    demo=True)
-    window._open(controller)
-    window.show_table()
-    t = Driver(window, qtbot)
+    t = open_demo_table(window, qtbot, "carmen-cards", names)
     for size in SCREENS:
         fits(t, size, "long names on the journal buttons")
         for name in names:

@@ -15,7 +15,7 @@ from PySide6.QtWidgets import (QAbstractButton, QComboBox, QGroupBox, QLabel, QL
 from desktop.drawn.text import KEY_PX, LEAST_PX
 from engine.errors import RuleViolation
 
-from .driver import Driver
+from .driver import Driver, open_demo_table
 from .test_fit import fits
 
 SIZE = (1366, 728)           # a 1366x768 laptop less its taskbar
@@ -75,8 +75,6 @@ def _installed():
 @pytest.mark.parametrize("game", _installed())
 def test_every_table_reads_from_across_the_room(window, qtbot, game):
     """Each game's table as it opens, with its fewest and its most players, at 1366x768."""
-    from desktop.games import GameController
-    from engine.game import Assist
     from engine.games import game_info
 
     info = game_info(game)
@@ -84,11 +82,8 @@ def test_every_table_reads_from_across_the_room(window, qtbot, game):
     problems = []
     for count in sorted(set(info.players)):
         options = {o.id: o.default for o in info.options}
-        controller = GameController.new(game, names[:count], {n: 8 + i for i, n in enumerate(names[:count])},
-                                        Assist.FULL, options=options, demo=True)
-        window._open(controller)
-        window.show_table()
-        t = Driver(window, qtbot)
+        t = open_demo_table(window, qtbot, game, names[:count], options)
+        controller = window.controller
         fits(t, SIZE, f"{game} with {count} players")
         problems += [f"{count} players: {p}" for p in small_type(window.table)]
         # On into the game by the simulated players' moves: places get highlighted, cards move.
