@@ -64,7 +64,7 @@ class Emblem:
 
 
 def initials(title: str) -> str:
-    """Up to two marks from a title's first words, a number kept whole ("The 39 Clues" -> "39C")."""
+    """Up to two marks from a title's first words, a number kept whole ("The 12 Keys of Rome" -> "12K")."""
     words = re.findall(r"[A-Za-z0-9]+", title)
     kept = [w for w in words if w.lower() not in _SMALL_WORDS] or words[:1]
     return "".join(w if w.isdigit() else w[0].upper() for w in kept[:2]) or "?"

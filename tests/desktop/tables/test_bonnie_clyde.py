@@ -150,13 +150,9 @@ def test_a_hand_by_clicks_ending_in_a_shut_out(game):
     assert {"Bonnie Parker", "Clyde Barrow"} <= set(painted(t, "bc:player:Ann"))
 
 
-def test_the_car_is_seen_driving_to_the_next_location(game, qtbot):
-    """Play, a meld of the Location the Crime Spree Car is on, step 2: after the look, the car moves
-    up 1 Location. Back at the table after the private look, the family sees it drive along the road
-    from Kaufman (1) to Sherman (2) (one movement) and stop where the engine says it is."""
-    t = game
-    table = t.window.table.table
-    route = t.find("bc:route")
+def meld_where_the_car_stands(t) -> None:
+    """Bob deals, Ann draws and melds the Location the Crime Spree car is on (Kaufman, 1): the
+    look under it is next, and the car moves on after it."""
     t.click("action:deal")
     t.click("choose:Bob")
     t.choose("card", "bonnie-clyde.hinton.ted-hinton-15")
@@ -164,6 +160,16 @@ def test_the_car_is_seen_driving_to_the_next_location(game, qtbot):
     t.click("action:draw")
     t.click("action:meld")
     pick_cards(t, [E(1, "a"), E(1, "b"), E(1, "c")])
+
+
+def test_the_car_is_seen_driving_to_the_next_location(game, qtbot):
+    """Play, a meld of the Location the Crime Spree Car is on, step 2: after the look, the car moves
+    up 1 Location. Back at the table after the private look, the family sees it drive along the road
+    from Kaufman (1) to Sherman (2) (one movement) and stop where the engine says it is."""
+    t = game
+    table = t.window.table.table
+    route = t.find("bc:route")
+    meld_where_the_car_stands(t)
     assert car_stands_at(t, 1)
     started: list[str] = []
     table.motion.step_started.connect(started.append)
@@ -184,13 +190,7 @@ def test_with_less_motion_the_car_is_at_once_where_it_goes(game):
     """The start screen's "Less motion": the car is drawn on its new location at once, nothing plays."""
     t = game
     table = t.window.table.table
-    t.click("action:deal")
-    t.click("choose:Bob")
-    t.choose("card", "bonnie-clyde.hinton.ted-hinton-15")
-    t.click("entry:submit")
-    t.click("action:draw")
-    t.click("action:meld")
-    pick_cards(t, [E(1, "a"), E(1, "b"), E(1, "c")])
+    meld_where_the_car_stands(t)
     look(t, "board/1", B)
     assert t.session.state.car == 2 and not table.motion.busy and car_stands_at(t, 2)
     assert table.motion.played == ["car"]               # landed at once, not skipped
