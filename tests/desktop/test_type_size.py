@@ -16,6 +16,7 @@ from desktop.drawn.text import KEY_PX, LEAST_PX
 from engine.errors import RuleViolation
 
 from .driver import Driver, open_demo_table
+from .painted import painted_texts
 from .test_fit import fits
 
 SIZE = (1366, 728)           # a 1366x768 laptop less its taskbar
@@ -63,6 +64,9 @@ def small_type(root: QWidget) -> list[str]:
             check(f"list {name!r}", min(sizes), LEAST_PX)
         elif isinstance(w, QTableWidget) and w.rowCount():
             check(f"table {name!r}", px(w), LEAST_PX)
+    # What widgets paint past their DrawnText records (card faces, chips, map labels): the least size.
+    for drawn in painted_texts(root):
+        check(f"painted text in {drawn.widget} {drawn.text!r}", round(drawn.px), LEAST_PX)
     return problems
 
 
