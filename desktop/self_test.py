@@ -20,6 +20,7 @@ console (the Windows Start-menu "Gumshoe self-test" entry) shows the report in a
 from __future__ import annotations
 
 import ctypes
+import logging
 import os
 import platform
 import sys
@@ -330,6 +331,47 @@ def check_apriltag() -> str:
     return f"vision's AprilTag detector read {SELFTEST_CARD}"
 
 
+def check_tag_reader_process() -> str:
+    """The camera reads tags in a worker process (vision.isolated): it starts (in a frozen app that
+    is this executable again, through freeze_support), reads the test image, and after it is
+    killed, as a crash in native code would end it, a new worker reads the image again."""
+    image = _tag_image()
+    quiet = logging.getLogger("vision.isolated")
+    level = quiet.level
+    quiet.setLevel(logging.ERROR)          # the kill below is on purpose: no warning for it
+    try:
+        _read_kill_read(image)
+    finally:
+        quiet.setLevel(level)
+    return f"tag reader worker read {SELFTEST_CARD}, and a new worker did after the first was killed"
+
+
+def _read_kill_read(image) -> None:
+    import os
+    import signal
+
+    from vision.isolated import IsolatedDetector, ReaderCrashed, ReaderUnavailable
+    from vision.tags import TagKind
+
+    try:
+        reader = IsolatedDetector(kinds=[TagKind.APRILTAG])
+    except ReaderUnavailable as exc:
+        raise CheckFailed(f"{exc}: the camera would read tags inside the app, unprotected") from None
+    with reader:
+        first = {d.card_id for d in reader.detect(image)}
+        if first != {SELFTEST_CARD}:
+            raise CheckFailed(f"the worker read the test image as {sorted(map(str, first)) or 'nothing'}")
+        killed = reader.pid
+        os.kill(killed, signal.SIGKILL if hasattr(signal, "SIGKILL") else signal.SIGTERM)
+        try:
+            reader.detect(image)
+        except ReaderCrashed:
+            pass                          # the frame it was killed on is lost, as in the camera panel
+        again = {d.card_id for d in reader.detect(image)}
+        if again != {SELFTEST_CARD} or reader.pid in (None, killed):
+            raise CheckFailed("after the worker was ended, a new one did not read the test image")
+
+
 def _qr_check(backend: str) -> str:
     from vision.detector import DecoderUnavailableError, QrReader
     from vision.payload import PayloadError, decode_payload
@@ -461,6 +503,7 @@ CHECKS: list[tuple[str, Callable[[], str]]] = [
     ("tag-registry", check_tag_registry),
     ("apriltag-library", check_apriltag_library),
     ("apriltag", check_apriltag),
+    ("tag-reader-process", check_tag_reader_process),
     ("qr-zxing", check_qr_zxing),
     ("qr-pyzbar", check_qr_pyzbar),
     ("window", check_window),

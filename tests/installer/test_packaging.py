@@ -324,6 +324,23 @@ def test_self_test_reports_a_failure_and_exits_non_zero(capsys, monkeypatch):
     assert self_test.main() == 1
 
 
+def test_self_test_fails_when_the_tag_reader_worker_cannot_start(capsys, monkeypatch):
+    """The frozen app's camera reads tags in a worker process (issue 21); the self-test says so when
+    no worker can be started (a frozen app without freeze_support), and passes when one can."""
+    from desktop import self_test
+    from vision import isolated
+
+    assert self_test.run([("tag-reader-process", self_test.check_tag_reader_process)]) == 0
+    assert capsys.readouterr().out.startswith("ok   tag-reader-process: ")
+
+    def no_worker(self) -> None:
+        raise isolated.ReaderUnavailable("the tag reader process exited with status 1 while starting")
+
+    monkeypatch.setattr(isolated.IsolatedDetector, "_start", no_worker)
+    assert self_test.run([("tag-reader-process", self_test.check_tag_reader_process)]) == 1
+    assert "FAIL tag-reader-process: the tag reader process exited" in capsys.readouterr().out
+
+
 ZBAR_MISSING = "Unable to find zbar shared library"     # what pyzbar's loader says without libzbar
 
 
