@@ -232,6 +232,7 @@ class _Region:
     box: tuple[int, int, int, int]
     by_colour: bool = False  # found as a region of one palette colour (its outline is the die's)
     lab: np.ndarray = None   # float Lab crop
+    lab_bytes: np.ndarray = None  # the same, 8-bit
     tops: dict = None        # pip contrast per kind of pip
     smooth: dict = None
     grad: np.ndarray = None  # colour gradient magnitude
@@ -424,6 +425,7 @@ class DicePoolReader:
         y1, x1 = y0 + region.mask.shape[0], x0 + region.mask.shape[1]
         crop = cv2.cvtColor(frame[y0:y1, x0:x1], cv2.COLOR_BGR2LAB)
         region.lab = crop.astype(np.float32)
+        region.lab_bytes = crop
         k = _odd(np.clip(0.35 * region.s_ref, 5, 25))  # larger than a pip, smaller than a face
         kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
         L = crop[:, :, 0]
@@ -477,13 +479,13 @@ class DicePoolReader:
         values = top[region.search > 0]
         found: list[tuple] = []
         if values.size:
-            threshold = max(14.0, self.PIP_LEVEL * float(np.percentile(values, 99.5)))
+            threshold = max(14.0, self.PIP_LEVEL * _byte_percentile(values, 99.5))
             self._blobs(top, region.search, threshold, region.s_ref, 0, 0, found, 0)
         if found:
             # A pip is darker (lighter, redder) than the die itself, not only than its surroundings:
             # the gap between two light pips is no dark pip.
             channel, sign = {"dark": (0, -1), "light": (0, 1), "red": (1, 1)}[kind]
-            body = float(np.median(region.lab[:, :, channel][region.mask > 0])) if region.mask.any() else 0.0
+            body = _byte_percentile(region.lab_bytes[:, :, channel][region.mask > 0], 50) if region.mask.any() else 0.0
             at = self._sample(region, region.lab[:, :, channel], np.array([f[:2] for f in found], np.float32) + region.off)
             found = [f for f, v in zip(found, at) if sign * (v - body) > self.BODY_CONTRAST]
         centres = np.array([f[:2] for f in found], np.float32).reshape(-1, 2) + region.off
@@ -770,6 +772,16 @@ def _elongation(blob: np.ndarray) -> float:
     root = math.sqrt(max(0.0, ((a - c) / 2) ** 2 + b * b))
     small = (a + c) / 2 - root
     return math.sqrt(((a + c) / 2 + root) / small) if small > 1e-6 else 9.0
+
+
+def _byte_percentile(values: np.ndarray, q: float) -> float:
+    """np.percentile(values, q) (linear interpolation) of 8-bit values, from their histogram: far quicker."""
+    counts = np.cumsum(np.bincount(values.ravel(), minlength=256))
+    position = q / 100.0 * (int(counts[-1]) - 1)
+    below = int(math.floor(position))
+    lower = int(np.searchsorted(counts, below, side="right"))
+    upper = int(np.searchsorted(counts, min(below + 1, int(counts[-1]) - 1), side="right"))
+    return lower + (position - below) * (upper - lower)
 
 
 def _lab_distance(d: np.ndarray) -> np.ndarray:
