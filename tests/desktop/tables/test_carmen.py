@@ -6,6 +6,7 @@ motion" the end state is drawn at once."""
 from __future__ import annotations
 
 import pytest
+from PySide6.QtCore import QRectF
 
 from desktop.drawn import DrawnCard, DrawnDie, set_less_motion
 from desktop.tables.carmen import CarmenTable
@@ -119,3 +120,38 @@ def test_with_less_motion_the_end_state_is_drawn_at_once(game):
     t.roll("loot")                                                  # Amberley's turn
     assert not table.motion.busy and t.find("die").face() == (None, "\u25C6", "Loot")
     assert table.motion.queue.played[-1] == "roll"
+
+
+def open_setup(t, players) -> None:
+    """The new-game form filled in and started: the setup screen with its picture of the deal."""
+    from PySide6.QtWidgets import QLineEdit
+    t.click("start:new")
+    t.find("new:count").setValue(len(players))
+    for i, (name, age) in enumerate(players):
+        edit = t.find(f"new:name{i}", QLineEdit)
+        edit.clear()
+        t.qtbot.keyClicks(edit, name)
+        t.find(f"new:age{i}").setValue(age)
+    t.click("new:start")
+    assert t.window.stack.currentWidget() is t.window.setup
+
+
+@pytest.mark.parametrize("size", [(1280, 680), (1366, 728), (1920, 1040)], ids=lambda s: f"{s[0]}")
+def test_the_picture_of_the_deal_reads_from_across_the_room(table, size):
+    """The setup screen's picture of the deal names each card's place and type at 15 px or more
+    (it used to draw 11 pt words and scale the whole picture down to about 12 px)."""
+    from tests.desktop.test_type_size import small_type
+    t = table
+    t.window.resize(*size)
+    open_setup(t, PLAYERS + [("Dee", 6)])
+    t.qtbot.wait(20)
+    diagram = t.find("deal-diagram")
+    words = [d.text for d in diagram.drawn_texts()]
+    assert {"Top", "Bottom", "Henchman", "Center of the table (face down)", "4 cards"} <= set(words)
+    assert [p for p in small_type(t.window.setup) if "deal-diagram" in p or "DealDiagram" in p] == []
+    # Every card's words at one size, each inside its card.
+    _, cards = diagram.items()
+    card_px = {d.px for d in diagram.drawn_texts() if d.text in ("Top", "Bottom", "Loot", "Location", "Henchman")}
+    assert len(card_px) == 1 and min(card_px) >= 15
+    assert all(any(rect.contains(QRectF(d.rect)) for rect, *_ in cards)
+               for d in diagram.drawn_texts() if d.text in ("Top", "Bottom"))
