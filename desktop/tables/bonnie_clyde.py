@@ -30,6 +30,7 @@ from ..drawn.items import paint_player_disc
 from ..private import journal_table
 from ..table_base import GameTable, TableShell
 from ..widgets import button, label
+from .name_room import fit_name
 
 HAND_PLAYS = ("meld", "layoff", "hinton", "discard", "note_hand")
 ROAD, ROAD_EDGE, ROAD_LINE = "#6E6A64", "#4A4742", "#F4E9C8"
@@ -416,30 +417,29 @@ class PlayerStrip(QWidget):
         hand = f"{cards_words(self.hand)} in hand"
         if two:
             name_h = h - txt.line_height(hand_px)
-            px, lines, fits = txt.fit(self.player, int(left.width()), int(name_h), name_px, bold=True, max_lines=1)
-            nh = txt.line_height(px, True)
+            px, lines, family, fits = fit_name(self.player, int(left.width()), int(name_h), name_px)
+            nh = len(lines) * txt.line_height(px, True, family)
             top = r.top() + max((h - nh - txt.line_height(hand_px)) / 2, 0)
-            texts.append((txt.DrawnText(lines[0] if lines else "", px, QRect(int(left.left()), int(top),
-                                                                             int(left.width()), nh), fits,
-                                        key=self.current), True))
+            texts.append((txt.DrawnText("\n".join(lines), px, QRect(int(left.left()), int(top), int(left.width()), nh),
+                                        fits, key=self.current, family=family), True))
             hpx, hlines, hfits = txt.fit(hand, int(left.width()), txt.line_height(hand_px), hand_px, max_lines=1)
             texts.append((txt.DrawnText("\n".join(hlines), hpx, QRect(int(left.left()), int(top + nh),
                                                                        int(left.width()), txt.line_height(hpx)),
                                         hfits), False))
         else:
-            px, lines, fits = txt.fit(self.player, int(left.width() * 0.6), int(h), name_px, bold=True, max_lines=1)
-            nw = QFontMetrics(txt.font(px, True)).horizontalAdvance(lines[0]) if lines else 0
-            nh = txt.line_height(px, True)
-            texts.append((txt.DrawnText(lines[0] if lines else "", px, QRect(int(left.left()), int(r.top() + (h - nh) / 2),
-                                                                             int(nw + 2), nh), fits,
-                                        key=self.current), True))
+            # The hand's count keeps its room; the name has the rest (shortened with "…" if need be).
             words = cards_words(self.hand)
-            hpx, hlines, hfits = txt.fit(words, int(left.width() - nw - 12), int(h), hand_px, max_lines=1)
+            hpx, hlines, hfits = txt.fit(words, int(left.width() * 0.4), int(h), hand_px, max_lines=1)
+            hw = QFontMetrics(txt.font(hpx)).horizontalAdvance(hlines[0]) + 2
+            px, lines, family, fits = fit_name(self.player, int(left.width() - hw - 10), int(h), name_px, max_lines=1)
+            nw = QFontMetrics(txt.font(px, True, QFont(family or txt.app_family()))).horizontalAdvance(lines[0])
+            nh = txt.line_height(px, True, family)
+            texts.append((txt.DrawnText(lines[0], px, QRect(int(left.left()), int(r.top() + (h - nh) / 2),
+                                                            int(nw + 2), nh), fits, key=self.current, family=family),
+                          True))
             hh = txt.line_height(hpx)
-            texts.append((txt.DrawnText("\n".join(hlines), hpx, QRect(int(left.left() + nw + 10),
-                                                                       int(r.top() + (h - hh) / 2),
-                                                                       int(left.width() - nw - 12), hh), hfits),
-                          False))
+            texts.append((txt.DrawnText(hlines[0], hpx, QRect(int(left.left() + nw + 10), int(r.top() + (h - hh) / 2),
+                                                              int(hw), hh), hfits), False))
         # The points at the right (in the narrow face: two numbers and their words in little room).
         family = txt.narrow_family()
         right = QRectF(r.right() - min(r.width() * 0.2, 170.0 * grow), r.top(), min(r.width() * 0.2, 170.0 * grow), h)
@@ -568,7 +568,7 @@ class PlayerStrip(QWidget):
             p.drawRoundedRect(band, 3, 3)
         for i, (drawn, bold) in enumerate(texts):
             if i < 2:                                      # the name and the hand's count
-                _draw(p, drawn, style.INK, bold=bold, align=Qt.AlignLeft)
+                _draw(p, drawn, style.INK, bold=bold, family=drawn.family, align=Qt.AlignLeft)
             elif i < self._narrow:                         # the points
                 _draw(p, drawn, style.INK, bold=bold, family=family, align=Qt.AlignRight)
             elif cards:                                    # the words on the cards laid down

@@ -27,13 +27,15 @@ from ..drawn.items import paint_cached, paint_player_disc
 from ..drawn.moves import TableMotion
 from ..drawn.paint import CardLook, Row, fit_rows
 from ..drawn.palette import named_colour
-from ..drawn.text import DrawnText, draw_lines, line_height
+from ..drawn.text import LEAST_PX, DrawnText, draw_lines, line_height
 from ..private import journal_table
 from ..table_base import GameTable, NewGameChoices, ShelfScreen, TableShell
 from ..widgets import button, label, plain_tip
 from .clues39_stickers import StickerPanel
+from .name_room import fit_name
 
 SPOTS = ("1", "2", "3", "4")
+DISC = 28                   # a player's disc on their plate: its initial is 15 px
 PLATE_WIDTH = 150           # a player's name, score and counts, at the left of their row
 CURRENT_STRETCH = 3         # the player whose turn it is gets a taller row than the others (2)
 
@@ -81,7 +83,7 @@ class PlayerPlate(QWidget):
                 + ("   \u25C0 playing now" if self.current else ""))
 
     def _layout(self) -> list[tuple[DrawnText, bool]]:
-        disc = 26
+        disc = DISC
         # Short of room (another player's row), the counts give way: they are in the tooltip.
         rows = [Row(self.name, 20, bold=True, max_lines=2), Row(f"{self.score} points", 20, bold=True),
                 Row(self.counts, 16, optional=True, max_lines=5, drop=2),
@@ -90,6 +92,18 @@ class PlayerPlate(QWidget):
         room = QRect(disc + 8, 4, self.width() - disc - 12, self.height() - 8)
         kept, placed, total, fitted = fit_rows(rows, room.width(), room.height())
         out, y = [], room.top()
+        if not fitted:
+            # A name too long for the room: the score keeps its line, the name has the rest,
+            # shortened with "\u2026" if need be (whole in the tooltip).
+            score_px = LEAST_PX
+            score_h = line_height(score_px, True)
+            px, lines, family, fits = fit_name(self.name, room.width(), room.height() - score_h - 2, 20)
+            h = len(lines) * line_height(px, True, family)
+            out.append((DrawnText("\n".join(lines), px, QRect(room.left(), y, room.width(), h), fits,
+                                  family=family), True))
+            out.append((DrawnText(f"{self.score} points", score_px, QRect(room.left(), y + h + 2, room.width(), score_h),
+                                  fits), True))
+            return out
         for r, (px, lines, _) in zip(kept, placed):
             h = len(lines) * line_height(px, r.bold)
             out.append((DrawnText("\n".join(lines), px, QRect(room.left(), y, room.width(), h), fitted), r.bold))
@@ -110,10 +124,11 @@ class PlayerPlate(QWidget):
         p.setPen(QPen(QColor(style.GREEN), 4) if self.current else QPen(QColor("#9A9A9A"), 1.5))
         p.setBrush(back)
         p.drawRoundedRect(QRectF(self.rect()).adjusted(2, 2, -2, -2), 10, 10)
-        paint_player_disc(p, QRectF(6, 6, 26, 26), self.colour, self.name)
+        paint_player_disc(p, QRectF(6, 6, DISC, DISC), self.colour, self.name)
         p.setPen(QColor(style.INK))
         for drawn, bold in self._layout():
-            draw_lines(p, drawn.rect, tuple(drawn.text.split("\n")), drawn.px, bold=bold, align=Qt.AlignLeft)
+            draw_lines(p, drawn.rect, tuple(drawn.text.split("\n")), drawn.px, bold=bold, align=Qt.AlignLeft,
+                       family=drawn.family)
 
 
 class CluesTable(GameTable):
