@@ -42,30 +42,50 @@ PILE_HEIGHT = 52
 
 class Cascade(QWidget):
     """One gumshoe's columns: in each, the cards overlap from the top down (each shows its top
-    strip, the last one is seen whole), like cards laid in a fan on the table."""
+    strip, the last one is seen whole), like cards laid in a fan on the table.
 
-    def __init__(self, cards: list[list[DrawnCard]], parent: QWidget | None = None) -> None:
+    A cascade that ``matches`` another (the center beside the gumshoes) deals its cards at that
+    one's card height, so every card on the table is one size; the room left spreads its strips."""
+
+    def __init__(self, cards: list[list[DrawnCard]], parent: QWidget | None = None, *,
+                 matches: "Cascade | None" = None) -> None:
         super().__init__(parent)
         self.columns = cards
+        self.matches = matches
+        self.followers: list[Cascade] = []
+        if matches is not None:
+            matches.followers.append(self)
         for column in cards:
             for card in column:
                 card.setParent(self)
         self.setSizePolicy(QSizePolicy.Expanding, QSizePolicy.Expanding)
-        rows = max(len(c) for c in cards)
-        self.setMinimumSize(len(cards) * 96, LEAST_CARD + (rows - 1) * LEAST_STRIP + 2 * GLOW)
+        self.rows = max(len(c) for c in cards)
+        self.setMinimumSize(len(cards) * 96, LEAST_CARD + (self.rows - 1) * LEAST_STRIP + 2 * GLOW)
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
         self.place_cards()
+        for follower in self.followers:
+            follower.place_cards()
+
+    def fan(self, n: int) -> tuple[float, float]:
+        """The step from one card to the next and a card's height, for ``n`` cards in this height."""
+        room = self.height()
+        if self.matches is not None:
+            high = self.matches.fan(self.matches.rows)[1]
+            high = min(high, room - (n - 1) * LEAST_STRIP) if n > 1 else min(high, room)
+            # The strips share what is left, no deeper than most of a card (it stays a fan).
+            step = min((room - high) / (n - 1), high * 0.7) if n > 1 else 0
+            return max(step, 0.0), high
+        step = (room - 2 * GLOW - LEAST_CARD * 1.2) / (n - 1) if n > 1 else 0
+        step = max(LEAST_STRIP, min(step, 86))
+        return step, room - step * (n - 1)
 
     def place_cards(self) -> None:
         width = self.width() / len(self.columns)
         for i, column in enumerate(self.columns):
             n = len(column)
-            room = self.height()
-            step = (room - 2 * GLOW - LEAST_CARD * 1.2) / (n - 1) if n > 1 else 0
-            step = max(LEAST_STRIP, min(step, 86))
-            high = room - step * (n - 1)
+            step, high = self.fan(n)
             # Fanned: each card a little to the right of the one it lies on.
             shift = min(6.0, width * 0.04)
             for j, card in enumerate(column):
@@ -123,6 +143,7 @@ class CarmenTable(GameTable):
         self.names: dict[str, PlayerName] = {}
         self.piles: dict[str, DrawnCard] = {}
         self.center_column: QWidget | None = None
+        self.cascades: list[Cascade] = []         # the gumshoes' columns, in seat order
         c = self.controller
         session = c.session
         kinds = list(c.deck.kinds)
@@ -143,7 +164,9 @@ class CarmenTable(GameTable):
             self.names[player] = name
             box.addWidget(name)
             cards = [[self._slot(f"{player}/{kind}/{position}") for position in positions] for kind in kinds]
-            box.addWidget(Cascade(cards), 1)
+            cascade = Cascade(cards)
+            self.cascades.append(cascade)
+            box.addWidget(cascade, 1)
             grid_all.addWidget(area, i // columns, i % columns)
         n = len(session.players)
         # Two or four gumshoes fill their rows: the center stands beside them as a column, so
@@ -178,7 +201,8 @@ class CarmenTable(GameTable):
         if tall:
             # A column: the center cards fanned (they take what the rest leaves), the piles, the die.
             column.addWidget(title)
-            column.addWidget(Cascade([[self.slot_buttons[f"center/{kind}"] for kind in kinds]]), 3)
+            column.addWidget(Cascade([[self.slot_buttons[f"center/{kind}"] for kind in kinds]],
+                                     matches=self.cascades[0]), 3)
             for i, kind in enumerate(kinds):
                 grid.addWidget(self.piles[kind], 0, i)
             column.addLayout(grid)

@@ -155,3 +155,22 @@ def test_the_picture_of_the_deal_reads_from_across_the_room(table, size):
     assert len(card_px) == 1 and min(card_px) >= 15
     assert all(any(rect.contains(QRectF(d.rect)) for rect, *_ in cards)
                for d in diagram.drawn_texts() if d.text in ("Top", "Bottom"))
+
+
+def test_the_center_fan_deals_its_cards_at_the_gumshoes_card_size(table):
+    """Four gumshoes on a big screen: the center's cards, the last one seen whole included, are
+    as high as a gumshoe's cards (its last card used to take all the column's spare height)."""
+    t = table
+    t.window.resize(1920, 1040)
+    t.new_game([("Ann", 9), ("Ben", 7), ("Cleo", 11), ("Dev", 13)])
+    t.roll("henchman")
+    t.qtbot.wait(20)
+    centre = [t.find(f"slot:center/{k}") for k in ("loot", "location", "henchman")]
+    gumshoes = [t.find(f"slot:{p}/{k}/bottom") for p in ("Ann", "Dev") for k in ("loot", "henchman")]
+    high = {c.card_rect().height() for c in gumshoes}
+    assert len(high) == 1
+    assert all(abs(c.card_rect().height() - min(high)) <= 1 for c in centre), \
+        [c.card_rect().height() for c in centre]
+    # Still a fan: each card lies lower on the one before, its top strip seen.
+    assert centre[0].y() < centre[1].y() < centre[2].y()
+    assert all(c.exposed and c.exposed >= 40 for c in centre[:2]) and centre[2].exposed is None
