@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 
-from PySide6.QtCore import QPointF, QRect, QRectF, QSize, Qt, Signal
+from PySide6.QtCore import QPoint, QPointF, QRect, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPainterPath, QPen, QPolygonF
 from PySide6.QtWidgets import QComboBox, QGridLayout, QHBoxLayout, QSizePolicy, QVBoxLayout, QWidget
 
@@ -23,10 +23,11 @@ from engine.game import Journal, Option
 from engine.session import PlayerView
 
 from .. import style
-from ..drawn import Clickable, DrawnCard, MotionQueue, Step, player_colours
+from ..drawn import Clickable, DrawnCard, FlightLayer, MotionQueue, Step, flight_step, player_colours
 from ..drawn import paint as pt
 from ..drawn import text as txt
-from ..drawn.items import paint_player_disc
+from ..drawn.items import paint_look, paint_player_disc
+from ..drawn.moves import token_places
 from ..private import journal_table
 from ..table_base import GameTable, TableShell
 from ..widgets import button, label
@@ -90,7 +91,7 @@ class LocationStop(Clickable):
     def sign_rect(self) -> QRectF:
         return QRectF(self.rect()).adjusted(3, 3, -3, -3)
 
-    def _card_rect(self) -> QRectF:
+    def card_rect(self) -> QRectF:
         """The card under the location, at the sign's left with the location's number on it."""
         sign = self.sign_rect()
         h = sign.height() - 10
@@ -104,7 +105,7 @@ class LocationStop(Clickable):
 
     def drawn_texts(self) -> list[txt.DrawnText]:
         if self._texts is None:
-            sign, card = self.sign_rect(), self._card_rect()
+            sign, card = self.sign_rect(), self.card_rect()
             family = txt.narrow_family()
             room = QRectF(card.right() + 4, sign.top() + 3, sign.right() - card.right() - 7, sign.height() - 6)
             px, lines, fits = txt.fit(self.name, int(room.width()), int(room.height()), 32, bold=True,
@@ -120,7 +121,7 @@ class LocationStop(Clickable):
         return self._texts
 
     def _disc(self) -> QRectF:
-        card = self._card_rect()
+        card = self.card_rect()
         d = min(card.width() - 2, card.height() * 0.6)
         return QRectF(card.center().x() - d / 2, card.center().y() - d / 2, d, d)
 
@@ -131,7 +132,7 @@ class LocationStop(Clickable):
         p.setPen(QPen(QColor(SIGN_EDGE), 2))
         p.setBrush(QColor(SIGN))
         p.drawRoundedRect(sign, 8, 8)
-        card = self._card_rect()
+        card = self.card_rect()
         if self.present:
             pt.paint_back(p, card, style.kind_colour(0))
         else:                                     # the card was taken: its place, dashed
@@ -358,6 +359,18 @@ def paint_car(p: QPainter, length: float, high: float) -> None:
 
 
 # --- in front of each player -----------------------------------------------------------------
+def paint_laid_card(p: QPainter, rect: QRectF, colour: str) -> None:
+    """A card laid face up in front of a player: a white face with a band in its colour."""
+    p.setPen(QPen(QColor("#333333"), 1.5))
+    p.setBrush(QColor(pt.FACE))
+    p.drawRoundedRect(rect, 5, 5)
+    band = QRectF(rect.left() + 1, rect.bottom() - max(rect.height() * 0.22, 5), rect.width() - 2,
+                  max(rect.height() * 0.22, 5) - 1)
+    p.setPen(Qt.NoPen)
+    p.setBrush(QColor(colour))
+    p.drawRoundedRect(band, 3, 3)
+
+
 class PlayerStrip(QWidget):
     """One player at the table: their name in their colour, the cards in their hand (a count),
     their melds as overlapping face-up cards (sideways ones drawn sideways), the outlaws they
@@ -377,6 +390,9 @@ class PlayerStrip(QWidget):
         self.total = 0
         self._narrow = 0
         self._layout: tuple | None = None
+        #: a meld ((location, sideways)) or the outlaws ("outlaws") a card is flying to: how many of
+        #: its cards show until it lands, and how many flights are on their way to it
+        self.kept: dict[object, list[int]] = {}
 
     def show_player(self, *, current: bool, hand: int, melds: list[tuple[int, int, bool]], outlaws: list[str],
                     points: int, total: int, names: dict[int, str]) -> None:
@@ -401,10 +417,55 @@ class PlayerStrip(QWidget):
         self._layout = None
         super().resizeEvent(event)
 
+    # --- cards on their way here ------------------------------------------------------------
+    def keep(self, key: object, before: int) -> None:
+        """A card is on its way to ``key``, which held ``before`` cards: it shows them until the card lands."""
+        if key in self.kept:
+            self.kept[key][1] += 1
+        else:
+            self.kept[key] = [before, 1]
+            self._layout = None
+            self.update()
+
+    def let_go(self, key: object) -> None:
+        kept = self.kept.get(key)
+        if kept is not None:
+            kept[1] -= 1
+            if kept[1] <= 0:
+                del self.kept[key]
+            self._layout = None
+            self.update()
+
+    def _shown(self) -> tuple[list[tuple[int, int, bool]], list[str]]:
+        """The melds and outlaws drawn now: a place a card flies to keeps its count from before."""
+        melds = [(n, self.kept[(n, side)][0] if (n, side) in self.kept else k, side) for n, k, side in self.melds]
+        outlaws = self.outlaws[:self.kept["outlaws"][0]] if "outlaws" in self.kept else self.outlaws
+        return [m for m in melds if m[1] > 0], outlaws
+
+    def landing_rects(self, key: object) -> list[QRectF]:
+        """Where the cards of a meld ((location, sideways)) or of the outlaws ("outlaws") lie once
+        every card on its way has landed, in this widget (the last ones are the newest)."""
+        _, cards, _, keys = self._compute(self.melds, self.outlaws)
+        return [card[0] for card, k in zip(cards, keys) if k == key]
+
+    def hand_rect(self, size) -> QRectF:
+        """A card of ``size`` over the hand's count (where a card leaves from or goes to a hand)."""
+        texts = self.layout_parts()[0]
+        centre = QRectF(texts[1][0].rect).center() if len(texts) > 1 else QRectF(self.rect()).center()
+        return QRectF(centre.x() - size.width() / 2, centre.y() - size.height() / 2, size.width(), size.height())
+
+    def card_size(self):
+        """The size of a card laid down in this row."""
+        _, cards, _, _ = self._compute([(1, 1, False)], [])
+        return cards[0][0].size()
+
     def layout_parts(self):
-        """(texts with their bold and ink, the cards as (rect, look words, colour, sideways, face text))."""
-        if self._layout is not None:
-            return self._layout
+        """(texts with their bold and ink, the cards as (rect, colour, sideways, face text), the disc)."""
+        if self._layout is None:
+            self._layout = self._compute(*self._shown())
+        return self._layout[:3]
+
+    def _compute(self, melds: list[tuple[int, int, bool]], outlaws: list[str]):
         r = QRectF(self.rect()).adjusted(4, 2, -4, -2)
         h = r.height()
         texts: list[tuple[txt.DrawnText, bool]] = []
@@ -463,34 +524,34 @@ class PlayerStrip(QWidget):
         self._narrow = len(texts)        # the texts from here on are in the narrow face
         # The cards laid down, between.
         middle = QRectF(left.right() + 10, r.top() + 2, right.left() - left.right() - 20, h - 4)
-        cards = self._cards(middle, texts, hand_px)
-        self._layout = (texts, cards, QRectF(r.left() + 6, r.top() + (h - disc) / 2, disc, disc))
-        return self._layout
+        cards, keys = self._cards(middle, texts, hand_px, melds, outlaws)
+        return texts, cards, QRectF(r.left() + 6, r.top() + (h - disc) / 2, disc, disc), keys
 
-    def _cards(self, room: QRectF, texts: list[tuple[txt.DrawnText, bool]],
-               words_px: int) -> list[tuple[QRectF, str, bool, str]]:
-        """Each card in front of the player: (rect, colour, sideways, its number); the words on the
-        cards are added to ``texts``. A meld is a cascade: each card shows its location's number
-        where there is room for it, the top one always."""
+    def _cards(self, room: QRectF, texts: list[tuple[txt.DrawnText, bool]], words_px: int,
+               melds: list[tuple[int, int, bool]], outlaws_laid: list[str]):
+        """Each card in front of the player: (rect, colour, sideways, its number), and what each
+        belongs to (a meld's (location, sideways), or "outlaws"); the words on the cards are added
+        to ``texts``. A meld is a cascade: each card shows its location's number where there is
+        room for it, the top one always."""
         family = txt.narrow_family()
         ch = room.height()
         bold = QFontMetrics(txt.font(txt.LEAST_PX, True, QFont(family)))
         number_w = bold.horizontalAdvance("10") + 8
         cw = max(ch * 0.7, number_w + 4)
-        groups: list[tuple[str, list[tuple[int, bool]]]] = [("meld", [(n, side)] * k) for n, k, side in self.melds]
-        groups += [("outlaw", [(0, False)]) for _ in self.outlaws]
+        groups: list[tuple[str, list[tuple[int, bool]]]] = [("meld", [(n, side)] * k) for n, k, side in melds]
+        groups += [("outlaw", [(0, False)]) for _ in outlaws_laid]
         if not groups:
             words = "nothing on the table yet"
             px, lines, fits = txt.fit(words, int(room.width()), int(ch), words_px, max_lines=2)
             lh = len(lines) * txt.line_height(px)
             texts.append((txt.DrawnText("\n".join(lines), px, QRect(int(room.left()), int(room.top() + (ch - lh) / 2),
                                                                      int(room.width()), lh), fits), False))
-            return []
+            return [], []
         # An outlaw's card is as wide as its name on one line (two when the card is high enough).
         outlaw_lines = 2 if ch >= 2 * txt.line_height(txt.LEAST_PX, True, family) + 6 else 1
         outlaw_w = max(ch * 1.2, max((max(bold.horizontalAdvance(w) for w in (name.split() if outlaw_lines == 2
                                                                                 else [name])) + 12
-                                      for name in self.outlaws), default=0))
+                                      for name in outlaws_laid), default=0))
         gap = 10.0
 
         def width(step: float, gap: float) -> float:
@@ -505,8 +566,9 @@ class PlayerStrip(QWidget):
         while gap > 4 and width(step, gap) > room.width():
             gap -= 1
         out: list[tuple[QRectF, str, bool, str]] = []
+        keys: list[object] = []
         x = room.left()
-        outlaws = iter(self.outlaws)
+        outlaws = iter(outlaws_laid)
         for kind, cards in groups:
             if kind == "outlaw":
                 rect = QRectF(x, room.top(), outlaw_w, ch)
@@ -519,6 +581,7 @@ class PlayerStrip(QWidget):
                                                                          int(rect.width() - 10), lh),
                                             fits and rect.right() <= room.right() + 1), True))
                 out.append((rect, style.VERMILLION, False, ""))
+                keys.append("outlaws")
                 x += outlaw_w + gap
                 continue
             for i, (n, side) in enumerate(cards):
@@ -533,9 +596,10 @@ class PlayerStrip(QWidget):
                     texts.append((txt.DrawnText(str(n), px, text_rect, rect.right() <= room.right() + 1
                                                 and text_rect.bottom() <= rect.bottom() + 1), True))
                 out.append((rect, location_colour(n), side, str(n)))
+                keys.append((n, side))
                 x += step if not last else rect.width()
             x += gap
-        return out
+        return out, keys
 
     def drawn_texts(self) -> list[txt.DrawnText]:
         return [drawn for drawn, _ in self.layout_parts()[0]]
@@ -558,14 +622,7 @@ class PlayerStrip(QWidget):
         paint_player_disc(p, disc, self.colour, self.player)
         family = txt.narrow_family()
         for rect, colour, side, _ in cards:
-            p.setPen(QPen(QColor("#333333"), 1.5))
-            p.setBrush(QColor(pt.FACE))
-            p.drawRoundedRect(rect, 5, 5)
-            band = QRectF(rect.left() + 1, rect.bottom() - max(rect.height() * 0.22, 5), rect.width() - 2,
-                          max(rect.height() * 0.22, 5) - 1)
-            p.setPen(Qt.NoPen)
-            p.setBrush(QColor(colour))
-            p.drawRoundedRect(band, 3, 3)
+            paint_laid_card(p, rect, colour)
         for i, (drawn, bold) in enumerate(texts):
             if i < 2:                                      # the name and the hand's count
                 _draw(p, drawn, style.INK, bold=bold, family=drawn.family, align=Qt.AlignLeft)
@@ -630,10 +687,15 @@ class BonnieClydeTable(GameTable):
         outer.addLayout(piles, 1)
         self.pending: tuple[Option, str] | None = None
         self.motion = MotionQueue(self)
+        self.flights = FlightLayer(self)
+        #: what the family last saw: the car (where, in which hand), where each card lay, the FBI
+        #: Files' top card; a move made while the table was hidden (behind the privacy gate) is
+        #: played when it shows again, so the family sees it
         self._car_seen: tuple[int, int] | None = None
-        #: movements that happened while the table was hidden (behind the privacy gate): played
-        #: when it shows again, so the family sees them
-        self._deferred: list[Step] = []
+        self._places_seen: dict[int, str] | None = None
+        self._hand_seen = 0
+        self._files_seen = self.slots["files"].look
+        self._unseen = False
 
     def _panel(self) -> QWidget:
         """What Ted Hinton does: draw two, take from the FBI Files, or look under a location."""
@@ -758,6 +820,8 @@ class BonnieClydeTable(GameTable):
                                                     colour=style.kind_colour(1), present=bool(casefile),
                                                     notes=(cards_words(len(casefile)),), count=len(casefile)),
                                         legal="casefile" in legal, chosen="casefile" in chosen)
+        if not self._unseen:
+            self._files_seen = self.slots["files"].look     # a card taken from the Files flies with this face
         files = by_place.get("files", [])
         top = files[-1] if files else None
         named = top.name if top and top.face_up else None
@@ -769,7 +833,7 @@ class BonnieClydeTable(GameTable):
                                      legal="files" in legal, chosen="files" in chosen)
         self.car.setText(f"Hand {max(state.hand_no, 1)}, playing to {state.target}. "
                          f"The Crime Spree car is on {rules.loc_words(state.car)}.")
-        self._follow_car(state.car, state.hand_no)
+        self.route.set_car(state.car)
         totals = state.scores.totals()
         names = {n: self.board.name(n) for n in self.board.numbers}
         for player, strip in self.players.items():
@@ -784,33 +848,166 @@ class BonnieClydeTable(GameTable):
             strip.show_player(current=player == view.current and view.outcome is None,
                               hand=len(by_place.get(f"{player}/hand", [])), melds=melds, outlaws=outlaws,
                               points=points["points"], total=totals[player], names=names)
+        self._follow(state)
 
     # --- movements ----------------------------------------------------------------------
-    def _follow_car(self, car: int, hand: int) -> None:
-        """The car drives from where it was to where it is, one location at a time; a new hand
-        puts it back at the start at once (the family moves it by hand)."""
-        before, self._car_seen = self._car_seen, (car, hand)
-        self.route.set_car(car)
-        if before is None:
+    def _follow(self, state) -> None:
+        """What moved since the family last looked, played in order, one movement at a time: the
+        cards laid down, drawn, taken or captured fly from where they were to where they lie
+        now, then the car drives along the road. Out of sight (behind the privacy gate) the
+        table keeps showing the car where it was, and plays it all when it shows again."""
+        if not self.isVisible():
+            self._unseen = True
+            seen = self._car_seen
+            if seen is not None and seen[1] == state.hand_no and seen[0] != state.car and not self.motion.busy:
+                self.route.shown_at = seen[0]
             return
-        was, was_hand = before
-        if was == car or was_hand != hand:
-            return
-        way = 1 if car > was else -1
-        legs = [self.route.leg(n, n + way) for n in range(was, car, way)]
-        if self.isVisible():
-            self.motion.play(legs)
-            return
-        if not self._deferred:
-            self.route.shown_at = was          # until the table shows again, the car stays where it was seen
-        self._deferred += legs
+        self._unseen = False
+        if not self.motion.busy:
+            self.route.shown_at = None
+        steps = self._card_steps(state) + self._car_legs(state.car, state.hand_no)
+        if steps:
+            self.motion.play(steps)
 
     def showEvent(self, event) -> None:
         super().showEvent(event)
-        if self._deferred:
-            legs, self._deferred = self._deferred, []
-            self.route.shown_at = None
-            self.motion.play(legs)
+        if self._unseen:
+            self._follow(self.controller.session.state)
+
+    def _car_legs(self, car: int, hand: int) -> list[Step]:
+        """The car drives from where it was to where it is, one location at a time; a new hand
+        puts it back at the start at once (the family moves it by hand)."""
+        before, self._car_seen = self._car_seen, (car, hand)
+        if before is None:
+            return []
+        was, was_hand = before
+        if was == car or was_hand != hand:
+            return []
+        way = 1 if car > was else -1
+        return [self.route.leg(n, n + way) for n in range(was, car, way)]
+
+    def _card_steps(self, state) -> list[Step]:
+        """A step for each (from, to) pair of places cards moved between, in the order of the cards."""
+        now = token_places(state)
+        before, self._places_seen = self._places_seen, now
+        hand_before, self._hand_seen = self._hand_seen, state.hand_no
+        if before is None or hand_before != state.hand_no:
+            return []                            # a new hand is dealt by the family: nothing flies
+        if self.layout() is not None:
+            self.layout().activate()             # where the cards now lie has its geometry
+        groups: dict[tuple[str, str], int] = {}
+        for tok in sorted(now):
+            if tok in before and before[tok] != now[tok]:
+                groups[(before[tok], now[tok])] = groups.get((before[tok], now[tok]), 0) + 1
+        steps = []
+        for (src, dst), count in groups.items():
+            step = self._flight(src, dst, count, sum(1 for place in before.values() if place == dst),
+                                set(before.values()))
+            if step is not None:
+                steps.append(step)
+        return steps
+
+    def _strip_key(self, place: str) -> tuple[PlayerStrip | None, object]:
+        """The player's row a place lies in, and which of its groups it is (a meld, the outlaws, the hand)."""
+        parts = place.split("/")
+        strip = self.players.get(parts[0])
+        if strip is None or len(parts) < 2:
+            return None, None
+        if parts[1] in ("played", "sideways") and len(parts) == 3:
+            return strip, (int(parts[2]), parts[1] == "sideways")
+        return strip, "outlaws" if parts[1] == "captured" else "hand"
+
+    def _at(self, widget: QWidget, rect: QRectF) -> QRectF:
+        origin = widget.mapTo(self, QPoint(0, 0))
+        return rect.translated(origin.x(), origin.y())
+
+    def _flight(self, src: str, dst: str, count: int, at_dst: int, held_before: set[str]) -> Step | None:
+        """``count`` cards flying from ``src`` to ``dst`` (which held ``at_dst`` cards before; the
+        places that held cards before: ``held_before``)."""
+        to_strip, key = self._strip_key(dst)
+        from_strip, from_key = self._strip_key(src)
+        if to_strip is not None and to_strip is from_strip and "hand" in (key, from_key) and key == from_key:
+            return None                          # within a hand (Ted Hinton put in play): not on the table
+        hold: list = []
+        # Where they land, one rectangle a card.
+        if to_strip is not None and key != "hand":
+            if not to_strip.isVisible():
+                return None
+            ends = [self._at(to_strip, r) for r in to_strip.landing_rects(key)[-count:]]
+            hold.append((lambda s=to_strip, k=key, b=at_dst: s.keep(k, b), lambda s=to_strip, k=key: s.let_go(k)))
+        elif to_strip is not None:
+            if not to_strip.isVisible():
+                return None
+            ends = [self._at(to_strip, to_strip.hand_rect(to_strip.card_size()))] * count
+        elif dst in self.slots and isinstance(self.slots[dst], DrawnCard):
+            slot = self.slots[dst]
+            ends = [self._at(slot, slot.card_rect())] * count
+            hold.append((slot.hold, slot.release))
+        elif dst in self.slots:
+            stop = self.slots[dst]
+            ends = [self._at(stop, stop.card_rect())] * count
+        else:
+            return None
+        if not ends:
+            return None
+        # Where they leave from.
+        if from_strip is not None:
+            if not from_strip.isVisible():
+                return None
+            starts = [self._at(from_strip, from_strip.hand_rect(end.size())) for end in ends]
+        elif src in self.slots and isinstance(self.slots[src], DrawnCard):
+            slot = self.slots[src]
+            starts = [self._at(slot, slot.card_rect())] * len(ends)
+        elif src in self.slots:
+            stop = self.slots[src]
+            starts = [self._at(stop, stop.card_rect())] * len(ends)
+        else:
+            return None
+        painter = self._card_painter(src, dst, key)
+        flights = [(painter, start, end) for start, end in zip(starts, ends)]
+
+        def keep() -> None:
+            for on, _ in hold:
+                on()
+
+        def land() -> None:
+            for _, off in hold:
+                off()
+
+        laid = isinstance(key, tuple) and any(f"{dst.split('/')[0]}/{area}/{key[0]}" in held_before
+                                              for area in ("played", "sideways"))
+        return flight_step(self.flights, flights, what=self._move_words(src, dst, key, laid), hold=keep, land=land)
+
+    def _card_painter(self, src: str, dst: str, key: object):
+        """How a card on its way looks: an Evidence card in its location's colour with its number,
+        a captured outlaw's red card, the FBI Files' top card, or a card's back."""
+        if isinstance(key, tuple):
+            number = key[0]
+
+            def evidence(p: QPainter, rect: QRectF) -> None:
+                paint_laid_card(p, rect, location_colour(number))
+                p.setPen(QColor(style.INK))
+                p.setFont(txt.font(max(min(int(rect.height() * 0.4), 28), txt.LEAST_PX), True))
+                p.drawText(rect.adjusted(3, 2, -3, 0), int(Qt.AlignLeft | Qt.AlignTop), str(number))
+            return evidence
+        if key == "outlaws":
+            return lambda p, rect: paint_laid_card(p, rect, style.VERMILLION)
+        if dst in self.slots and isinstance(self.slots[dst], DrawnCard):
+            return self.slots[dst].paint_at          # a discard: the FBI Files' new top card
+        if src == "files":
+            look, size = self._files_seen, self.slots["files"].card_rect().size()
+            return lambda p, rect: paint_look(p, rect, look, size)
+        return lambda p, rect: pt.paint_back(p, rect, style.kind_colour(0))
+
+    @staticmethod
+    def _move_words(src: str, dst: str, key: object, laid_before: bool) -> str:
+        if isinstance(key, tuple):
+            return "layoff" if laid_before else "meld"      # a layoff: onto a location already melded
+        if key == "outlaws":
+            return "capture"
+        if dst == "files":
+            return "discard"
+        return {"casefile": "draw", "files": "take"}.get(src, "move")
 
     def setup_widget(self) -> QWidget:
         body = QWidget()

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QFontInfo
 from PySide6.QtWidgets import QAbstractButton, QLabel
 
@@ -176,12 +176,15 @@ def test_the_car_is_seen_driving_to_the_next_location(game, qtbot):
     set_less_motion(False)
     try:
         look(t, "board/1", B)
-        assert t.session.state.car == 2 and started == ["car"] and table.motion.busy
+        # Bonnie, captured, flies from under Kaufman to Ann's row first; then the car drives.
+        assert t.session.state.car == 2 and started == ["capture"] and table.motion.busy
+        assert car_stands_at(t, 1)
         one, two = (route.stops[n].geometry().center().x() for n in (1, 2))
-        qtbot.waitUntil(lambda: route.drive is not None and 0 < route.drive[2] < 1, timeout=2000)
+        qtbot.waitUntil(lambda: route.drive is not None and 0 < route.drive[2] < 1, timeout=3000)
+        assert started == ["capture", "car"]
         assert route.drive[:2] == (1, 2) and one < route.car_rect().center().x() < two      # on its way
         qtbot.waitUntil(lambda: not table.motion.busy, timeout=3000)
-        assert table.motion.played == ["car"] and car_stands_at(t, 2)
+        assert table.motion.played[-2:] == ["capture", "car"] and car_stands_at(t, 2)
     finally:
         set_less_motion(True)
 
@@ -193,7 +196,69 @@ def test_with_less_motion_the_car_is_at_once_where_it_goes(game):
     meld_where_the_car_stands(t)
     look(t, "board/1", B)
     assert t.session.state.car == 2 and not table.motion.busy and car_stands_at(t, 2)
-    assert table.motion.played == ["car"]               # landed at once, not skipped
+    assert table.motion.played == ["draw", "meld", "capture", "car"]     # landed at once, not skipped
+    assert laid_cards(t, "Ann") == [("1", True)] * 3 + [("", False)]     # the meld and Bonnie, drawn at once
+    assert not table.flights.flights
+
+
+def meld_in_flight(t, qtbot, strip, cards: list[str]) -> list:
+    """With motion on: the meld of ``cards`` is sent; returns the flights' rectangles seen on their way
+    (the row keeps its old cards until they land)."""
+    table = t.window.table.table
+    t.click("action:meld")
+    pick_cards(t, cards)
+    assert table.motion.busy
+    qtbot.waitUntil(lambda: bool(table.flights.flights), timeout=2000)
+    return [rect for _, rect in table.flights.flights.values()]
+
+
+def test_a_meld_and_a_layoff_are_seen_flying_from_the_hand_to_the_row(game, qtbot):
+    """Play, Evidence Cards: a meld (three cards of one location) and a layoff (one more card of a
+    location melded) are laid face up in front of the player. With motion on, each card flies
+    from the player's hand (their count) to its place in their row, one movement at a time, and
+    the row shows the new cards only when they land, where the engine says they lie."""
+    t = game
+    table = t.window.table.table
+    strip = t.find("bc:player:Ann")
+    deal_and_draw(t)
+    set_less_motion(False)
+    try:
+        flying = meld_in_flight(t, qtbot, strip, [E(1, "a"), E(1, "b"), E(1, "c")])
+        assert len(flying) == 3 and laid_cards(t, "Ann") == []          # still in the air
+        hand = strip.hand_rect(strip.card_size()).translated(strip.mapTo(table, QPoint(0, 0)).toPointF())
+        ends = [r.translated(strip.mapTo(table, QPoint(0, 0)).toPointF()) for r in strip.landing_rects((1, True))]
+        qtbot.waitUntil(lambda: not table.motion.busy, timeout=3000)
+        assert table.motion.played == ["draw", "meld"] and not table.flights.flights     # the draw: from the Case File
+        assert laid_cards(t, "Ann") == [("1", True)] * 3                # sideways: the car is on Kaufman
+        assert all(hand.center().x() < end.center().x() for end in ends)   # they flew rightwards, to the row
+        look(t, "board/1", B)
+        qtbot.waitUntil(lambda: not table.motion.busy, timeout=4000)
+        assert table.motion.played == ["draw", "meld", "capture", "car"]
+        # A layoff on Kaufman: one card, added to the meld when it lands.
+        t.click("action:layoff")
+        pick_cards(t, [E(1, "d")])
+        assert table.motion.busy
+        qtbot.waitUntil(lambda: bool(table.flights.flights), timeout=2000)
+        assert ("1", False) not in laid_cards(t, "Ann")
+        qtbot.waitUntil(lambda: not table.motion.busy, timeout=3000)
+        assert table.motion.played[-1] == "layoff"
+        # It lies normally (the car has driven on to Sherman), beside the sideways meld.
+        placed = [c.place for c in t.window.controller.shared_view().cards if c.place.startswith("Ann/")]
+        assert laid_cards(t, "Ann").count(("1", True)) == placed.count("Ann/sideways/1") == 3
+        assert laid_cards(t, "Ann").count(("1", False)) == placed.count("Ann/played/1") == 1
+    finally:
+        set_less_motion(True)
+
+
+def test_with_less_motion_a_meld_is_drawn_at_once(game):
+    """The start screen's "Less motion": the meld is in front of the player at once, nothing flies."""
+    t = game
+    table = t.window.table.table
+    deal_and_draw(t)
+    t.click("action:meld")
+    pick_cards(t, [E(1, "a"), E(1, "b"), E(1, "c")])
+    assert not table.motion.busy and not table.flights.flights
+    assert table.motion.played == ["draw", "meld"] and laid_cards(t, "Ann") == [("1", True)] * 3
 
 
 def test_the_family_picks_who_deals_the_next_hand(game):

@@ -766,3 +766,59 @@ def test_a_mission_sent_and_retrieved_is_seen_moving_and_ends_where_the_engine_s
             assert slot.look.name == (top[-1].name if top and top[-1].name else slot.look.name if top else None)
     finally:
         set_less_motion(True)
+
+
+LONG_NAMES = ("Bartholomew Montgomery-J", "MARGARET WOLLSTONECRAFT", "Alexandrina Wilhelmina F",
+              "Maximilian Worthingtonne")
+
+
+@pytest.mark.parametrize("names", [NAMES, LONG_NAMES], ids=["short", "long"])
+def test_every_name_stays_on_its_plate_with_five_missions_each(table, monkeypatch, names):
+    """Issue 23: four players with five or more missions each (Missions: no limit) at 1280x680.
+    Every plate still shows its player's name, whole or shortened with "\u2026" (the whole name in
+    its tooltip), and its score; nothing on a plate is cut. The simulated players only send
+    missions here."""
+    from engine.games.clues39 import sim
+    from engine.session import Session
+    t = table
+    t.window.resize(1280, 680)
+    choose_game(t)
+    t.click("start:new")
+    t.find("new:count").setValue(4)
+    for i, name in enumerate(names):
+        t.find(f"new:name{i}").setText(name)
+        t.find(f"new:age{i}").setValue(9 + i)
+    t.click("new:start")
+    t.click("setup:done")
+    c = t.window.controller
+    monkeypatch.setitem(sim.WEIGHTS, "retrieve", 0.0)
+    monkeypatch.setitem(sim.WEIGHTS, "steal", 0.0)
+    monkeypatch.setitem(sim.WEIGHTS, "sabotage", 0.0)
+    monkeypatch.setitem(sim.WEIGHTS, "mission", 100.0)
+    trial = Session.new("39-clues", list(names), dict(c.session.options))
+    player = trial.rules.simulator(trial.initial, 0)
+
+    def fewest(view) -> int:
+        owners: dict[str, set[str]] = {p: set() for p in names}
+        for card in view.cards:
+            if "/mission/" in card.place:
+                owners[card.place.split("/")[0]].add(card.place)
+        return min(len(places) for places in owners.values())
+
+    moves = []
+    while trial.outcome is None and fewest(trial.view(None)) < 5 and len(moves) < 1500:
+        moves.append(player.random_action(trial))
+        trial.apply(moves[-1])
+    for move in moves:
+        c.session.apply(move)
+    assert fewest(c.session.view(None)) >= 5
+    t.window.table.refresh()
+    t.qtbot.wait(20)
+    assert [problem for problem in clipped(t.window) if "plate:" in problem] == []
+    for name in names:
+        plate = t.find(f"plate:{name}")
+        assert plate.isVisible() and plate.height() >= 40 and plate.width() >= 100, plate.geometry()
+        words = [x.text.replace("\n", " ") for x in plate.drawn_texts()]
+        assert words[0] == name or (words[0].endswith("\u2026") and name.startswith(words[0][:-1].rstrip())), words
+        assert re.fullmatch(r"\d+ points", words[1]), words
+        assert name in plate.toolTip()
