@@ -431,8 +431,28 @@ class QuestionCard(QWidget):
     def _header_px(self) -> int:
         return int(min(max(self.card_rect().height() * 0.06, 18), 28))
 
+    def _header(self) -> txt.DrawnText:
+        """Who reads to whom, in the band: on one line (a narrow face if need be), else on two, else
+        shortened with "\u2026" (long names); its rect starts at the band's top left."""
+        card = self.card_rect()
+        width = int(card.width() - 24)
+        for lines_allowed in (1, 2):
+            for family in ("", txt.narrow_family()):
+                px, lines, fits = txt.fit(self.header, width, 1000, self._header_px(), bold=True, family=family,
+                                          max_lines=lines_allowed)
+                if fits:
+                    high = len(lines) * txt.line_height(px, True, family)
+                    return txt.DrawnText("\n".join(lines), px, QRect(int(card.left() + 12), int(card.top() + 5),
+                                                                     width, high), True, family=family)
+        family = txt.narrow_family()
+        metrics = QFontMetrics(txt.font(txt.LEAST_PX, True, QFont(family)))
+        short = metrics.elidedText(self.header, Qt.ElideRight, width)
+        return txt.DrawnText(short, txt.LEAST_PX, QRect(int(card.left() + 12), int(card.top() + 5), width,
+                                                        txt.line_height(txt.LEAST_PX, True, family)), True,
+                             family=family)
+
     def _band_height(self) -> int:
-        return txt.line_height(self._header_px(), True) + 10
+        return self._header().rect.height() + 10
 
     def _choice_height(self) -> float:
         card = self.card_rect()
@@ -455,9 +475,7 @@ class QuestionCard(QWidget):
     def drawn_texts(self) -> list[txt.DrawnText]:
         if self._texts is None:
             card = self.card_rect()
-            band = QRectF(card.left() + 12, card.top() + 4, card.width() - 24, self._band_height() - 8)
-            hpx, hlines, hfits = txt.fit(self.header, int(band.width()), int(band.height()), self._header_px(),
-                                         bold=True, max_lines=1)
+            header = self._header()
             shown = [b for b in self.choices if not b.isHidden()]
             bottom = min((b.geometry().top() for b in shown), default=int(card.bottom() - 8)) - 6
             room = QRectF(card.left() + 18, card.top() + self._band_height() + 6, card.width() - 36,
@@ -467,7 +485,7 @@ class QuestionCard(QWidget):
                                          max_lines=5)
             qh = len(qlines) * txt.line_height(qpx, True)
             top = room.top() + max(room.height() - qh, 0) / 2
-            self._texts = [txt.DrawnText("\n".join(hlines), hpx, band.toAlignedRect(), hfits),
+            self._texts = [header,
                            txt.DrawnText("\n".join(qlines), qpx, QRect(int(room.left()), int(top), int(room.width()),
                                                                         int(qh)), qfits)]
         return self._texts
@@ -490,7 +508,7 @@ class QuestionCard(QWidget):
         p.setBrush(QColor(self.colour))
         p.drawPath(band.intersected(top))
         header, question = self.drawn_texts()
-        _draw(p, header, bold=True, ink=readable_ink(self.colour), align=Qt.AlignLeft)
+        _draw(p, header, bold=True, ink=readable_ink(self.colour), align=Qt.AlignLeft, family=header.family)
         _draw(p, question, bold=True, ink=style.INK)
         p.end()
 
@@ -536,14 +554,16 @@ class QuestionPile(QWidget):
                           for (words, bold), px in zip(shown, sizes)]
                 total = sum(len(lines) * txt.line_height(px, bold, family)
                             for (px, lines, _), (_, bold) in zip(placed, shown)) + 4 * len(shown)
-                if total <= room.height() or not shown:
-                    break
+                if (total <= room.height() and all(ok for _, _, ok in placed)) or not shown:
+                    break                           # (a word wider than the pile makes its line smaller too)
                 if max(sizes) > txt.LEAST_PX:
                     i = sizes.index(max(sizes))
                     sizes[i] -= 1
                 elif len(shown) > 1:                 # at the least size: the line kept least goes
                     i = keep.index(min(keep))
                     del shown[i], sizes[i], keep[i]
+                elif len(shown[0][0].split()) > 1:   # one line left: its first word (the pile's colour)
+                    shown[0] = (shown[0][0].split()[0], shown[0][1])
                 else:
                     break
             y = room.top()
@@ -971,6 +991,7 @@ class CarmenUsaTable(GameTable):
         self._pieces_seen: dict[str, str | None] | None = None
         #: movements made while the table was hidden (behind the privacy gate): played when it shows
         self._deferred: list[Step] = []
+        self._spoken_question: str | None = None
 
     # --- the contract ----------------------------------------------------------------
     def shows(self, place: str) -> bool:
@@ -984,7 +1005,11 @@ class CarmenUsaTable(GameTable):
     def start(self, option: Option, player: str) -> None:
         """Read the next question: the top card of the pile is any one not read yet (chance)."""
         questions = option.targets["question"]
-        self.shell.send({"type": "ask", "player": player, "question": self.rng.choice(list(questions))})
+        if self.shell.send({"type": "ask", "player": player, "question": self.rng.choice(list(questions))}):
+            # The question is on the card over the map: the message says who reads it to whom,
+            # it does not repeat it (the full log keeps the engine's words, question and all).
+            state = self.controller.session.state
+            self.shell.say([f"{player} reads {state.answerer} a {state.colour} question."])
 
     def field_words(self, option: Option, field: str) -> str:
         words = {"landmark": "the landmark you reached (highlighted), or No landmark",
@@ -1031,8 +1056,13 @@ class CarmenUsaTable(GameTable):
                                         q.text, colour, list(q.options) if heard else None, tappable)
             self.map.card.show()
             self.map.card.raise_()
+            if state.question != self._spoken_question:
+                # Read aloud once, when it is drawn (the prompt no longer carries it).
+                self._spoken_question = state.question
+                self.shell.speak(q.text)
         else:
             self.map.card.hide()
+            self._spoken_question = None
         left = len(self.rules.sets[state.colour]) - len(state.asked)
         out = ", ".join(state.warrants_out) if state.warrants_out else "none"
         # (words, bold, kept: the lower, the sooner it is left out when the pile has no room)

@@ -775,7 +775,6 @@ class CarmenUsaRules(Rules):
             return Prompt(p, f"{p}, read a {state.colour} question to {state.answerer}.",
                           (Option("ask", "Read the next question", {"question": left}),))
         if phase in (ANSWERING, BACKUP):
-            q = self.bank.question(state.question or "")
             heard = state.choices or (phase == BACKUP and state.first_choices)
             # Two options, each with its one value: a screen shows them as two buttons.
             opts = [Option("answer", "Right answer", {"correct": (True,)}),
@@ -786,9 +785,11 @@ class CarmenUsaRules(Rules):
             if phase == BACKUP:
                 opts.append(Option("pass", "I pass"))
                 worth = ALLOWANCE_CHOICES if heard else ALLOWANCE_PLAIN
-                return Prompt(p, f"{p}, as back-up agent: answer ({worth} spaces if right"
-                                 f"{'' if heard else ', 3 with the choices'}) or pass. {q.text}", tuple(opts))
-            return Prompt(p, f"{p}, answer{' (choose one)' if heard else ''}: {q.text}", tuple(opts))
+                return Prompt(p, f"{p}, as back-up agent: answer {state.reader}'s question ({worth} spaces if right"
+                                 f"{'' if heard else ', 3 with the choices'}) or pass.", tuple(opts))
+            # The question itself is on the question card a screen shows (said once, not in every line).
+            return Prompt(p, f"{p}, answer {state.reader}'s {state.colour} question{' (choose one)' if heard else ''}.",
+                          tuple(opts))
         if phase == MOVING:
             here = state.pieces.get(p)
             targets = tuple(lm for lm in self.board.ids if lm != here and self._reachable(state, here, lm)) + (NONE,)

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QFont, QFontMetrics
 from PySide6.QtWidgets import QAbstractButton
 
 from desktop.drawn import set_less_motion
+from desktop.drawn.text import app_family, font
 from desktop.tables.carmen_usa import CarmenUsaTable, MapDataError, load_map
 from tests.desktop.test_fit import fits
 
@@ -63,7 +65,8 @@ def press(t, name: str, text: str | None = None) -> None:
 def ask(t) -> str:
     press(t, "action:ask")
     question = t.session.rules.bank.question(t.session.state.question)
-    assert question.text in t.prompt                 # shown large by the shell's prompt
+    card = t.find("usa:question")
+    assert card.isVisible() and " ".join(card.drawn_texts()[1].text.split()) == question.text
     return question.text
 
 
@@ -348,3 +351,46 @@ def test_cards_read_by_the_simulated_camera_and_the_journal_behind_the_gate(tabl
     boxes = t.find("journal:boxes")
     rows = {boxes.item(r, 0).text(): boxes.item(r, 1).text() for r in range(boxes.rowCount())}
     assert len(rows) == 24 and rows["Carlsbad Caverns"] == "Purple Crook: Patty Larceny"
+
+
+def test_the_question_is_shown_once_on_its_card(game):
+    """The question read is on the large question card; the prompt and the message say who reads
+    it to whom and who answers, without repeating it (it was shown four times at once)."""
+    t = game
+    for lm in ("big-bend", "everglades", "mammoth-cave"):
+        t.click(f"slot:{lm}")
+    spoken = []
+    t.window.table.speaker = type("Speaker", (), {"say": staticmethod(spoken.append)})()
+    text = ask(t)
+    assert text not in t.prompt and "Ann" in t.prompt and "Cy" in t.prompt
+    assert text not in t.banner and t.banner == "Cy reads Ann a red question."
+    header = t.find("usa:question").drawn_texts()[0].text
+    assert header == "Red question: Cy reads to Ann"
+    assert spoken[-1] == text                       # read aloud once, when the card is drawn
+    press(t, "action:choices")
+    assert text not in t.prompt and "(choose one)" in t.prompt
+    assert spoken.count(text) == 1
+
+
+@pytest.mark.parametrize("size", [(1280, 680), (1366, 728)], ids=lambda s: f"{s[0]}")
+def test_long_names_on_the_question_card_are_wrapped_or_shortened_never_cut(table, size):
+    """Two 24-letter names in the card's band: on two lines or shortened with "\u2026", never cut."""
+    t = table
+    choose_game(t)
+    t.window.resize(*size)
+    long_names = [("Bartholomew Montgomery-J", 7), ("MARGARET WOLLSTONECRAFT", 9)]
+    t.new_game(long_names)
+    deal_boxes(t)
+    for lm in ("big-bend", "everglades"):
+        t.click(f"slot:{lm}")
+    ask(t)
+    t.qtbot.wait(20)
+    card = t.find("usa:question")
+    header, question = card.drawn_texts()
+    assert header.fits and question.fits and header.px >= 15
+    metrics_ok = [QFontMetrics(font(header.px, True, QFont(header.family or app_family()))).horizontalAdvance(line)
+                  <= header.rect.width() for line in header.text.split("\n")]
+    assert all(metrics_ok), header
+    words = " ".join(header.text.split())
+    assert words == t.find("usa:question").header or words.endswith("\u2026")
+    assert header.rect.bottom() < question.rect.top()
