@@ -155,7 +155,9 @@ class StartScreen(QWidget):
         about_layout.addWidget(self.pitch)
         self.rules = label("")
         self.rules.setObjectName("start:rules")
-        self.rules.setStyleSheet("font-size: 13pt;")
+        # The rules in short in the screen's own type size, smaller type read badly from a
+        # sofa (issue 23); a long game's rules scroll instead.
+        self.rules.setStyleSheet("QLabel { padding-right: 6px; }")
         self.rules.setAlignment(Qt.AlignTop | Qt.AlignLeft)
         # The only scroll area on this screen: a game's rules in short may be longer than a
         # small laptop's column (never a scroll bar inside another).

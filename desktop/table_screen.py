@@ -1,8 +1,8 @@
 """The table screen's frame, shared by every game: the game's own table sits in its middle.
 
 Around the game's table (``desktop/tables/<game>.py``) the shell shows whose turn it is,
-the engine's prompt in large type, one message line in a fixed place (so the board never
-moves), undo that asks first in public words, the die (for a game that uses one), the
+the engine's prompt in large type in a room of fixed height, one message at a time under the
+actions (so the table never moves and has no empty band over it), undo that asks first in public words, the die (for a game that uses one), the
 buttons for the actions the prompt allows, the journal buttons, the camera panel and the
 public log. It runs every action through the one flow described in ``desktop/table_base.py``.
 The shell never names a game.
@@ -14,8 +14,8 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from PySide6.QtCore import QEvent, Qt, Signal
-from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtCore import QEvent, QRect, Qt, Signal
+from PySide6.QtGui import QFont, QFontInfo, QFontMetrics, QKeySequence, QShortcut
 from PySide6.QtWidgets import (QDialog, QFrame, QGridLayout, QGroupBox, QHBoxLayout, QLabel, QListWidget, QScrollArea,
                                QSizePolicy, QStackedWidget, QVBoxLayout, QWidget)
 
@@ -26,14 +26,17 @@ from engine.game import Option
 from .die.mapping import explain_roll
 from .die.widgets import DieStatusLight
 from .drawn import EventList, PlayerButton, player_colours
+from .drawn.text import KEY_PX, LEAST_PX
 from .games import GameController, public_texts
 from .table_base import GameTable
 from .tables import table_class
-from .widgets import WrappingButton, button, clear_layout, label, plain_tip
+from .widgets import WrappingButton, button, clear_layout, label, plain_tip, shorten_names
 
 SIDE_WIDTH = 320
 BOTTOM_HEIGHT = 96         # what happened: its height; the journals and the camera fit beside it
 MESSAGE_LINES = 2          # the message area shows the newest lines; the log keeps them all
+MESSAGE_ROOM_LINES = 4     # two messages longer than this many lines: the newest shows alone
+PROMPT_LINES = 2           # the prompt's room, whatever it says: the table never moves for it
 COMPACT_FROM = 6           # this many action buttons or more: lower buttons, so the column fits a laptop
 ACTION_POINT_SIZE = 18     # the legal choices read from across the table (24 px)
 TABLE_SHARE = 2 / 3        # the action column may widen into the table, which keeps at least this share
@@ -95,6 +98,8 @@ class TableScreen(QWidget):
         self.turn_label = label("", "turn", wrap=False)
         self.turn_label.setObjectName("turn")
         self.turn_label.setSizePolicy(QSizePolicy.Ignored, QSizePolicy.Preferred)
+        self._turn: tuple[str, tuple[str, ...]] = ("", ())
+        self._turn_fitted: tuple | None = None
         top.addWidget(self.turn_label, 1)
         self.undo_button = button("Undo\u2026 (Ctrl+Z)")
         self.undo_button.setObjectName("undo")
@@ -111,11 +116,17 @@ class TableScreen(QWidget):
         top.addWidget(self.leave_button)
         outer.addLayout(top)
 
+        # The prompt has the room of PROMPT_LINES lines whatever it says: a longer prompt never
+        # moves the table down (it gets smaller type first, never below the key size).
         self.prompt_label = label("", "prompt")
         self.prompt_label.setObjectName("prompt")
+        self.prompt_label.setAlignment(Qt.AlignLeft | Qt.AlignTop)
+        self.prompt_label.setSizePolicy(QSizePolicy.Ignored, QSizePolicy.Fixed)
+        self._prompt_fitted: tuple | None = None
         outer.addWidget(self.prompt_label)
 
-        # One message at a time, in a place of fixed height: the board never moves.
+        # One message at a time, under the actions in the side column: the table starts right
+        # under the prompt and never moves for a message (there is no empty band over it).
         self.messages = QStackedWidget()
         self.messages.setObjectName("messages")
         self.banner = label("", "banner")
@@ -123,8 +134,9 @@ class TableScreen(QWidget):
         self.error = label("", "error")
         self.error.setObjectName("error")
         self.undo_panel = QFrame()
-        undo_row = QHBoxLayout(self.undo_panel)
-        undo_row.setContentsMargins(0, 0, 0, 0)
+        undo_rows = QVBoxLayout(self.undo_panel)
+        undo_rows.setContentsMargins(0, 0, 0, 0)
+        undo_row = QHBoxLayout()
         self.undo_question = label("", "banner")
         self.undo_question.setObjectName("undo:question")
         self.undo_yes = button("Yes, undo it", "danger")
@@ -133,24 +145,21 @@ class TableScreen(QWidget):
         self.undo_no.setObjectName("undo:no")
         self.undo_yes.clicked.connect(self.confirm_undo)
         self.undo_no.clicked.connect(self._hide_message)
-        undo_row.addWidget(self.undo_question, 1)
+        undo_rows.addWidget(self.undo_question)
         undo_row.addWidget(self.undo_yes)
         undo_row.addWidget(self.undo_no)
+        undo_rows.addLayout(undo_row)
         self.quiet = QWidget()
         for page in (self.quiet, self.banner, self.error, self.undo_panel):
             self.messages.addWidget(page)
-        self.messages.setFixedHeight(self._message_height())
+        self.messages.hide()
+        self._message_fitted: tuple | None = None
 
-        # The message over the table only: the side column starts level with it, so the action
-        # buttons have the message's height too.
+        # The side column starts level with the table, under the prompt.
         body = QHBoxLayout()
         outer.addLayout(body, 1)
-        middle = QVBoxLayout()
-        middle.setSpacing(outer.spacing())
-        middle.addWidget(self.messages)
         self.table_holder = QVBoxLayout()
-        middle.addLayout(self.table_holder, 1)
-        body.addLayout(middle, 1)
+        body.addLayout(self.table_holder, 1)
 
         self.body = body
         self.side_widget = side_widget = QWidget()
@@ -195,6 +204,7 @@ class TableScreen(QWidget):
         holder.setAutoFillBackground(False)            # setWidget fills it: the column keeps the window's
         self.action_scroll.viewport().setAutoFillBackground(False)
         side.addWidget(self.action_scroll, 1)
+        side.addWidget(self.messages)
 
         # The bottom strip: what happened, the journals, the camera (low and wide).
         self.bottom = bottom = QHBoxLayout()
@@ -233,11 +243,106 @@ class TableScreen(QWidget):
         self._die_shortcuts: list[QShortcut] = []
         self._shortcut(QKeySequence("R"), lambda: self.roll_button.isEnabled() and self.roll_on_screen())
         self._shortcut(QKeySequence.Undo, self.ask_undo)
+        # A new width: the names in the turn line and the prompt find their room again.
+        self.turn_label.installEventFilter(self)
+        self.prompt_label.installEventFilter(self)
 
-    def _message_height(self) -> int:
-        probe = label("Ag\n" * MESSAGE_LINES, "banner")
+    def _message_room(self) -> int:
+        """The most height a message takes from the action column (MESSAGE_ROOM_LINES lines)."""
+        probe = label("Ag\n" * MESSAGE_ROOM_LINES, "banner")
         probe.ensurePolished()
         return probe.sizeHint().height() + 4
+
+    def _message_height(self, width: int) -> int:
+        """The shown message's height at the side column's ``width`` (0 with none): a message longer
+        than MESSAGE_ROOM_LINES lines gets smaller type first (never below LEAST_PX)."""
+        if self.messages.isHidden():
+            return 0
+        page = self.messages.currentWidget()
+        words = self.undo_question if page is self.undo_panel else page
+        if self._message_fitted != (words, words.text(), width):
+            self._message_fitted = (words, words.text(), width)
+            words.setStyleSheet("")
+            words.ensurePolished()
+            px, room = QFontInfo(words.font()).pixelSize(), self._message_room()
+            while px > LEAST_PX and words.heightForWidth(width) > room:
+                px -= 1
+                words.setStyleSheet(f"font-size: {px}px;")
+                words.ensurePolished()
+        if page is self.undo_panel:
+            return self.undo_panel.layout().totalHeightForWidth(width)
+        return page.heightForWidth(width)
+
+    def _place_message(self, page: QWidget) -> None:
+        """Show ``page`` (or no message) under the actions, as high as its lines."""
+        if page is self.quiet and self.messages.isHidden():
+            return
+        self.messages.setCurrentWidget(page)
+        self.messages.setVisible(page is not self.quiet)
+        for other in (self.banner, self.error, self.undo_panel):
+            # Only the shown page counts for the stack's size: a hidden long error takes no room.
+            other.setSizePolicy(QSizePolicy.Preferred if other is page else QSizePolicy.Ignored,
+                                QSizePolicy.Preferred if other is page else QSizePolicy.Ignored)
+        if page is not self.quiet:
+            page.ensurePolished()
+            self.messages.setFixedHeight(self._message_height(self.side_widget.width()))
+        self._fit_action_column()
+
+    def _fit_turn(self) -> None:
+        """Whose turn in one line: smaller type (down to KEY_PX) for long names, then the longest
+        name shortened with "\u2026"; the whole line stays in the tooltip."""
+        template, names = self._turn
+        whole = template.format(*names)
+        label, width = self.turn_label, self.turn_label.contentsRect().width()
+        fitted = (whole, width)
+        if width <= 1:
+            label.setText(whole)           # not laid out yet: fitted once it has its width
+            return
+        if fitted == self._turn_fitted:
+            return
+        self._turn_fitted = fitted
+        label.setStyleSheet("")
+        label.ensurePolished()
+        base = QFont(label.font())
+        px = QFontInfo(base).pixelSize()
+        while px > KEY_PX and QFontMetrics(self._sized(base, px)).horizontalAdvance(whole) > width:
+            px -= 1
+        if px != QFontInfo(base).pixelSize():
+            label.setStyleSheet(f"font-size: {px}px;")
+        label.setText(shorten_names(template, names, QFontMetrics(self._sized(base, px)), width))
+        label.setToolTip(plain_tip(whole) if label.text() != whole else "")
+
+    @staticmethod
+    def _sized(base: QFont, px: int) -> QFont:
+        sized = QFont(base)
+        sized.setPixelSize(px)
+        return sized
+
+    def _fit_prompt(self) -> None:
+        """The prompt in PROMPT_LINES lines at its width: smaller type (down to KEY_PX) for a long
+        one; only a prompt too long even for that takes more lines (and moves the table)."""
+        text, width = self.prompt_label.text(), self.prompt_label.contentsRect().width()
+        if width <= 1 or self._prompt_fitted == (text, width):
+            return
+        self._prompt_fitted = (text, width)
+        self.prompt_label.setStyleSheet("")
+        self.prompt_label.ensurePolished()
+        base = QFont(self.prompt_label.font())
+        largest = QFontInfo(base).pixelSize()
+        room = PROMPT_LINES * QFontMetrics(base).lineSpacing()
+
+        def needs(px: int) -> int:
+            f = QFont(base)
+            f.setPixelSize(px)
+            return QFontMetrics(f).boundingRect(QRect(0, 0, width, 100000), int(Qt.TextWordWrap), text).height()
+
+        px = largest
+        while px > KEY_PX and needs(px) > room:
+            px -= 1
+        if px != largest:
+            self.prompt_label.setStyleSheet(f"font-size: {px}px;")
+        margins = self.prompt_label.contentsMargins()
+        self.prompt_label.setFixedHeight(max(room, needs(px)) + margins.top() + margins.bottom() + 2)
 
     def _shortcut(self, keys, action) -> QShortcut:
         # Only while the table screen has the focus: a key pressed on a private screen or
@@ -255,6 +360,8 @@ class TableScreen(QWidget):
         self.flow = None
         self._spoken = ""
         self._was_over = controller.session.outcome is not None
+        # Before the new table exists: its sizes are asked only once it shows the game.
+        self._hide_message()
         if self.table is not None:
             self.table.hide()
             self.table.deleteLater()
@@ -268,7 +375,6 @@ class TableScreen(QWidget):
         self._build_journal_buttons()
         self.journal_box.setVisible(info.hidden_cards)
         self.phones_button.setVisible(info.hidden_cards)
-        self._hide_message()
         self.refresh()
 
     def _build_die_buttons(self) -> None:
@@ -333,13 +439,15 @@ class TableScreen(QWidget):
                                       or prompt.option(self.flow.option.action) != self.flow.option):
             self.flow = None          # the game moved on (undo, say): drop a half-made action
         if over:
-            self.turn_label.setText("Game over")
+            self._turn = ("Game over", ())
         elif actor and actor != view.current:
             # Someone else acts inside this turn (a penalty swap, a backup agent...).
-            self.turn_label.setText(f"{view.current}'s turn \u2014 {actor} to act")
+            self._turn = ("{}'s turn \u2014 {} to act", (view.current, actor))
         else:
-            self.turn_label.setText(f"{view.current}'s turn")
+            self._turn = ("{}'s turn", (view.current,))
+        self._fit_turn()
         self.prompt_label.setText(self._prompt_text(prompt.text))
+        self._fit_prompt()
         self._read_prompt_aloud()
         legal = self._legal_places(prompt)
         chosen = {str(v) for v in self.flow.chosen.values()} if self.flow else set()
@@ -433,6 +541,10 @@ class TableScreen(QWidget):
     def eventFilter(self, watched, event) -> bool:
         if watched is self.side_widget and event.type() == QEvent.Resize:
             self._fit_action_column()
+        elif watched is self.turn_label and event.type() == QEvent.Resize:
+            self._fit_turn()
+        elif watched is self.prompt_label and event.type() == QEvent.Resize:
+            self._fit_prompt()
         return super().eventFilter(watched, event)
 
     def resizeEvent(self, event) -> None:
@@ -490,6 +602,12 @@ class TableScreen(QWidget):
                     width = high
         if self.side_widget.width() != width:
             self.side_widget.setFixedWidth(width)
+        # The column's width is the actions' alone: a message never moves the table sideways. It
+        # takes the room under them, and where they need that room too, they scroll meanwhile.
+        if not self.messages.isHidden():
+            self.messages.setFixedHeight(self._message_height(width))
+            if buttons and need(width, compact) + self.messages.height() + self.side.spacing() > room:
+                scroll = True
         bar = self.action_scroll.verticalScrollBar().sizeHint().width() if scroll else 0
         self.action_scroll.setVerticalScrollBarPolicy(Qt.ScrollBarAlwaysOn if scroll else Qt.ScrollBarAlwaysOff)
         inner = width - across - bar
@@ -545,26 +663,29 @@ class TableScreen(QWidget):
         lines = [line for line in lines if line][-MESSAGE_LINES:]
         if lines:
             self.banner.setText("\n".join(lines))
-            # Two long lines may need more rows than the place has: the newest one then shows alone
-            # (what happened and the full log keep them all).
-            if len(lines) > 1 and self.banner.heightForWidth(self.messages.width()) > self.messages.height():
+            self._message_fitted = None
+            # Two long lines may need more rows than the place has even in the least type: the newest
+            # one then shows alone (what happened and the full log keep them all).
+            self.banner.setStyleSheet(f"font-size: {LEAST_PX}px;")
+            self.banner.ensurePolished()
+            if len(lines) > 1 and self.banner.heightForWidth(self.side_widget.width()) > self._message_room():
                 self.banner.setText(lines[-1])
-            self.messages.setCurrentWidget(self.banner)
+            self._place_message(self.banner)
         else:
             self._hide_message()
 
     def notice(self, text: str) -> None:
         """A plain message from the shell itself (the camera stopped, say), in the message place."""
         self.banner.setText(text)
-        self.messages.setCurrentWidget(self.banner)
+        self._place_message(self.banner)
 
     def complain(self, exc: RuleViolation) -> None:
         text = exc.message + (f" (Rulebook: {exc.section})" if exc.section else "")
         self.error.setText(text)
-        self.messages.setCurrentWidget(self.error)
+        self._place_message(self.error)
 
     def _hide_message(self) -> None:
-        self.messages.setCurrentWidget(self.quiet)
+        self._place_message(self.quiet)
 
     # --- acting ----------------------------------------------------------------------
     def send(self, action: dict) -> bool:
@@ -729,7 +850,7 @@ class TableScreen(QWidget):
         if not history:
             return
         self.undo_question.setText(f"Undo \u201c{history[-1]}\u201d?")
-        self.messages.setCurrentWidget(self.undo_panel)
+        self._place_message(self.undo_panel)
         self.undo_no.setFocus()
 
     def confirm_undo(self) -> None:

@@ -199,6 +199,23 @@ class SlotButton(WrappingButton):
         self._fit_text()
 
 
+ELLIPSIS = "\u2026"
+
+
+def shorten_names(template: str, names: tuple[str, ...], metrics: QFontMetrics, width: int) -> str:
+    """``template.format(*names)`` in ``width``: while too wide, the longest name loses a letter
+    and ends in "…" (the words around the names stay whole; the caller keeps the full text
+    reachable, in a tooltip)."""
+    shown = list(names)
+    while metrics.horizontalAdvance(template.format(*shown)) > width:
+        longest = max(range(len(shown)), key=lambda i: len(shown[i].rstrip(ELLIPSIS)))
+        stem = shown[longest].rstrip(ELLIPSIS)
+        if len(stem) <= 1:
+            break
+        shown[longest] = stem[:-1].rstrip() + ELLIPSIS
+    return template.format(*shown)
+
+
 def wrap_to_width(text: str, metrics: QFontMetrics, width: int) -> list[str]:
     """Greedy word wrap by measured width (a word wider than ``width`` stays whole)."""
     lines: list[str] = []

@@ -16,6 +16,7 @@ from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPen, QPixmap
 from PySide6.QtWidgets import QAbstractButton, QSizePolicy, QWidget
 
 from .. import style
+from ..widgets import plain_tip
 from . import paint as pt
 from . import text as txt
 from .motion import Step
@@ -393,6 +394,7 @@ class PlayerName(QWidget):
         self.setSizePolicy(QSizePolicy.Ignored, QSizePolicy.Fixed)
         self.setFixedHeight(txt.line_height(largest, True) + 6)
         self.setAccessibleName(name)
+        self.setToolTip(plain_tip(name))      # the whole name where the room shortens it
 
     def text(self) -> str:
         return f"{self.name} {self.note}".strip()
@@ -406,10 +408,20 @@ class PlayerName(QWidget):
     def _texts(self) -> list[txt.DrawnText]:
         h = self.height()
         x = h + 6
+        room = QRect(x, 0, self.width() - x - 4, h)
         words = f"{self.name}  {self.note}".strip() if self.note else self.name
-        px, lines, fits = txt.fit(words, self.width() - x - 4, h, self.largest, bold=True, max_lines=1)
-        return [txt.DrawnText("\n".join(lines), px, QRect(x, 0, self.width() - x - 4, h), fits,
-                              key=self.current)]
+        px, lines, fits = txt.fit(words, room.width(), h, self.largest, bold=True, max_lines=1)
+        if not fits:
+            # Too long even at the least size: the name gives way ("…"), the note stays whole;
+            # the whole name is in the tooltip and the screen-reader name.
+            px = txt.LEAST_PX
+            metrics = QFontMetrics(txt.font(px, True))
+            note = f"  {self.note}" if self.note else ""
+            name = metrics.elidedText(self.name, Qt.ElideRight, max(room.width() - metrics.horizontalAdvance(note), 0))
+            if not name.strip(txt.ELLIPSIS):
+                name, note = metrics.elidedText(words, Qt.ElideRight, room.width()), ""
+            lines, fits = (name + note,), bool(name)
+        return [txt.DrawnText("\n".join(lines), px, room, fits, key=self.current)]
 
     def drawn_texts(self) -> list[txt.DrawnText]:
         return self._texts()
@@ -433,14 +445,29 @@ class PlayerName(QWidget):
             txt.draw_lines(p, drawn.rect, tuple(drawn.text.split("\n")), drawn.px, bold=True, align=Qt.AlignLeft)
 
 
+#: the least disc that holds an initial at the least type size (a smaller one shows no initial)
+DISC_WITH_INITIAL = 22
+
+
+def disc_initial_px(rect: QRectF) -> int | None:
+    """The pixel size of the initial in a disc drawn at ``rect``: about half its height, never
+    below LEAST_PX; None for a disc too small for that (it then shows only its colour, and the
+    name beside it says whose it is)."""
+    side = min(rect.width(), rect.height())
+    if side < DISC_WITH_INITIAL:
+        return None
+    return max(int(side * 0.55), txt.LEAST_PX)
+
+
 def paint_player_disc(p: QPainter, rect: QRectF, colour: str, name: str) -> None:
-    """A disc in the player's colour with their initial in it."""
+    """A disc in the player's colour with their initial in it (when the disc has room for it)."""
     p.setPen(QPen(QColor("#1A1A1A"), 1.5))
     p.setBrush(QColor(colour))
     p.drawEllipse(rect)
     initial = name.strip()[:1].upper()
-    if initial:
-        p.setFont(txt.font(max(int(rect.height() * 0.55), 10), True))
+    px = disc_initial_px(rect)
+    if initial and px is not None:
+        p.setFont(txt.font(px, True))
         p.setPen(QColor(readable_ink(colour)))
         p.drawText(rect, int(Qt.AlignCenter), initial)
 
@@ -561,7 +588,9 @@ class EventList(Clickable):
             for i, event in enumerate(reversed(self.events)):
                 largest = self.LARGEST if i == 0 else self.LARGEST - 3
                 room = self.height() - y - 2
-                px, lines, fits = txt.fit(event, width, room, largest, bold=i == 0, max_lines=6)
+                # The newest always shows, shortened with "…" if even the least size is too big
+                # for the room (the whole of it is one click away, in the full log).
+                px, lines, fits = txt.fit(event, width, room, largest, bold=i == 0, max_lines=6, elide=i == 0)
                 if not fits and i > 0:
                     break                       # an older event that has no room is left to the full log
                 h = len(lines) * txt.line_height(px, i == 0)
@@ -632,4 +661,4 @@ class NotebookPage(QWidget):
 
 
 __all__ = ["paint_cached", "paint_look", "Clickable", "DrawnCard", "DrawnDie", "EventList", "PlayerName", "PlayerButton", "NotebookPage", "move_focus",
-           "paint_player_disc"]
+           "paint_player_disc", "disc_initial_px", "DISC_WITH_INITIAL"]

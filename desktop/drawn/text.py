@@ -96,12 +96,38 @@ def _fit(text: str, width: int, height: int, largest: int, least: int, bold: boo
     return good, _fit_at(text, width, height, good, bold, family, max_lines)[0], True
 
 
+ELLIPSIS = "\u2026"
+
+
 def fit(text: str, width: int, height: int, largest: int, least: int = LEAST_PX, *, bold: bool = False,
-        family: str = "", max_lines: int = 4) -> tuple[int, tuple[str, ...], bool]:
+        family: str = "", max_lines: int = 4, elide: bool = False) -> tuple[int, tuple[str, ...], bool]:
     """The largest pixel size from ``largest`` down to ``least`` at which ``text`` fits
-    ``width`` x ``height`` wrapped, its lines, and whether it fitted at all."""
-    return _fit(text, max(width, 1), max(height, 1), max(largest, least), least, bold, family or app_family(),
-                max_lines)
+    ``width`` x ``height`` wrapped, its lines, and whether it fitted at all.
+
+    With ``elide``, text too long even at ``least`` is shortened instead: the lines the room
+    holds, the last one ending in "…" (the caller keeps the whole text reachable, in a
+    tooltip, a screen-reader name or the full log); it then counts as fitted."""
+    family = family or app_family()
+    px, lines, ok = _fit(text, max(width, 1), max(height, 1), max(largest, least), least, bold, family, max_lines)
+    if ok or not elide:
+        return px, lines, ok
+    return least, _elided(text, max(width, 1), max(height, 1), least, bold, family, max_lines), True
+
+
+@lru_cache(maxsize=1024)
+def _elided(text: str, width: int, height: int, px: int, bold: bool, family: str,
+            max_lines: int) -> tuple[str, ...]:
+    metrics = QFontMetrics(font(px, bold, QFont(family)))
+    lines = wrap(text, metrics, width)
+    room = max(min(max_lines, height // max(metrics.lineSpacing(), 1)), 1)
+    kept = [metrics.elidedText(line, Qt.ElideRight, width) for line in lines[:room]]
+    if len(lines) > room or kept[-1] != lines[room - 1]:
+        last = kept[-1]
+        # The last line kept says there is more: "…" at its end, the line shortened to take it.
+        while last and metrics.horizontalAdvance(last.rstrip(ELLIPSIS).rstrip() + ELLIPSIS) > width:
+            last = last.rstrip(ELLIPSIS)[:-1]
+        kept[-1] = last.rstrip(ELLIPSIS).rstrip() + ELLIPSIS
+    return tuple(kept)
 
 
 def line_height(px: int, bold: bool = False, family: str = "") -> int:

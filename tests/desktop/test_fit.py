@@ -185,8 +185,9 @@ def test_the_action_column_finds_room_for_many_long_options(window, qtbot):
 
 
 def test_two_long_messages_leave_the_newest_whole(window, qtbot):
-    """The message place keeps its height (the board never moves): two short lines show together;
-    two lines too long for it leave the newest one whole rather than cutting either."""
+    """The message under the actions takes a few lines at most (the table never moves for it):
+    two short lines show together; two lines too long for it leave the newest one whole rather
+    than cutting either, in smaller type if it must (never below the least size)."""
 
     names = ["Ann", "Bob", "Cyd", "Dee"]
     t = open_demo_table(window, qtbot, "carmen-cards", names)
