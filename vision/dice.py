@@ -285,17 +285,19 @@ class DicePoolReader:
     # Tuned on the tuning half of the real photos (docs/vision.md); each guards against a misread seen there.
     FIT_ERROR = 0.09        # worst pip off its layout place, of the face side
     OTHER_PIP_MARGIN = 0.6  # no other comparable pip within this many face sides of the centre (along either axis)
-    EMPTY_SPOT_RATIO = 0.5  # contrast where a face has no pip, against its weakest pip
+    EMPTY_SPOT_RATIO = 0.6  # contrast where a face has no pip, against its weakest pip
     AREA_RATIO = 3.5        # pips of one face: largest / smallest area
     CONTRAST_RATIO = 2.2    # ... strongest / weakest contrast
     PIP_SIZE = (0.08, 0.36)  # pip diameter, of the face side
-    MIN_EDGE_AGREEMENT = 0.12  # how clearly the die's edges give its turn (needed for 1-3 pips)
+    MIN_EDGE_AGREEMENT = 0.06  # how clearly the die's edges give its turn (needed for 1-3 pips)
     MAX_TURN_DEG = 15.0     # layout turned against the die's edges
     ONE_SIDE = 0.72         # a 1's face side, of the region's side (a lone pip gives no size; median of the real faces)
     ONE_CLEAR = 0.95        # no comparable pip this near a 1 (face sides)
-    ONE_RING = 25.0         # Lab distance around a 1's pip: one colour
-    ONE_EDGE = 0.3          # a 1's nearest face edge at least this far (face sides) ...
-    ONE_ASYMMETRY = 0.15    # ... and about as far on both sides
+    ONE_RING = 45.0         # Lab distance around a 1's pip: one colour
+    ONE_EDGE = 0.2          # a 1's nearest face edge at least this far (face sides) ...
+    ONE_ASYMMETRY = 0.25    # ... and about as far on both sides
+    ONE_ROUND = 1.5         # a 1's pip: length / width at most (the pip faces the camera)
+    ONE_MIN_SIZE = 0.5      # a 1's face side at least this many times the pool's usual face side
     TWO_EDGE = 0.4          # a 2's centre this far from the face edges (its pips not on two dice)
     USUAL_SIZE = (0.7, 1.6)  # a face this much smaller or larger than the pool's usual one is unsure
     FACE_SPREAD = 18.0      # Lab spread of a face that is one colour
@@ -305,7 +307,7 @@ class DicePoolReader:
     MAX_ELONGATION = 1.6    # a pip seen askew on a side face is long (its rows pass for a 2 or 3); on top it is round
     MIN_SIDE_MULTI = 0.55   # a face side at least this many times the usual die side, among touching dice
     MAX_SIDE_SINGLE = 1.5   # a face side at most this many times the side of a one-die region (it may be only part of the die)
-    BODY_CONTRAST = 8.0     # a pip's centre against the die's median (L, or a for red pips)
+    BODY_CONTRAST = 5.0     # a pip's centre against the die's median (L, or a for red pips)
     TABLE_TEXTURE = 3.0     # a region differs from the table this many times more than 3/4 of the table does
 
     def __init__(self, palette: Sequence[DieColour] | None = None, die_px: tuple[float, float] = (14, 120),
@@ -336,8 +338,11 @@ class DicePoolReader:
         if len(sides) >= 3:
             usual = float(np.median(sides))
             lo, hi = self.USUAL_SIZE
+            # A 1's side is guessed from its region: only a region much smaller than a die (a pip and
+            # its shadow on a white die that the tray hides) is refused.
             readings = [replace(r, value=None, confidence=0.0, reason="size unlike the other dice")
-                        if r.sure and r.value >= 2 and not lo * usual <= r.side_px <= hi * usual else r for r in readings]
+                        if r.sure and not (lo * usual if r.value >= 2 else self.ONE_MIN_SIZE * usual) <= r.side_px <= hi * usual
+                        else r for r in readings]
         return readings
 
     # --- step 1: regions -------------------------------------------------------------------------
@@ -565,12 +570,13 @@ class DicePoolReader:
         return image[q[:, 1], q[:, 0]]
 
     @staticmethod
-    def _on_die(region: _Region, points: np.ndarray) -> bool:
+    def _on_die(region: _Region, points: np.ndarray, within: np.ndarray | None = None) -> bool:
+        within = region.search if within is None else within
         q = np.rint(points - region.off).astype(np.intp)
-        h, w = region.search.shape
+        h, w = within.shape
         if q.min() < 0 or q[:, 0].max() >= w or q[:, 1].max() >= h:
             return False
-        return bool(region.search[q[:, 1], q[:, 0]].all())
+        return bool(within[q[:, 1], q[:, 0]].all())
 
     def _check(self, region: _Region, kind: str, pips, group: list[int], lo: float, hi: float) -> _Face | str:
         """The face these pips make, or the reason (words) why they make none."""
@@ -622,12 +628,25 @@ class DicePoolReader:
     def _check_one(self, region: _Region, smooth, points, others, diameter, group, kind) -> _Face | str:
         side = self.ONE_SIDE * region.s_ref
         centre = points[0]
+        if side < self.die_px[0]:
+            return "size"  # a pip and its shadow on a die the table hides, not a whole die
+        if float(region.elongation[kind][group[0]]) > self.ONE_ROUND:
+            return "pip not round"  # a glint between two dice, or the pips of a blurred 3 run together
         if region.single and math.dist(centre, region.centroid) > 0.25 * region.s_ref:
             return "1: pip off centre"
         if not 0.1 * side <= diameter <= 0.45 * side:
             return "pip size"
         if len(others) and np.hypot(*(others - centre).T).min() < self.ONE_CLEAR * side:
             return "other pips near"
+        # Pips of another kind count too (a black pip on a yellow die is also "redder" than the die:
+        # the red kind may see only one of a 2's pips); the same pip seen as another kind does not.
+        area = math.pi * diameter * diameter / 4
+        for other_kind, (centres, areas, _) in region.pips.items():
+            if kind != "red" or other_kind == kind or not len(centres):
+                continue
+            d = np.hypot(*(centres - centre).T)
+            if ((d > 0.25 * side) & (d < self.ONE_CLEAR * side) & (areas >= 0.35 * area)).any():
+                return "other pips near"
         pip = float(self._sample(region, smooth, points).min())
         around = float(self._sample(region, smooth, _NEAR_RING * side + centre).max())
         if around > self.EMPTY_SPOT_RATIO * pip:
