@@ -79,7 +79,8 @@ class DetectorConfig:
          decimated by `lib_decimate`: medium and large tags, close-ups, steep angles.
       3. Candidates of step 1 that neither step read, and regions where a tag was seen in the
          last `roi_memory` frames but not in this one, are searched again by the library at full
-         resolution (`crop_decimate`), at most `crop_budget` of the frame's area per frame.
+         resolution (`crop_decimate`), at most `crop_budget` of the frame's area per video frame
+         (`still_budget` on a still), in overlapping tiles when a region is bigger than that.
     A library read must be an exact codeword (hamming 0) with a decision margin of at least
     `lib_margin_floor`; our sampler's reads keep their own checks (`margin_floor`).
 
@@ -93,7 +94,12 @@ class DetectorConfig:
     lib_every: on video, the full-frame library pass runs on one frame in this many (tags it
         found are followed in between through the regions of recently seen tags).
     crop_decimate: decimation inside the regions of step 3 (1 = full resolution).
-    crop_budget: share of the frame's pixels step 3 may search per frame (busy frames take turns).
+    crop_budget: share of the frame's pixels step 3 may search per frame on video (busy frames take
+        turns). A region bigger than what is left is cut into overlapping tiles: the most promising
+        now, the ones searched longest ago on the next frames (no region is ever skipped whole).
+    still_budget: the same share for a still (roi_tracking off, or the first frame after a reset:
+        no next frame may come). 1.0: a photo of a sheet of small tags is read in one go (measured:
+        no change in reads or time on the synthetic scenes and the real photographs).
     search_candidates: include step 1's unread candidates in step 3.
     roi_tracking: include regions where tags were recently seen in step 3.
     downscale / aruco3: measured variants of step 1 (both lose small tags; kept for the benchmark).
@@ -110,6 +116,7 @@ class DetectorConfig:
     band_overlap: float = 0.15
     crop_decimate: float = 1.0
     crop_budget: float = 0.25
+    still_budget: float = 1.0
     search_candidates: bool = True
     lib_margin_floor: float = 30.0
     roi_tracking: bool = True
@@ -222,16 +229,39 @@ def _quad_side(quad: np.ndarray) -> float:
 
 
 def _merge_boxes(boxes: list[list]) -> list[list]:
-    """Overlapping (x0, y0, x1, y1, smallest tag side) boxes merged into their bounding boxes."""
+    """Overlapping (x0, y0, x1, y1, smallest tag side, largest tag side) boxes merged into their bounding boxes."""
     merged: list[list] = []
     for b in sorted(boxes):
         for m in merged:
             if b[0] <= m[2] and b[2] >= m[0] and b[1] <= m[3] and b[3] >= m[1]:
-                m[:] = [min(m[0], b[0]), min(m[1], b[1]), max(m[2], b[2]), max(m[3], b[3]), min(m[4], b[4])]
+                m[:] = [min(m[0], b[0]), min(m[1], b[1]), max(m[2], b[2]), max(m[3], b[3]), min(m[4], b[4]), max(m[5], b[5])]
                 break
         else:
             merged.append(list(b))
     return merged
+
+
+def _tiles(region: Sequence[float], largest_side: float, tile_area: float) -> list[tuple[int, int, int, int]]:
+    """A region too big for one look, cut into a grid of overlapping tiles of at most ~`tile_area` px.
+
+    Neighbouring tiles overlap by 1.8x the largest tag side expected in the region (plus its
+    quiet ring): a tag whose centre lies in a cell of the grid lies whole inside that cell's tile.
+    """
+    x0, y0, x1, y1 = (int(v) for v in region[:4])
+    w, h = x1 - x0, y1 - y0
+    margin = int(0.9 * largest_side) + 4
+    best = (1, 1)
+    for n in range(1, 400):  # the fewest cells, roughly square, whose tiles (cell + margins) fit tile_area
+        nx = max(1, min(n, round(np.sqrt(n * w / max(h, 1)))))
+        ny = -(-n // nx)
+        best = (nx, ny)
+        if (w / nx + 2 * margin) * (h / ny + 2 * margin) <= tile_area or (w / nx <= margin and h / ny <= margin):
+            break
+    nx, ny = best
+    xs = np.linspace(x0, x1, nx + 1).round().astype(int)
+    ys = np.linspace(y0, y1, ny + 1).round().astype(int)
+    return [(max(x0, xs[i] - margin), max(y0, ys[j] - margin), min(x1, xs[i + 1] + margin), min(y1, ys[j + 1] + margin))
+            for j in range(ny) for i in range(nx)]
 
 
 def _crop_decimation(side: float, floor: float) -> float:
@@ -243,7 +273,8 @@ def _crop_decimation(side: float, floor: float) -> float:
 
 
 Found = tuple[int, np.ndarray, float]  # (tag number, corners, quality 0..1)
-SECOND_OPINION_PX = 40.0  # from this tag side up, our sampler must agree with the library's read
+SECOND_OPINION_PX = 40.0
+_VISIT_CELL = 32  # px: the grid on which a video detector remembers where it last looked at full resolution  # from this tag side up, our sampler must agree with the library's read
 
 
 class AprilTagReader:
@@ -284,8 +315,14 @@ class AprilTagReader:
                 log.warning("AprilTag library unavailable, reading with OpenCV only: %s", exc)
         self._turn = 0
         self._band = 0
+        self._visits: np.ndarray | None = None  # on video: frame number of the last full-resolution look, per cell
         self._frames = 0
         self.last_crop_share = 0.0  # share of the frame searched again at full resolution (diagnostics)
+
+    def reset(self) -> None:
+        """Forget the frames before (another camera, another photo): the next frame is read as a still."""
+        self._frames = 0
+        self._visits = None
 
     @property
     def uses_library(self) -> bool:
@@ -387,7 +424,10 @@ class AprilTagReader:
         Returns the outlines of reads our sampler did not confirm (worth a look at full resolution).
         """
         doubtful = []
-        centres = [q.mean(axis=0) for _, q, _ in found]
+        if not tags:
+            return doubtful
+        # Centres of the tags read so far (a sheet of hundreds of tags: compared in one vector operation).
+        centres = np.array([q.mean(axis=0) for _, q, _ in found], np.float64).reshape(-1, 2)
         for t in tags:
             if t.hamming != 0 or t.margin < self.config.lib_margin_floor:
                 continue
@@ -396,13 +436,13 @@ class AprilTagReader:
             number = tag_number(t.family, t.tag_id)
             c = corners.mean(axis=0)
             r2 = max(4.0, side / 3) ** 2
-            if any((c[0] - f[0]) ** 2 + (c[1] - f[1]) ** 2 < r2 for f in centres):
+            if len(centres) and bool((((centres - c) ** 2).sum(axis=1) < r2).any()):
                 continue  # an earlier step read it
             if t.family == "tag36h11" and side >= SECOND_OPINION_PX and not self._agrees(gray, t.tag_id, corners):
                 doubtful.append(corners)
                 continue
             found.append((number, corners, min(1.0, t.margin / 100.0)))
-            centres.append(c)
+            centres = np.vstack([centres, c[None]])
         return doubtful
 
     def _search_regions(self, gray: np.ndarray, found: list[Found], candidates: list[np.ndarray],
@@ -418,10 +458,11 @@ class AprilTagReader:
         def box(q: np.ndarray, pad_rate: float, full_resolution: bool = False) -> list:
             x0, y0 = q.min(axis=0)
             x1, y1 = q.max(axis=0)
+            side = _quad_side(q)
             pad = pad_rate * max(x1 - x0, y1 - y0) + 4
             # Clipped to this frame: a region remembered from a larger frame may lie outside it.
             return [*clip_region((x0 - pad, y0 - pad, x1 + pad + 1, y1 + pad + 1), w, h),
-                    0.0 if full_resolution else _quad_side(q)]
+                    0.0 if full_resolution else side, max(side, x1 - x0, y1 - y0)]
 
         def boxes(quads: Sequence[np.ndarray], pad_rate: float, full_resolution: bool = False) -> list[list]:
             out = [box(q, pad_rate, full_resolution) for q in quads if np.isfinite(q).all() and unresolved(q)]
@@ -435,18 +476,59 @@ class AprilTagReader:
             k = self._turn % len(cand_boxes)
             cand_boxes = cand_boxes[k:] + cand_boxes[:k]
             self._turn += 1
-        budget = self.config.crop_budget * h * w / (self.config.lib_bands if video else 1)
+        # A still (or the first frame of a video: there may be no next one) gets its own budget at once.
+        still = not video or self._frames <= 1
+        share = self.config.still_budget if still else self.config.crop_budget / self.config.lib_bands
+        budget = share * h * w
+        seeds = np.array([q.mean(axis=0) for q in [*doubtful, *rois, *candidates] if np.isfinite(q).all()],
+                         np.float32).reshape(-1, 2)
+        if video and (self._visits is None or self._visits.shape != (-(-h // _VISIT_CELL), -(-w // _VISIT_CELL))):
+            self._visits = np.full((-(-h // _VISIT_CELL), -(-w // _VISIT_CELL)), -1, np.int64)
         used = 0.0
-        for x0, y0, x1, y1, side in roi_boxes + cand_boxes:
-            # A big tag needs no full resolution: decimate so that it stays >= ~30 px (the library's sweet spot).
-            dec = _crop_decimation(side, self.config.crop_decimate)
-            cost = (x1 - x0) * (y1 - y0) / (dec * dec)
-            if used + cost > budget or cost <= 0:
-                continue
-            used += cost
-            self._lib_crop.quad_decimate = dec
-            self._keep_library(found, gray, self._lib_crop.detect(gray, (x0, y0, x1, y1)))
+        # Recently seen tags may take half the budget when candidates wait: on a sheet of small tags,
+        # re-reading the tags already found would otherwise starve the search for the others.
+        for regions, limit in ((roi_boxes, budget / 2 if cand_boxes else budget), (cand_boxes, budget)):
+            for x0, y0, x1, y1, side, largest in regions:
+                # A big tag needs no full resolution: decimate so that it stays >= ~30 px (the library's sweet spot).
+                dec = _crop_decimation(side, self.config.crop_decimate)
+                cost = (x1 - x0) * (y1 - y0) / (dec * dec)
+                if cost <= 0:
+                    continue
+                if used + cost <= limit:
+                    used += self._search((x0, y0, x1, y1), dec, found, gray, video)
+                    continue
+                # Too big for what is left: no cliff, its most promising tiles now, the others on later frames.
+                tiles = _tiles((x0, y0, x1, y1), largest, budget * dec * dec / 2)
+                for tile in self._tile_order(tiles, seeds, video):
+                    if used + (tile[2] - tile[0]) * (tile[3] - tile[1]) / (dec * dec) <= limit:
+                        used += self._search(tile, dec, found, gray, video)
         self.last_crop_share = used / (h * w)
+
+    def _search(self, region: tuple[int, int, int, int], dec: float, found: list[Found], gray: np.ndarray,
+                video: bool) -> float:
+        """One full-resolution look by the library; returns its cost (decimated pixels)."""
+        x0, y0, x1, y1 = region
+        self._lib_crop.quad_decimate = dec
+        self._keep_library(found, gray, self._lib_crop.detect(gray, region))
+        if video:
+            c = _VISIT_CELL
+            self._visits[y0 // c:-(-y1 // c), x0 // c:-(-x1 // c)] = self._frames
+        return (x1 - x0) * (y1 - y0) / (dec * dec)
+
+    def _tile_order(self, tiles: list[tuple[int, int, int, int]], seeds: np.ndarray, video: bool) -> list:
+        """Most promising tiles first (most unread candidates and recent tags); on video, tiles not
+        searched for the longest time first, and none searched twice in one frame."""
+        def promise(t: tuple[int, int, int, int]) -> int:
+            return int(((seeds[:, 0] >= t[0]) & (seeds[:, 0] < t[2]) & (seeds[:, 1] >= t[1]) & (seeds[:, 1] < t[3])).sum())
+
+        def last_visit(t: tuple[int, int, int, int]) -> float:
+            c = _VISIT_CELL
+            cells = self._visits[t[1] // c:-(-t[3] // c), t[0] // c:-(-t[2] // c)]
+            return float(cells.mean()) if cells.size else -1.0
+
+        scored = [(last_visit(t) if video else 0.0, -promise(t), t) for t in tiles]
+        scored = [s for s in scored if not (video and s[0] >= self._frames)]
+        return [t for _, p, t in sorted(scored, key=lambda s: s[:2]) if p < 0 or not len(seeds)]
 
     def _agrees(self, gray: np.ndarray, tag_id: int, corners: np.ndarray) -> bool:
         """Our sampler reads all 36 bits of `tag_id` on the library's outline, each clearly (margin floor).
@@ -593,6 +675,8 @@ class TagDetector:
     def reset(self) -> None:
         """Forget recent detections (call when the camera changes)."""
         self._recent.clear()
+        if self._april is not None:
+            self._april.reset()
 
     def detect(self, frame: np.ndarray) -> list[Detection]:
         """Every tag in a frame (BGR, BGRA or grey, uint8, any memory layout).

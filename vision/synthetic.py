@@ -253,6 +253,45 @@ class SyntheticTable:
         return img, tag_quads, 0
 
 
+    def tag_sheet(self, tag_px: float, deg: Degradation, rng: np.random.Generator, gap: float = 0.5,
+                  size: tuple[int, int] | None = None) -> SyntheticFrame:
+        """A printed sheet of small tags filling the frame (a test sheet on a clipboard, seen from afar).
+
+        Tags of `tag_px` (black square), `gap` tag sides apart, in rows and columns over the whole
+        frame (`size`, default the table's), the sheet tilted by up to `deg.tilt_deg` and then
+        spoiled like any scene. Every tag is a registered 36h11 card's; each PlacedCard is one tag
+        with its quiet ring.
+        """
+        w, h = size or self.size
+        step = tag_px * (1 + gap)
+        cols, rows = max(1, int((w - 2 * tag_px) // step)), max(1, int((h - 2 * tag_px) // step))
+        cards = [c for c in self.card_ids if self.registry.tag_for_card(c) < 1000]
+        picks = [cards[int(i)] for i in rng.choice(len(cards), size=min(len(cards), cols * rows), replace=False)]
+        unit = 8  # px per module on the flat sheet
+        sheet = np.full((int(rows * step / tag_px * 8 * unit) + 1, int(cols * step / tag_px * 8 * unit) + 1), 235, np.uint8)
+        pitch = step / tag_px * 8 * unit
+        flat_quads = []
+        for k, card_id in enumerate(picks):
+            r, c = divmod(k, cols)
+            x0, y0 = int(c * pitch + gap * 4 * unit), int(r * pitch + gap * 4 * unit)
+            modules = tag_modules(TagKind.APRILTAG, card_id, self.registry.tag_for_card(card_id))[0]
+            sheet[y0:y0 + 8 * unit, x0:x0 + 8 * unit] = cv2.resize(modules, (8 * unit, 8 * unit), interpolation=cv2.INTER_NEAREST)
+            flat_quads.append(np.float32([[x0, y0], [x0 + 8 * unit, y0], [x0 + 8 * unit, y0 + 8 * unit], [x0, y0 + 8 * unit]]))
+        sh, sw = sheet.shape
+        scale = tag_px / (8 * unit)
+        quad = _project_card(sw, sh, scale, (w / 2, h / 2), deg.tilt_deg, rng, steady=True)
+        H = cv2.getPerspectiveTransform(_corners(sw, sh), quad)
+        canvas = cv2.resize(self._backgrounds[int(rng.integers(len(self._backgrounds)))], (w, h))
+        _composite(canvas, cv2.cvtColor(sheet, cv2.COLOR_GRAY2BGR), H, quad)
+        placed = []
+        for card_id, q in zip(picks, flat_quads):
+            tag = cv2.perspectiveTransform(q.reshape(1, 4, 2), H).reshape(4, 2)
+            ring = cv2.perspectiveTransform((q + np.float32([[-1, -1], [1, -1], [1, 1], [-1, 1]]) * unit).reshape(1, 4, 2), H)
+            if (tag >= 0).all() and (tag[:, 0] < w).all() and (tag[:, 1] < h).all():
+                placed.append(PlacedCard(card_id, ring.reshape(4, 2), [PlacedTag(card_id, tag, math.sqrt(abs(cv2.contourArea(tag))), False)]))
+        return SyntheticFrame(_degrade(canvas, deg, rng), placed)
+
+
 def sticker_number(card_id: str) -> int | None:
     """``"tag:1520"`` (the tracker's key of an unregistered tag) shows a card carrying sticker 1520,
     whatever card it names: a sticker printed to attach later, held up to attach it."""
