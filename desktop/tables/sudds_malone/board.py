@@ -1287,7 +1287,14 @@ class BoardArea(QWidget):
                 shown[self.panel] = QRectF(0, top, W, low)
             else:
                 # A larger map while locations are chosen on it: their names at least 24 px.
-                split = (0.64 if W < 1100 else 0.6) if self.big_map else 0.5 if self.panel_at == "left" else 0.45
+                # Beside a panel of choices for a path (``right``) the map leaves the panel half the
+                # width and the whole height: its choices are all in sight without scrolling.
+                if self.panel_at == "right":
+                    split = 0.52 if W < 1100 else 0.56
+                elif self.big_map:
+                    split = 0.64 if W < 1100 else 0.6
+                else:
+                    split = 0.5 if self.panel_at == "left" else 0.45
                 left = QRectF(0, top, W * split - gap / 2, low)
                 right = QRectF(left.right() + gap, top, W - left.right() - gap, low)
                 status_h = 0
@@ -1318,14 +1325,14 @@ class BoardArea(QWidget):
                         for i, card in enumerate(self.display):
                             shown[card] = QRectF(right.left() + i * w, top, w, display_h)
                     y = top + display_h + gap / 2
-                tab_w = min(right.width() / max(len(self.tabs), 1), 300)
-                for i, tab in enumerate(self.tabs):
-                    shown[tab] = QRectF(right.left() + i * tab_w, y, tab_w - 2, tabs_h)
-                rest = QRectF(right.left(), y + tabs_h - 1, right.width(), right.bottom() - y - tabs_h + 1)
-                if self.big_map and self.panel_at == "right":
-                    shown[self.panel] = rest
+                if self.panel_at == "right":
+                    shown[self.panel] = QRectF(right.left(), y, right.width(), right.bottom() - y)
                 else:
-                    shown[self.sheet] = rest
+                    tab_w = min(right.width() / max(len(self.tabs), 1), 300)
+                    for i, tab in enumerate(self.tabs):
+                        shown[tab] = QRectF(right.left() + i * tab_w, y, tab_w - 2, tabs_h)
+                    shown[self.sheet] = QRectF(right.left(), y + tabs_h - 1, right.width(),
+                                               right.bottom() - y - tabs_h + 1)
         for piece in self.pieces:
             if piece in shown:
                 piece.setGeometry(shown[piece].toAlignedRect())

@@ -26,7 +26,7 @@ from itertools import product
 from typing import Any, Callable
 
 from PySide6.QtCore import QPoint, QRectF, Qt
-from PySide6.QtGui import QPainter
+from PySide6.QtGui import QFont, QFontMetrics, QPainter
 from PySide6.QtWidgets import (QComboBox, QFrame, QGridLayout, QHBoxLayout, QScrollArea, QSizePolicy, QVBoxLayout,
                                QWidget)
 
@@ -58,9 +58,10 @@ LEGEND = "A die's value is its action: 1 The Office, 2 Calendar, 3 Investigate, 
 # End of Game 1 counts cash by its value (docs/rules/sudds-malone.md): the sheet's cash row says so.
 CASH_ROW = "Cash ($1 = 1 token)"
 AUTO = {"improve", "investigate", "take_flimflam", "take_cases", "take_case", "reroll", "discard"}
-#: where each panel goes on the table (``BoardArea``): beside the larger map while a path is chosen,
-#: in the Case display's place while a suspect of the Conspiracy is clicked, over everything for
-#: the deal and the reveal, on the left (beside the board being changed) otherwise
+#: where each panel goes on the table (``BoardArea``): beside the map while a path is chosen, in the
+#: Case display's place while a suspect of the Conspiracy is clicked, under the dice for the deal and
+#: the reveal, on the left (beside the board being changed) otherwise, or under the dice when its
+#: choices would not all be in sight there at their full size (``_fit_or_widen``)
 PANEL_AT = {"investigate": "right", "peek": "strip", "use_stoolie": "strip", "deal": "wide", "reveal": "wide"}
 # Words on the table read from across it: the panels' words and choices (issue 23).
 TABLE_STYLE = ('QLabel[role="sm"] { font-size: 17px; } QLabel[role="smhead"] { font-size: 18px; font-weight: bold; }'
@@ -71,6 +72,33 @@ CHOICE_POINT_SIZE = 18          # a panel's choices: 24 px where they fit ...
 LEAST_POINT_SIZE = 12           # ... and never below 16 px
 COMBO_STYLE = ("QComboBox { font-size: 17px; min-height: 34px; }"
                " QAbstractItemView { font-size: 17px; min-width: 340px; }")
+#: a list that is one of the few choices of a panel (Investigate's cards): as large as its buttons
+KEY_COMBO_STYLE = ("QComboBox { font-size: 24px; min-height: 40px; }"
+                   " QAbstractItemView { font-size: 20px; min-width: 380px; }")
+
+
+class ChoiceButton(WrappingButton):
+    """A panel's choice: at least ``least_height`` high, so its words keep their full size on as
+    many lines as they take (the app's style sheet would set every button's least height back to
+    one line's each time the words are fitted again)."""
+
+    least_height = 48
+
+    def keep_height(self, height: int) -> None:
+        self.least_height = height
+        self.setMinimumHeight(height)
+
+    def _fit_text(self) -> None:
+        super()._fit_text()
+        if self.minimumHeight() < self.least_height:
+            self.setMinimumHeight(self.least_height)
+
+
+def txt_line(point_size: int) -> int:
+    """The height of a line of a choice's words at ``point_size``."""
+    font = QFont()
+    font.setPointSize(point_size)
+    return QFontMetrics(font).height()
 
 
 def points(n: int) -> str:
@@ -119,6 +147,7 @@ class SuddsTable(GameTable):
         self._seen_values: dict[str, int | None] | None = None
         self._seen_badges: dict[str, str] | None = None
         self._row_buttons: list[WrappingButton] = []
+        self._widened = False                 # the open panel moved under the dice for room
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
         outer.setSpacing(0)
@@ -228,9 +257,9 @@ class SuddsTable(GameTable):
 
     def _button(self, text: str, name: str, slot: Callable, *, enabled: bool = True, role: str | None = None,
                 checked: bool = False) -> WrappingButton:
-        b = WrappingButton(text)
+        b = ChoiceButton(text)
         b.setObjectName(name)
-        b.setMinimumHeight(48)
+        b.keep_height(48)
         b.POINT_SIZE = CHOICE_POINT_SIZE
         b.LEAST_POINT_SIZE = LEAST_POINT_SIZE
         if role:
@@ -249,8 +278,12 @@ class SuddsTable(GameTable):
     def _lay_row(self) -> None:
         """The bottom row's buttons on one line (their words wrap or shrink when the panel is narrow):
         the main one widest, Cancel last."""
+        width = self.board.panel_width() - 12 - 6 * max(len(self._row_buttons) - 1, 0)
+        stretch = sum(3 if b.property("role") == "primary" else 2 for b in self._row_buttons) or 1
         for col, b in enumerate(self._row_buttons):
             b.setMinimumWidth(60)
+            share = width * (3 if b.property("role") == "primary" else 2) / stretch
+            b.keep_height(max(48, b.height_for(int(share), False)))
             self.panel_buttons.addWidget(b, 0, col)
             self.panel_buttons.setColumnStretch(col, 3 if b.property("role") == "primary" else 2)
         for col in range(len(self._row_buttons), max(self.panel_buttons.columnCount(), 6)):
@@ -414,7 +447,7 @@ class SuddsTable(GameTable):
         over = bool(t["final"])
         panel_at = None
         if self.mode is not None and not (self.mode == "take_die" and not self.sel.get("die")):
-            panel_at = PANEL_AT.get(self.mode, "left")
+            panel_at = "wide" if self._widened else PANEL_AT.get(self.mode, "left")
         big_map = panel_at == "right" or (panel_at is None and bool(legal & set(self.city.districts)))
         self.board.arrange(panel_at=panel_at, big_map=big_map, over=over, box_wanted=bool(self._needed()))
 
@@ -662,11 +695,13 @@ class SuddsTable(GameTable):
     # --- panels ---------------------------------------------------------------------------------
     def start(self, option: Option, player: str) -> None:
         self.mode, self.player, self.sel = option.action, player, {}
+        self._widened = False
         getattr(self, f"_start_{option.action}", lambda: None)()
         self._draw_panel()
 
     def close_panel(self, redraw: bool = True) -> None:
         self.mode = self.player = None
+        self._widened = False
         self.sel = {}
         if redraw:
             self._redraw()
@@ -690,13 +725,34 @@ class SuddsTable(GameTable):
                     w.show()        # now: a layout shows new children only on the next event-loop pass
         self._redraw()
 
+    def _fit_or_widen(self, widgets: list[QWidget], per_row: int, least: int = 340) -> None:
+        """Lay the choices out on the left; when they would not all be in sight there at their full
+        size (a short screen), under the dice across the table instead."""
+        if not self._widened and self.board.panel_at == "left":
+            width = self.board.panel_width()
+            per = max(1, min(per_row, max(1 if width < 400 else 2, int(width // least))))
+            cell = (width - 12 - self.panel_body.spacing() * (per - 1)) / per
+            heights = [max(48, w.height_for(int(cell), False)) if isinstance(w, ChoiceButton)
+                       else w.sizeHint().height() for w in widgets]
+            rows = [max(heights[i:i + per]) for i in range(0, len(heights), per)]
+            need = (self.panel_title.heightForWidth(width - 12) + sum(rows) + 6 * (len(rows) + 2)
+                    + 2 * txt_line(CHOICE_POINT_SIZE) + 24)
+            if need > self.board.panel.height():
+                self._widened = True
+                self._arrange(self.rules.public_table(self.state), self._mode_legal())
+        self._grid(widgets, per_row, least=least)
+
     def _grid(self, widgets: list[QWidget], per_row: int = 4, *, least: int = 340) -> None:
         """The panel's choices in a grid: at most ``per_row`` to a line, fewer when the panel is narrow
         (each at least ``least`` pixels wide, or two to a line)."""
         width = self.board.panel_width()
         fit = max(1 if width < 400 else 2, int(width // least))
         per_row = max(1, min(per_row, fit))
+        # Each button as high as its words take at their full size (never shrunk to a fixed height).
+        cell = (width - 12 - self.panel_body.spacing() * (per_row - 1)) / per_row
         for i, w in enumerate(widgets):
+            if isinstance(w, ChoiceButton):
+                w.keep_height(max(48, w.height_for(int(cell), False)))
             self.panel_body.addWidget(w, i // per_row, i % per_row)
         for c in range(max(self.panel_body.columnCount(), 8)):
             self.panel_body.setColumnStretch(c, 1 if c < per_row else 0)
@@ -723,14 +779,15 @@ class SuddsTable(GameTable):
         back = "2 bullets" if f.back == "bullets" else f.back
         return f"{self.name(card)} (back: {back}, suspect {f.cover})"
 
-    def _combo(self, name: str, items: list[tuple[str, str]], current: str | None, on: Callable[[str], None]) -> QComboBox:
+    def _combo(self, name: str, items: list[tuple[str, str]], current: str | None, on: Callable[[str], None],
+               *, key: bool = False) -> QComboBox:
         box = QComboBox()
         box.setObjectName(name)
         # As narrow as the panel needs: the list opens wide enough to read every card.
         box.setSizeAdjustPolicy(QComboBox.AdjustToMinimumContentsLengthWithIcon)
         box.setMinimumContentsLength(6)
         box.setSizePolicy(QSizePolicy.Ignored, QSizePolicy.Fixed)
-        box.setStyleSheet(COMBO_STYLE)
+        box.setStyleSheet(KEY_COMBO_STYLE if key else COMBO_STYLE)
         box.addItem("(choose)", "")
         for value, words in items:
             box.addItem(words, value)
@@ -760,13 +817,22 @@ class SuddsTable(GameTable):
         self._grid(widgets, 4, least=240)
         self._row(self._button("These are the cards", "sm:send", self._send_deal, role="primary"))
 
-    def _labelled(self, text: str, widget: QWidget) -> QWidget:
+    def _labelled(self, text: str, widget: QWidget, beside: QWidget | None = None) -> QWidget:
+        """``widget`` under its words (and ``beside`` it, a button that helps choose)."""
         cell = QWidget()
         lay = QVBoxLayout(cell)
         lay.setContentsMargins(0, 0, 0, 0)
         lay.setSpacing(0)
         lay.addWidget(label(text, "sm"))
-        lay.addWidget(widget)
+        if beside is None:
+            lay.addWidget(widget)
+        else:
+            row = QHBoxLayout()
+            row.setSpacing(6)
+            row.addWidget(widget, 3)
+            row.addWidget(beside, 1)
+            beside.setMinimumWidth(140)
+            lay.addLayout(row)
         return cell
 
     def _send_deal(self) -> None:
@@ -887,7 +953,7 @@ class SuddsTable(GameTable):
             ok = self.refusal({"type": "improve", "player": self.player, "tracks": ups + [t]}) is None
             widgets.append(self._button(f"{TRACK_NAME[t]} to {lv.level}: ${lv.cost}, {reward_words(lv.reward)}",
                                         f"sm:up:{t}", lambda t=t: self._add_up(t), enabled=ok))
-        self._grid(widgets, 3)
+        self._fit_or_widen(widgets, 3)
         self._row(self._button("Start again", "sm:clear", self._clear_ups, enabled=bool(ups)))
         self._row(self._button("Improve these" if ups else "Improve nothing", "sm:send",
                                                   lambda: self._send({"type": "improve", "tracks": list(ups)}),
@@ -946,8 +1012,9 @@ class SuddsTable(GameTable):
         b = self.state.boards[self.player]
         n = self.rules.box.allowance("investigate", b.levels["investigate"])
         words = " \u2192 ".join(self.rules.loc_name(x) for x in [b.location, *path])
-        self.panel_title.setText(f"{self.player}, Investigate: click up to {n} location{'s' if n != 1 else ''} "
-                                 f"(\u25B6), one after another. {words}")
+        # Short: the prompt over the table already says who investigates and how far.
+        more = len(path) < n and bool(self._next_locations())
+        self.panel_title.setText(words + (" \u2192 \u25B6 (click on the map)" if more else ""))
         widgets = []
         cash = b.cash - sum(1 for s in snitches if self.state.snitch_at[s][0] != self.player)
         for loc in path:
@@ -968,15 +1035,17 @@ class SuddsTable(GameTable):
                 self.sel["face"] = self.simulator.flimflam_face(self.state, final)
             if faces:
                 pos = self.rules.ff(faces[0]).cover
-                widgets.append(self._labelled(
-                    f"Turn the card of {self.rules.loc_name(final)} face up onto suspect {pos}: which is it?",
-                    self._combo("sm:face", [(c, self._face_label(c)) for c in faces], self.sel.get("face"),
-                                self._set_face)))
+                face = self._combo("sm:face", [(c, self._face_label(c)) for c in faces], self.sel.get("face"),
+                                   self._set_face, key=True)
+                read = None
                 if len(faces) > 1:
                     question = f"{self.rules.loc_name(final)}: which Flimflam card is turned face up?"
-                    widgets.append(self._button(
-                        "Show it to the camera (or pick it)", "sm:face:read",
-                        lambda q=question, f=list(faces): self.shell.identify_card(q, f, self._set_face)))
+                    read = self._button("Camera\u2026", "sm:face:read",
+                                        lambda q=question, f=list(faces): self.shell.identify_card(q, f, self._set_face))
+                    read.keep_height(read.height_for(140, False))
+                    read.setToolTip(plain_tip("Show the card to the camera (or pick it from the cards)"))
+                widgets.append(self._labelled(
+                    f"{self.rules.loc_name(final)}'s card, turned up onto suspect {pos}:", face, read))
             deck = self._deck_then(final)
             if deck and self.sel.get("draw") not in (None, "", *deck):
                 self.sel.pop("draw")
@@ -984,11 +1053,11 @@ class SuddsTable(GameTable):
                 if self.simulator is not None and not self.sel.get("draw"):
                     self.sel["draw"] = self.simulator.rng.choice(sorted(deck))
                 widgets.append(self._labelled(
-                    f"The new Flimflam card for {self.rules.loc_name(path[-1])} (read its back)",
+                    f"The new card for {self.rules.loc_name(path[-1])} (by its back):",
                     self._combo("sm:draw", [(c, self._ff_label(c)) for c in sorted(deck)], self.sel.get("draw"),
-                                self._set_draw)))
-        self._grid(widgets, 3)
-        self._row(self._button("Start again", "sm:clear", self._clear_path, enabled=bool(path)))
+                                self._set_draw, key=True)))
+        self._grid(widgets, 1)
+        self._row(self._button("Clear", "sm:clear", self._clear_path, enabled=bool(path)))
         ready = bool(path) and (not self._deck_then(path[-1]) or bool(self.sel.get("draw"))) and (
             not self.state.city.get(path[-1]) or bool(self.sel.get("face")))
         self._row(self._button("Investigate", "sm:send", self._send_investigate, enabled=ready,

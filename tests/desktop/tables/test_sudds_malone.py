@@ -435,6 +435,56 @@ def test_the_table_fits_with_four_players(window, qtbot, size):
     window.leave_game()
 
 
+def choices_in_sight(t, names: tuple[str, ...]) -> list[str]:
+    """The panel's choices (buttons and lists whose names start with ``names``) that are not wholly in
+    sight without scrolling, or smaller than 24 px; and the panel's scroll bar when it has one."""
+    from PySide6.QtCore import QRect
+    from PySide6.QtGui import QFontInfo
+    from PySide6.QtWidgets import QScrollArea
+    table = sm(t)
+    window = t.window
+    problems = []
+    area = table.panel_box.findChild(QScrollArea, "sm:scroll")
+    if area.verticalScrollBar().maximum() > 0:
+        problems.append(f"the panel scrolls by {area.verticalScrollBar().maximum()} px")
+    seen = QRect(area.viewport().mapTo(window, area.viewport().rect().topLeft()), area.viewport().size())
+    whole = window.rect()
+    found = [w for kind in (QAbstractButton, QComboBox) for w in table.panel_box.findChildren(kind)
+             if w.isVisible() and w.objectName().startswith(names)]
+    assert found, f"no choice named {names}"
+    for w in found:
+        rect = QRect(w.mapTo(window, w.rect().topLeft()), w.size())
+        inside = seen if area.isAncestorOf(w) else whole
+        if not inside.contains(rect):
+            problems.append(f"{w.objectName()} at {rect} is not wholly in sight ({inside})")
+        if QFontInfo(w.font()).pixelSize() < 24:
+            problems.append(f"{w.objectName()}: {QFontInfo(w.font()).pixelSize()} px")
+    return problems
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_office_and_investigate_choices_are_all_in_sight(game, size):
+    """Issue 23: every choice The Office and Investigate offer is seen and clicked without scrolling,
+    at 24 px, on a 1280x680 and a 1366x768 screen."""
+    t = game
+    t.window.resize(*size)
+    deal(t)
+    roll(t, ROLL)
+    take(t, "white-1", "1")
+    t.qtbot.wait(20)
+    assert choices_in_sight(t, ("sm:up:", "sm:send", "sm:clear", "sm:cancel")) == []
+    press(t, "sm:up:calendar")
+    t.qtbot.wait(20)
+    assert choices_in_sight(t, ("sm:up:", "sm:send", "sm:clear", "sm:cancel")) == []
+    press(t, "sm:send")
+    t.click("action:end_turn")
+    take(t, "black-3", "3")
+    t.click("slot:queens")
+    t.qtbot.wait(20)
+    assert t.visible("sm:draw")
+    assert choices_in_sight(t, ("sm:face", "sm:draw", "sm:send", "sm:clear", "sm:cancel")) == []
+
+
 def test_a_hunch_drawn_and_kept_behind_the_privacy_gate(table, gumshoe_home):
     """Close Cases (Gain a Hunch): the family's box says ff-09 has tabs A, B and C; Bob uses it alone,
     draws 3 hunch cards privately (the shell's card-list entry), keeps one; the Flimflam goes back."""
