@@ -290,8 +290,9 @@ class DicePoolReader:
     CONTRAST_RATIO = 2.2    # ... strongest / weakest contrast
     PIP_SIZE = (0.08, 0.36)  # pip diameter, of the face side
     MIN_EDGE_AGREEMENT = 0.06  # how clearly the die's edges give its turn (needed for 1-3 pips)
-    MAX_TURN_DEG = 15.0     # layout turned against the die's edges
+    MAX_TURN_DEG = 15.0     # layout of 1-3 pips turned against the die's edges
     ONE_SIDE = 0.72         # a 1's face side, of the region's side (a lone pip gives no size; median of the real faces)
+    ONE_PIP = (0.15, 0.45)  # a 1's pip diameter, of its face side (a glint is smaller)
     ONE_CLEAR = 0.95        # no comparable pip this near a 1 (face sides)
     ONE_RING = 45.0         # Lab distance around a 1's pip: one colour
     ONE_EDGE = 0.2          # a 1's nearest face edge at least this far (face sides) ...
@@ -303,6 +304,7 @@ class DicePoolReader:
     FACE_SPREAD = 18.0      # Lab spread of a face that is one colour
     NEUTRAL_AB = (5.0, 6.0)  # how far from grey (a, b) a black (first) to white (sum) die may look
     PIP_KINDS = ("dark", "light", "red")
+    LOCAL_WINDOW = 1.0      # among touching dice, a pip's level is against the strongest pips this many die sides around
     PIP_LEVEL = 0.55        # pip threshold, of the region's strongest contrast (not lower: the pips of a blurred 6 run together)
     MAX_ELONGATION = 1.6    # a pip seen askew on a side face is long (its rows pass for a 2 or 3); on top it is round
     MIN_SIDE_MULTI = 0.55   # a face side at least this many times the usual die side, among touching dice
@@ -485,6 +487,12 @@ class DicePoolReader:
         found: list[tuple] = []
         if values.size:
             threshold = max(14.0, self.PIP_LEVEL * _byte_percentile(values, 99.5))
+            if not region.single:
+                # Several dice in one region: each die's pips against the strongest pips near them
+                # (within half a die), so bright pips on one die do not hide faint ones on the next.
+                k = _odd(self.LOCAL_WINDOW * region.s_ref)
+                near = cv2.dilate(top * (region.search > 0), cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+                threshold = np.maximum(14.0, self.PIP_LEVEL * near.astype(np.float32))
             self._blobs(top, region.search, threshold, region.s_ref, 0, 0, found, 0)
         if found:
             # A pip is darker (lighter, redder) than the die itself, not only than its surroundings:
@@ -515,7 +523,8 @@ class DicePoolReader:
                 # Pips run together (blur, a glint between them): split at a higher level.
                 sub = top[y:y + h, x:x + w]
                 peak = float(sub[own].max())
-                self._blobs(sub, own.astype(np.uint8), threshold + 0.4 * (peak - threshold), s_ref, ox + x, oy + y, found, depth + 1)
+                level = threshold if np.isscalar(threshold) else float(threshold[y:y + h, x:x + w][own].mean())
+                self._blobs(sub, own.astype(np.uint8), level + 0.4 * (peak - level), s_ref, ox + x, oy + y, found, depth + 1)
 
     def _faces(self, region: _Region, kind: str) -> list[_Face]:
         centres, areas, contrasts = region.pips[kind]
@@ -620,7 +629,8 @@ class DicePoolReader:
         off_turn = abs((turn - die_turn + math.pi / 4) % (math.pi / 2) - math.pi / 4)
         if n <= 3 and agreement < self.MIN_EDGE_AGREEMENT:
             return "no edges"
-        if agreement >= self.MIN_EDGE_AGREEMENT and off_turn > math.radians(self.MAX_TURN_DEG):
+        # 4-6 pips show their own turn; a white die's faint edges on a white tray turn them wrongly.
+        if n <= 3 and agreement >= self.MIN_EDGE_AGREEMENT and off_turn > math.radians(self.MAX_TURN_DEG):
             return "turned against the die"
         confidence = min(1.0 - 0.5 * error / self.FIT_ERROR, 1.0 - 0.5 * empty_contrast / (self.EMPTY_SPOT_RATIO * weakest + 1e-6))
         return _Face(n, side, centre, error, tuple(group), kind, confidence)
@@ -634,7 +644,7 @@ class DicePoolReader:
             return "pip not round"  # a glint between two dice, or the pips of a blurred 3 run together
         if region.single and math.dist(centre, region.centroid) > 0.25 * region.s_ref:
             return "1: pip off centre"
-        if not 0.1 * side <= diameter <= 0.45 * side:
+        if not self.ONE_PIP[0] * side <= diameter <= self.ONE_PIP[1] * side:
             return "pip size"
         if len(others) and np.hypot(*(others - centre).T).min() < self.ONE_CLEAR * side:
             return "other pips near"
