@@ -6,21 +6,26 @@
 
 Parts:
   1. Readers side by side per scenario, on synthetic 1280x720 frames: the original scenes and
-     the realistic ones (`vision.synthetic.REALISTIC_SCENARIOS`: perspective up to 70 degrees,
+     the realistic ones (`vision.synthetic.REALISTIC_SCENARIOS`: perspective up to 75 degrees,
      lens distortion, defocus, motion blur, sensor noise and webcam JPEG, glare on glossy cards,
-     a hand holding the card, tags from 15 px to ~620 px). AprilTag readers: ours (default
+     a hand holding the card, tags from 14 px to ~620 px; issue 21: small blurred tags of 14-20 px,
+     steep (60-75 degree) defocused tags of 100-300 px, a printed sheet of hundreds of small tags). AprilTag readers: ours (default
      pipeline), ours before issue 12 (OpenCV + our sampler only), plain OpenCV ArucoDetector,
      pupil-apriltags at quad_decimate 1 and 2 (as shipped: one thread). QR: ours (zxing-cpp),
      pyzbar, OpenCV QRCodeDetector. Per reader: correct / missed / wrong-id / phantom reads
      (per card), median and p95 ms per frame on one thread, and each figure as a ratio to the
      best AprilTag reader of that scenario (read rate / best rate; median ms / fastest).
-  2. The double tag under a finger: the same finger scenes with one-tag and two-tag stickers.
+     pupil-apriltags counts exact reads only (reads with corrected bits are counted apart);
+     "opencv-aruco exact" is OpenCV's defaults accepting exact codewords only.
+  1b. The same frames tag by tag, per tag-side band (<20, 20-40, 40-100, 100-300, >=300 px) and
+     tilt band: exact reads of ours, pupil at both decimations and OpenCV, as ratios to the best
+     reader's count in each band, wrong ids apart.  2. The double tag under a finger: the same finger scenes with one-tag and two-tag stickers.
   3. Camera loop: 30 fps sequences through detector (with its memory of recent tags) + tracker;
      share of presentations confirmed within 0.5 s, and ms per frame.
   4. Safety: our reader on frames of every tagged scenario (realistic ones included) until >= N
      decoded tags, plus clutter frames; wrong ids and phantom reads must be zero.
   5. Real photographs: ../shared/vision-dev (benchmarks/vision_realphotos.py), every reader,
-     Kalibr aprilgrid tags scored apart.
+     Kalibr aprilgrid tags scored apart, standard tags also per tag-side band.
 
 Times are CPU time of the reading thread (time.thread_time: what the frame costs one core;
 the same as wall-clock time on a free core). The machine this runs on is shared, and
@@ -50,8 +55,13 @@ from vision.payload import PayloadError, decode_payload  # noqa: E402
 from vision.registry import TagRegistry  # noqa: E402
 from vision.synthetic import ALL_SCENARIOS, SCENARIOS, SyntheticFrame, SyntheticTable, draw_degradation  # noqa: E402
 
-APRILTAG_BASELINES = ("ours-apriltag", "ours before issue 12", "opencv-aruco plain", "pupil-apriltags decimate 1",
+APRILTAG_BASELINES = ("ours-apriltag", "ours before issue 12", "opencv-aruco exact", "pupil-apriltags decimate 1",
                       "pupil-apriltags decimate 2")
+# Issue 21: the readers compared tag by tag, per size and angle band, exact reads only.
+BAND_READERS = ("ours-apriltag", "pupil-apriltags decimate 1", "pupil-apriltags decimate 2", "opencv-aruco exact")
+SIZE_BANDS = ((0, 20, "<20 px"), (20, 40, "20-40 px"), (40, 100, "40-100 px"), (100, 300, "100-300 px"), (300, 1e9, ">=300 px"))
+ANGLE_BANDS = ((0, 30, "tilt <30 deg"), (30, 50, "tilt 30-50"), (50, 60, "tilt 50-60"), (60, 90, "tilt 60-75"))
+CORRECTED: dict[str, int] = defaultdict(int)  # reads with corrected bits each reader made (left out of every count)
 from vision.tags import TagKind  # noqa: E402
 from vision.tracker import SightingTracker  # noqa: E402
 
@@ -67,6 +77,10 @@ class Reader:
 
 def build_readers(registry: TagRegistry, with_variants: bool = True) -> list[Reader]:
     readers: list[Reader] = []
+
+    def card_of(tag_id: int) -> str | None:
+        entry = registry.entry_for_tag(tag_id)
+        return entry.card_id if entry else None
 
     def ours(config: DetectorConfig, kinds=(TagKind.APRILTAG,), backend="zxing"):
         det = TagDetector(active=None, registry=registry, kinds=kinds, config=config, qr_backend=backend)
@@ -96,6 +110,20 @@ def build_readers(registry: TagRegistry, with_variants: bool = True) -> list[Rea
 
     readers.append(Reader("opencv-aruco plain", TagKind.APRILTAG, plain_read))
 
+    # The same detector accepting exact codewords only: its reads are exactly the defaults' reads
+    # with hamming 0 (the bits are extracted the same way; only the accepted distance differs).
+    exact_params = cv2.aruco.DetectorParameters()
+    exact_params.errorCorrectionRate = 0.0
+    exact = cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_APRILTAG_36h11), exact_params)
+
+    def exact_read(g):
+        corners, ids, _ = exact.detectMarkers(g)
+        if ids is None:
+            return []
+        return [(card_of(int(i)), tuple(c.reshape(4, 2).mean(axis=0))) for c, i in zip(corners, ids.ravel())]
+
+    readers.append(Reader("opencv-aruco exact", TagKind.APRILTAG, exact_read))
+
     try:
         import pupil_apriltags  # noqa: F401  (absent: the baseline is left out)
         from _pupil import detector as pupil_detector
@@ -103,11 +131,13 @@ def build_readers(registry: TagRegistry, with_variants: bool = True) -> list[Rea
         for dec in (1, 2):
             pupil = pupil_detector(families="tag36h11", nthreads=1, quad_decimate=float(dec))
 
-            def pupil_read(g, pupil=pupil):
+            def pupil_read(g, pupil=pupil, name=f"pupil-apriltags decimate {dec}"):
                 out = []
                 for d in pupil.detect(g):
-                    entry = registry.entry_for_tag(int(d.tag_id))
-                    out.append((entry.card_id if entry else None, tuple(d.center)))
+                    if d.hamming:  # corrected bits: counted apart, never as a read (issue 21: the fair target)
+                        CORRECTED[name] += 1
+                        continue
+                    out.append((card_of(int(d.tag_id)), tuple(d.center)))
                 return out
 
             readers.append(Reader(f"pupil-apriltags decimate {dec}", TagKind.APRILTAG, pupil_read))
@@ -203,19 +233,71 @@ def gray_of(frame: SyntheticFrame) -> np.ndarray:
 
 
 # --- part 1 -------------------------------------------------------------------------------------
-def compare_readers(seed: int, frames_per_scenario: int, readers: list[Reader], only: list[str] | None = None) -> dict:
+def compare_readers(seed: int, frames_per_scenario: int, readers: list[Reader], only: list[str] | None = None,
+                    bands: dict | None = None) -> dict:
+    """Part 1; `bands` (if given) collects part 1b: per reader, (band kind, band) -> [read, tags, wrong]."""
     tables = {TagKind.APRILTAG: SyntheticTable(seed, TagKind.APRILTAG), TagKind.QR: SyntheticTable(seed, TagKind.QR)}
     results: dict[str, dict[str, Tally]] = defaultdict(dict)
     for scen in [s for s in ALL_SCENARIOS.values() if not only or s.name in only]:
         for i in range(frames_per_scenario):
-            frames = {k: t.random_scene(scen, i) for k, t in tables.items()}  # same layout, same camera
+            # Same layout, same camera; the QR table has no sheets of tags.
+            frames = {k: t.random_scene(scen, i) for k, t in tables.items() if not (scen.sheet and k is TagKind.QR)}
             grays = {k: gray_of(f) for k, f in frames.items()}
             for r in readers:
+                if r.kind not in frames:
+                    continue
                 reads, ms = timed(r, grays[r.kind])
                 tally = score(frames[r.kind], reads)
                 tally.times.append(ms)
                 results[scen.name].setdefault(r.name, Tally()).add(tally)
+                if bands is not None and r.name in BAND_READERS:
+                    score_bands(frames[r.kind], reads, bands.setdefault(r.name, {}))
     return results
+
+
+def band_of(value: float, table: tuple) -> str:
+    return next(name for lo, hi, name in table if lo <= value < hi)
+
+
+def score_bands(frame: SyntheticFrame, reads: list[Read], into: dict) -> None:
+    """Per tag wholly in the frame: read if a read of its card lies on it; a read of another id on it is wrong."""
+    h, w = frame.image.shape[:2]
+    tags = [(c, t) for c in frame.cards for t in c.tags
+            if (t.quad[:, 0] >= 0).all() and (t.quad[:, 0] < w).all() and (t.quad[:, 1] >= 0).all() and (t.quad[:, 1] < h).all()]
+    read = [False] * len(tags)
+    wrong = [0] * len(tags)
+    for card_id, (x, y) in reads:
+        for k, (card, tag) in enumerate(tags):
+            if cv2.pointPolygonTest(tag.quad.reshape(-1, 1, 2).astype(np.float32), (float(x), float(y)), False) >= 0:
+                if card_id == card.card_id:
+                    read[k] = True
+                else:
+                    wrong[k] += 1
+                break
+    for (card, tag), ok, bad in zip(tags, read, wrong):
+        for key in (("size", band_of(tag.side_px, SIZE_BANDS)), ("angle", band_of(card.tilt_deg, ANGLE_BANDS))):
+            cell = into.setdefault(key, [0, 0, 0])
+            cell[0] += ok
+            cell[1] += 1
+            cell[2] += bad
+
+
+def print_bands(bands: dict) -> None:
+    print("\n== 1b. Per tag, exact reads only (hamming 0), by tag side and by tilt: read/tags (x the best reader's "
+          "count in that band), wrong ids ==")
+    names = [n for n in BAND_READERS if n in bands]
+    print(f"{'band':14s} " + " ".join(f"{n:>30s}" for n in names))
+    for kind, table in (("size", SIZE_BANDS), ("angle", ANGLE_BANDS)):
+        for _, _, band in table:
+            cells = [bands[n].get((kind, band)) for n in names]
+            if not any(cells):
+                continue
+            best = max(c[0] for c in cells if c) or 1
+            row = [f"{c[0]:5d}/{c[1]:<5d} x{c[0] / best:4.2f} w{c[2]:<3d}" if c else "-" for c in cells]
+            print(f"{band:14s} " + " ".join(f"{x:>30s}" for x in row))
+    corrected = {n: CORRECTED[n] for n in names if CORRECTED.get(n)}
+    if corrected:
+        print("reads with corrected bits (left out above):", ", ".join(f"{n} {k}" for n, k in corrected.items()))
 
 
 def _ratio_cells(t: Tally, best_rate: float, best_ms: float) -> str:
@@ -435,7 +517,16 @@ def real_photos(limit: int | None = None) -> dict:
         for line in sc.wrong_list:
             print(f"      WRONG {line}")
         out[name] = {"standard": sc.standard_read, "of": sc.standard_total, "kalibr": sc.kalibr_read, "wrong": sc.wrong,
-                     "ms_per_mpix": per, "missed": sc.missed}
+                     "ms_per_mpix": per, "missed": sc.missed, "bands": sc.bands}
+    print("  standard tags by side, exact reads only (x the best reader's count in that band):")
+    for _, _, band in rp.SIZE_BANDS:
+        cells = {name: sc.bands.get(band) for name, sc in scores.items()}
+        if not any(cells.values()):
+            continue
+        best = max(c[0] for c in cells.values() if c) or 1
+        print(f"    {band:12s} " + "  ".join(f"{name} {c[0]}/{c[1]} (x{c[0] / best:.2f})" for name, c in cells.items() if c))
+    if rp.CORRECTED:
+        print("  reads with corrected bits (left out above):", ", ".join(f"{n} {k}" for n, k in rp.CORRECTED.items()))
     return out
 
 
@@ -449,6 +540,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--sequences", type=int, help="30 fps sequences per scenario for the 0.5 s check (default 20)")
     ap.add_argument("--safety-tags", type=int, help="decoded tags for the safety run (default 100000)")
     ap.add_argument("--clutter-frames", type=int, help="clutter frames for the safety run (default 2000)")
+    ap.add_argument("--scenarios", default="", help="comma list: only these scenarios in part 1 (and 1b)")
     ap.add_argument("--sequence-scenarios", default="", help="comma list: only these scenarios in part 3")
     ap.add_argument("--skip", default="", help="comma list of parts to skip: compare,finger,confirm,safety,real")
     ap.add_argument("--json", type=Path, help="also write the figures to this JSON file")
@@ -471,8 +563,15 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.time()
     if "compare" not in skip:
         readers = build_readers(registry, with_variants=not q)
-        results = compare_readers(args.seed, frames, readers, only=smoke_compare)
+        bands: dict = {}
+        only = [n for n in args.scenarios.split(",") if n] or smoke_compare
+        unknown = [n for n in only or () if n not in ALL_SCENARIOS]
+        if unknown:
+            ap.error(f"unknown scenario(s) {', '.join(unknown)}; known: {', '.join(ALL_SCENARIOS)}")
+        results = compare_readers(args.seed, frames, readers, only=only, bands=bands)
         print_comparison(results, readers)
+        print_bands(bands)
+        figures["bands"] = {r: {f"{k[0]} {k[1]}": v for k, v in by.items()} for r, by in bands.items()}
         figures["compare"] = {s: {r: {"cards": t.cards, "correct": t.correct, "wrong": t.wrong, "phantom": t.phantom,
                                       "median_ms": t.ms(50), "p95_ms": t.ms(95)} for r, t in by.items()}
                               for s, by in results.items()}

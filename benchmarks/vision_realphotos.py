@@ -48,6 +48,15 @@ class Score:
     missed: list[str] = field(default_factory=list)
     ms_per_mpix: list[float] = field(default_factory=list)
     ms: list[float] = field(default_factory=list)
+    bands: dict[str, list[int]] = field(default_factory=dict)  # standard tags by side: band -> [read, tags]
+
+
+SIZE_BANDS = ((0, 20, "<20 px"), (20, 40, "20-40 px"), (40, 100, "40-100 px"), (100, 300, "100-300 px"), (300, 1e9, ">=300 px"))
+CORRECTED: dict[str, int] = {}  # reads with corrected bits per baseline reader: never counted as reads
+
+
+def size_band(side_px: float) -> str:
+    return next(name for lo, hi, name in SIZE_BANDS if lo <= side_px < hi)
 
 
 def load_photos(dev_dir: Path = DEV_DIR) -> list[Photo]:
@@ -118,6 +127,9 @@ def score(reader: Reader, photos: Sequence[Photo], grays: dict[Path, np.ndarray]
             if t["family"] == "tag36h11":
                 s.standard_total += 1
                 s.standard_read += u
+                cell = s.bands.setdefault(size_band(t["side_px"]), [0, 0])
+                cell[0] += u
+                cell[1] += 1
                 if not u:
                     s.missed.append(f"{photo.path.parent.name}/{photo.path.name} id {t['id']} side {t['side_px']:.0f}px")
             elif t["family"] == "tag36h11-border2":
@@ -130,7 +142,8 @@ def score(reader: Reader, photos: Sequence[Photo], grays: dict[Path, np.ndarray]
 
 
 def baseline_readers() -> dict[str, Reader]:
-    """OpenCV ArucoDetector (defaults) and pupil-apriltags at quad_decimate 1 and 2, as shipped."""
+    """OpenCV ArucoDetector (defaults, and exact codewords only) and pupil-apriltags at quad_decimate
+    1 and 2, as shipped; pupil's reads with corrected bits are left out (counted in CORRECTED)."""
     readers: dict[str, Reader] = {}
     aruco = cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_APRILTAG_36h11))
 
@@ -139,6 +152,15 @@ def baseline_readers() -> dict[str, Reader]:
         return [] if ids is None else [("tag36h11", int(i), c.reshape(4, 2)) for c, i in zip(corners, ids.ravel())]
 
     readers["opencv-aruco plain"] = opencv
+    exact_params = cv2.aruco.DetectorParameters()
+    exact_params.errorCorrectionRate = 0.0  # the defaults' reads with hamming 0, exactly
+    exact = cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_APRILTAG_36h11), exact_params)
+
+    def opencv_exact(gray):
+        corners, ids, _ = exact.detectMarkers(gray)
+        return [] if ids is None else [("tag36h11", int(i), c.reshape(4, 2)) for c, i in zip(corners, ids.ravel())]
+
+    readers["opencv-aruco exact"] = opencv_exact
     try:
         from _pupil import detector as pupil_detector
         import pupil_apriltags  # noqa: F401  (absent: the baseline is left out)
@@ -147,8 +169,10 @@ def baseline_readers() -> dict[str, Reader]:
     for dec in (1, 2):
         det = pupil_detector(families="tag36h11", nthreads=1, quad_decimate=float(dec))
 
-        def pupil(gray, det=det):
-            return [("tag36h11", int(d.tag_id), d.corners) for d in det.detect(gray) if d.hamming <= 2]
+        def pupil(gray, det=det, name=f"pupil-apriltags decimate {dec}"):
+            reads = det.detect(gray)
+            CORRECTED[name] = CORRECTED.get(name, 0) + sum(1 for d in reads if d.hamming)
+            return [("tag36h11", int(d.tag_id), d.corners) for d in reads if d.hamming == 0]
 
         readers[f"pupil-apriltags decimate {dec}"] = pupil
     return readers

@@ -37,6 +37,7 @@ class Degradation:
     """How the camera spoils the picture. Zero values mean "not applied"."""
 
     tilt_deg: float = 0.0  # out-of-plane tilt of each card
+    tilt_min_deg: float = 0.0  # scenes draw the tilt between this and tilt_deg (0: between half of tilt_deg and it)
     defocus_sigma: float = 0.0  # Gaussian blur, px
     motion_px: float = 0.0  # motion blur length, px
     noise_sigma: float = 0.0  # sensor noise, grey levels
@@ -57,6 +58,7 @@ class Scenario:
     cards: int = 12
     degradation: Degradation = Degradation()
     clutter: bool = False
+    sheet: float = 0.0  # a printed sheet of tags covering this share of the frame's width and height (0: cards)
 
 
 SCENARIOS: dict[str, Scenario] = {s.name: s for s in [
@@ -95,6 +97,13 @@ REALISTIC_SCENARIOS: dict[str, Scenario] = {s.name: s for s in [
     Scenario("real-webcam-mix", (20, 100), cards=8, degradation=Degradation(
         tilt_deg=60, defocus_sigma=1.5, motion_px=4, noise_sigma=7, light_range=0.6, jpeg_quality=55,
         lens_k1=0.1, glare=0.4, hand=True)),
+    # Issue 21: where the reader still lost on real photographs.
+    Scenario("real-small-blurred", (14, 20), degradation=Degradation(
+        tilt_deg=30, defocus_sigma=0.9, motion_px=2.5, noise_sigma=4, light_range=0.3, jpeg_quality=60, lens_k1=0.05)),
+    Scenario("real-steep-defocused", (100, 300), cards=2, degradation=Degradation(
+        tilt_deg=75, tilt_min_deg=60, defocus_sigma=2.5, noise_sigma=4, light_range=0.3, jpeg_quality=70, lens_k1=0.05)),
+    Scenario("real-sheet-small", (15, 20), sheet=0.55, degradation=Degradation(
+        tilt_deg=20, defocus_sigma=0.8, noise_sigma=3, light_range=0.3, jpeg_quality=75)),
 ]}
 ALL_SCENARIOS: dict[str, Scenario] = {**SCENARIOS, **REALISTIC_SCENARIOS}
 
@@ -112,6 +121,7 @@ class PlacedCard:
     card_id: str
     quad: np.ndarray  # the card's 4 corners in the frame
     tags: list[PlacedTag] = field(default_factory=list)
+    tilt_deg: float = 0.0  # the card's out-of-plane tilt (0: facing the camera)
 
     @property
     def tag_side_px(self) -> float:
@@ -169,6 +179,8 @@ class SyntheticTable:
         tag_px = float(rng.uniform(*scenario.tag_px))
         if scenario.clutter:
             return self.render_clutter(scenario.degradation, rng)
+        if scenario.sheet:
+            return self.tag_sheet(tag_px, draw_degradation(scenario.degradation, rng), rng, cover=scenario.sheet)
         ids = self.card_ids
         picks = [ids[i] for i in rng.choice(len(ids), size=min(scenario.cards, len(ids)), replace=False)]
         deg = draw_degradation(scenario.degradation, rng)
@@ -207,7 +219,7 @@ class SyntheticTable:
                 quad = quad + np.float32([cx, cy]) - tc
                 H = cv2.getPerspectiveTransform(_corners(src.shape[1], src.shape[0]), quad)
             _composite(canvas, src, H, quad)
-            card = PlacedCard(card_id, quad)
+            card = PlacedCard(card_id, quad, tilt_deg=deg.tilt_deg)
             for i, q in enumerate(tag_quads_src):
                 q_frame = cv2.perspectiveTransform(q.reshape(1, 4, 2), H).reshape(4, 2)
                 card.tags.append(PlacedTag(card_id, q_frame, math.sqrt(abs(cv2.contourArea(q_frame))), i == finger_tag))
@@ -254,17 +266,17 @@ class SyntheticTable:
 
 
     def tag_sheet(self, tag_px: float, deg: Degradation, rng: np.random.Generator, gap: float = 0.5,
-                  size: tuple[int, int] | None = None) -> SyntheticFrame:
+                  cover: float = 1.0) -> SyntheticFrame:
         """A printed sheet of small tags filling the frame (a test sheet on a clipboard, seen from afar).
 
-        Tags of `tag_px` (black square), `gap` tag sides apart, in rows and columns over the whole
-        frame (`size`, default the table's), the sheet tilted by up to `deg.tilt_deg` and then
-        spoiled like any scene. Every tag is a registered 36h11 card's; each PlacedCard is one tag
+        Tags of `tag_px` (black square), `gap` tag sides apart, in rows and columns over `cover` of
+        the frame's width and height, the sheet tilted by `deg.tilt_deg` and then spoiled like
+        any scene. Every tag is a registered 36h11 card's; each PlacedCard is one tag
         with its quiet ring.
         """
-        w, h = size or self.size
+        w, h = self.size
         step = tag_px * (1 + gap)
-        cols, rows = max(1, int((w - 2 * tag_px) // step)), max(1, int((h - 2 * tag_px) // step))
+        cols, rows = max(1, int((cover * w - 2 * tag_px) // step)), max(1, int((cover * h - 2 * tag_px) // step))
         cards = [c for c in self.card_ids if self.registry.tag_for_card(c) < 1000]
         picks = [cards[int(i)] for i in rng.choice(len(cards), size=min(len(cards), cols * rows), replace=False)]
         unit = 8  # px per module on the flat sheet
@@ -281,14 +293,15 @@ class SyntheticTable:
         scale = tag_px / (8 * unit)
         quad = _project_card(sw, sh, scale, (w / 2, h / 2), deg.tilt_deg, rng, steady=True)
         H = cv2.getPerspectiveTransform(_corners(sw, sh), quad)
-        canvas = cv2.resize(self._backgrounds[int(rng.integers(len(self._backgrounds)))], (w, h))
+        canvas = self._backgrounds[int(rng.integers(len(self._backgrounds)))].copy()
         _composite(canvas, cv2.cvtColor(sheet, cv2.COLOR_GRAY2BGR), H, quad)
         placed = []
         for card_id, q in zip(picks, flat_quads):
             tag = cv2.perspectiveTransform(q.reshape(1, 4, 2), H).reshape(4, 2)
             ring = cv2.perspectiveTransform((q + np.float32([[-1, -1], [1, -1], [1, 1], [-1, 1]]) * unit).reshape(1, 4, 2), H)
             if (tag >= 0).all() and (tag[:, 0] < w).all() and (tag[:, 1] < h).all():
-                placed.append(PlacedCard(card_id, ring.reshape(4, 2), [PlacedTag(card_id, tag, math.sqrt(abs(cv2.contourArea(tag))), False)]))
+                placed.append(PlacedCard(card_id, ring.reshape(4, 2), [PlacedTag(card_id, tag, math.sqrt(abs(cv2.contourArea(tag))), False)],
+                                         tilt_deg=deg.tilt_deg))
         return SyntheticFrame(_degrade(canvas, deg, rng), placed)
 
 
@@ -308,7 +321,8 @@ def draw_degradation(limit: Degradation, rng: np.random.Generator) -> Degradatio
     """Random values between mild and the scenario's limits (JPEG quality between it and 95)."""
     u = lambda v: float(rng.uniform(0.5 * v, v)) if v else 0.0  # noqa: E731
     q = int(rng.integers(limit.jpeg_quality, 96)) if limit.jpeg_quality else 0
-    return replace(limit, tilt_deg=u(limit.tilt_deg), defocus_sigma=u(limit.defocus_sigma), motion_px=u(limit.motion_px),
+    tilt = float(rng.uniform(limit.tilt_min_deg, limit.tilt_deg)) if limit.tilt_min_deg else u(limit.tilt_deg)
+    return replace(limit, tilt_deg=tilt, defocus_sigma=u(limit.defocus_sigma), motion_px=u(limit.motion_px),
                    noise_sigma=u(limit.noise_sigma), light_range=u(limit.light_range), jpeg_quality=q,
                    lens_k1=u(limit.lens_k1), glare=u(limit.glare))
 

@@ -1,0 +1,27 @@
+"""The benchmark's hard cases of issue 21 render what they claim (else its figures mean nothing)."""
+
+import numpy as np
+
+from vision.synthetic import REALISTIC_SCENARIOS, SyntheticTable
+
+
+def test_small_blurred_tags_are_14_to_20_px_and_steep_tags_60_to_75_degrees_at_100_to_300_px():
+    table = SyntheticTable(seed=21)
+    small = [t.side_px for i in range(3) for c in table.random_scene(REALISTIC_SCENARIOS["real-small-blurred"], i).cards
+             for t in c.tags]
+    assert small and 11 <= min(small) and max(small) <= 22  # 14-20 px drawn; perspective and lens change them a little
+    for i in range(4):
+        frame = table.random_scene(REALISTIC_SCENARIOS["real-steep-defocused"], i)
+        assert frame.cards and all(60 <= c.tilt_deg <= 75 for c in frame.cards)
+        # A steep tag is foreshortened: its area side is below the 100-300 px it would have facing the camera.
+        assert all(40 <= t.side_px <= 300 for c in frame.cards for t in c.tags)
+
+
+def test_a_sheet_scene_is_hundreds_of_small_tags_each_a_registered_card():
+    table = SyntheticTable(seed=21)
+    frame = table.random_scene(REALISTIC_SCENARIOS["real-sheet-small"], 0)
+    assert len(frame.cards) > 200
+    assert len({c.card_id for c in frame.cards}) == len(frame.cards)
+    assert all(c.card_id in table.registry for c in frame.cards)
+    sides = np.array([c.tags[0].side_px for c in frame.cards])
+    assert 12 <= sides.min() and sides.max() <= 24
