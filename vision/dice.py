@@ -181,6 +181,11 @@ def fit_layout(points: np.ndarray) -> tuple[float, float, np.ndarray, float] | N
     side), or None when no one-to-one match exists.
     """
     n = len(points)
+    if n == 2:  # two pips are always a 2's diagonal: its side and turn follow directly
+        (x0, y0), (x1, y1) = points.tolist()
+        dx, dy = x1 - x0, y1 - y0
+        centre = np.array([(x0 + x1) / 2, (y0 + y1) / 2], np.float32)
+        return math.hypot(dx, dy) * math.sqrt(2.0), math.atan2(dy, dx) - math.pi / 4, centre, 0.0
     centre = points.mean(axis=0)
     q = points - centre
     layout = _CENTRED[n]
@@ -203,6 +208,22 @@ def fit_layout(points: np.ndarray) -> tuple[float, float, np.ndarray, float] | N
     return side, float(turns[k]), centre, float(err[k]) / side
 
 
+def _far_from_a_row(points: np.ndarray, fit_error: float) -> bool:
+    """Three pips that no 3 fits within fit_error (a quick test before fit_layout).
+
+    In a fit with worst error e (of the side), the middle place is the mean of the end places,
+    so the pip on it lies within 2 e of the mean of the other two: where no pip does, no fit is
+    within fit_error. The side is the one fit_layout uses (from the pips' spread).
+    """
+    (ax, ay), (bx, by), (cx, cy) = points.tolist()
+    mx, my = (ax + bx + cx) / 3, (ay + by + cy) / 3
+    spread = (ax - mx) ** 2 + (ay - my) ** 2 + (bx - mx) ** 2 + (by - my) ** 2 + (cx - mx) ** 2 + (cy - my) ** 2
+    side = math.sqrt(spread / _LAYOUT_SPREAD[3])
+    gap = min(math.hypot(cx - (ax + bx) / 2, cy - (ay + by) / 2), math.hypot(ax - (bx + cx) / 2, ay - (by + cy) / 2),
+              math.hypot(bx - (ax + cx) / 2, by - (ay + cy) / 2))
+    return gap > 2 * fit_error * side * 1.001
+
+
 def _turn(angle: float) -> np.ndarray:
     return np.array([[math.cos(angle), -math.sin(angle)], [math.sin(angle), math.cos(angle)]], np.float32)
 
@@ -218,6 +239,7 @@ def _spread_ratio(points: np.ndarray) -> float:
 
 
 _SPREAD = {n: _spread_ratio(v) for n, v in _CENTRED.items()}  # farthest / nearest pip of each layout
+_LAYOUT_SPREAD = {n: float((v ** 2).sum()) for n, v in _CENTRED.items()}  # sum of squared distances from the centre
 
 
 @dataclass
@@ -540,6 +562,9 @@ class DicePoolReader:
                     & (np.maximum(contrast_ratio, 1 / contrast_ratio) <= self.CONTRAST_RATIO))
         pips = (centres, areas, contrasts)
         everyone = list(range(n))
+        # Groups of 1-3 with a long pip are refused (a side face): not even tried.
+        round_pips = region.elongation[kind] <= self.MAX_ELONGATION
+        round_ones = [i for i in everyone if round_pips[i]]
         found, shaped = [], []
         for m in range(min(6, n), 0, -1):
             if m == 1:
@@ -550,11 +575,14 @@ class DicePoolReader:
                 off = np.hypot(*(centres - region.centroid).T) > 0.25 * region.s_ref if region.single else np.zeros(n, bool)
                 groups = [[i] for i in everyone if not crowded[i] and not off[i]]
             elif m == 2:
-                band = (dist >= 0.707 * lo * (1 - self.FIT_ERROR)) & (dist <= 0.707 * hi * (1 + self.FIT_ERROR)) & together
+                band = ((dist >= 0.707 * lo * (1 - self.FIT_ERROR)) & (dist <= 0.707 * hi * (1 + self.FIT_ERROR)) & together
+                        & round_pips[:, None] & round_pips[None, :])
                 groups = [[int(i), int(j)] for i, j in zip(*np.nonzero(np.triu(band, 1)))]
             else:
-                groups = _groups(together, everyone, m, dist)
+                groups = _groups(together, round_ones if m == 3 else everyone, m, dist)
             for group in groups:
+                if shaped and any(set(group) < bigger for bigger in shaped):
+                    continue  # vetoed below whatever it makes: pips of a bigger face-shaped group
                 result = self._check(region, kind, pips, group, lo, hi)
                 if isinstance(result, _Face):
                     found.append(result)
@@ -600,6 +628,8 @@ class DicePoolReader:
             return self._check_one(region, smooth, points, others, diameter, group, kind)
         if n <= 3 and float(region.elongation[kind][group].max()) > self.MAX_ELONGATION:
             return "pips squashed (a side face)"
+        if n == 3 and _far_from_a_row(points, self.FIT_ERROR):
+            return "layout"
         fit = fit_layout(points)
         if fit is None or fit[3] > self.FIT_ERROR:
             return "layout"
@@ -775,20 +805,28 @@ class DicePoolReader:
 def _groups(together: np.ndarray, members: list[int], size: int, dist: np.ndarray) -> list[list[int]]:
     """Every group of `size` pips that are pairwise `together`, spread like a layout of that many."""
     ratio = _SPREAD[size]
+    most = 1.3 * ratio
+    apart = dist.tolist()  # pairs of a group are `together`, so never at one place (no zero distance)
+    near = together.tolist()
     out: list[list[int]] = []
 
-    def grow(group: list[int], candidates: list[int]) -> None:
+    def grow(group: list[int], candidates: list[int], shortest: float, longest: float) -> None:
         if len(group) == size:
-            d = dist[np.ix_(group, group)]
-            if 0.75 * ratio <= d.max() / d[d > 0].min() <= 1.3 * ratio:
+            if 0.75 * ratio <= longest / shortest:
                 out.append(group)
             return
         for k, j in enumerate(candidates):
             if len(group) + len(candidates) - k < size:
                 return
-            grow(group + [j], [x for x in candidates[k + 1:] if together[j, x]])
+            row = apart[j]
+            lo, hi = shortest, longest
+            for i in group:
+                lo, hi = min(lo, row[i]), max(hi, row[i])
+            if group and hi > most * lo:
+                continue  # the spread only grows as pips join: no layout of this many
+            grow(group + [j], [x for x in candidates[k + 1:] if near[j][x]], lo, hi)
 
-    grow([], list(members))
+    grow([], list(members), math.inf, 0.0)
     return out
 
 
