@@ -164,7 +164,6 @@ class TableScreen(QWidget):
         self.body = body
         self.side_widget = side_widget = QWidget()
         side_widget.setFixedWidth(SIDE_WIDTH)
-        side_widget.installEventFilter(self)          # a new height: the actions find their room again
         self.side = side = QVBoxLayout(side_widget)
         side.setContentsMargins(0, 0, 0, 0)
         body.addWidget(side_widget)
@@ -174,7 +173,9 @@ class TableScreen(QWidget):
         self.roll_button = button("Roll the die (R)", "primary", name="roll")
         self.roll_button.clicked.connect(self.roll_on_screen)
         die_layout.addWidget(self.roll_button)
-        self.rolled_grid = QHBoxLayout()
+        # What the real die shows, one choice a row at the action buttons' size (read from across
+        # the table, never wrapped); shown only while a roll is to be made.
+        self.rolled_grid = QVBoxLayout()
         die_layout.addLayout(self.rolled_grid)
         self.die_light = DieStatusLight()
         self.die_light.hide()                 # shown only when a die reader is attached
@@ -184,6 +185,9 @@ class TableScreen(QWidget):
         self.die_message.hide()
         die_layout.addWidget(self.die_message)
         side.addWidget(self.die_box)
+        # A new height of the column or of the die box above the actions: they find their room again.
+        side_widget.installEventFilter(self)
+        self.die_box.installEventFilter(self)
         self.action_box = action_box = QGroupBox("Actions")
         self.action_layout = QVBoxLayout(action_box)
         self.action_layout.setContentsMargins(6, 4, 6, 4)
@@ -390,6 +394,8 @@ class TableScreen(QWidget):
         for n, symbol in enumerate(self.die.symbols, 1):
             face = self.die.face_showing(symbol)
             b = WrappingButton(f"{self.controller.symbol_words(symbol)} ({n})")
+            b.POINT_SIZE = b.LEAST_POINT_SIZE = ACTION_POINT_SIZE
+            b.set_compact()               # three more rows in the column: the actions keep their room
             b.setObjectName(f"rolled:{symbol}")
             b.setToolTip(plain_tip(f"The real die shows {self.controller.symbol_words(symbol)} (key {n})"))
             b.clicked.connect(lambda _=False, f=face: self.apply_roll(f))
@@ -502,8 +508,14 @@ class TableScreen(QWidget):
     def _refresh_die(self, prompt) -> None:
         can_roll = self.die is not None and prompt.option("roll") is not None and self.flow is None
         self.roll_button.setEnabled(can_roll)
+        shown = any(not b.isHidden() for b in self.rolled_buttons.values())
         for b in self.rolled_buttons.values():
             b.setEnabled(can_roll)
+            b.setVisible(can_roll)        # their rows go to the actions while there is nothing to roll
+        if shown != can_roll and self.rolled_buttons:
+            # The action column is fitted next, from the die box's height: the new one, not the last.
+            self.rolled_grid.invalidate()
+            self.die_box.layout().invalidate()
 
     def _add_action(self, widget: QWidget) -> None:
         self.action_layout.addWidget(widget)
@@ -539,7 +551,7 @@ class TableScreen(QWidget):
         return [b for b in items if isinstance(b, WrappingButton)]
 
     def eventFilter(self, watched, event) -> bool:
-        if watched is self.side_widget and event.type() == QEvent.Resize:
+        if watched in (self.side_widget, self.die_box) and event.type() == QEvent.Resize:
             self._fit_action_column()
         elif watched is self.turn_label and event.type() == QEvent.Resize:
             self._fit_turn()

@@ -157,6 +157,7 @@ def test_the_action_column_finds_room_for_many_long_options(window, qtbot):
 
     def offer(count: int) -> list:
         prompt = Prompt("Ann", "Ann, choose.", tuple(Option(f"ask{i}", f"{i + 1}. {words}") for i in range(count)))
+        screen._refresh_die(prompt)           # as refresh() does: nothing to roll, no die choices
         screen._refresh_actions(prompt, False)
         fits(t, size, f"{count} long options")
         shown = [t.find(f"action:ask{i}") for i in range(count)]
