@@ -163,14 +163,16 @@ class HoldsDice:
 # --- words on their own ---------------------------------------------------------------------------
 class Words(PaintedOnce, QWidget):
     """Painted words fitted to the widget (a status line): parts joined by " · ", the last ones
-    left out when even the least size has no room for them."""
+    left out when even the least size has no room for them. The first ``lead`` parts are a line of
+    their own, bold and larger (read from across the room); the others follow smaller."""
 
-    def __init__(self, name: str, *, largest: int = 20, bold: bool = False, max_lines: int = 2,
-                 parent: QWidget | None = None) -> None:
+    def __init__(self, name: str, *, largest: int = 20, bold: bool = False, max_lines: int = 2, lead: int = 0,
+                 lead_largest: int = 26, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName(name)
         self.parts: list[str] = []
         self.largest, self.bold, self.max_lines = largest, bold, max_lines
+        self.lead, self.lead_largest = lead, lead_largest
         self.setSizePolicy(QSizePolicy.Ignored, QSizePolicy.Ignored)
         self._placed: list[tuple[txt.DrawnText, Line]] | None = None
 
@@ -189,13 +191,20 @@ class Words(PaintedOnce, QWidget):
 
     def _layout(self) -> list[tuple[txt.DrawnText, Line]]:
         if self._placed is None:
-            parts = list(self.parts)
+            head, parts = self.parts[:self.lead], list(self.parts[self.lead:])
+            # The lead line no smaller than 20 px while the others can give way; in a very small room
+            # it alone, down to the least size.
+            first = [Line(" \u00B7 ".join(head), self.lead_largest, 20, bold=True, key=True, max_lines=2)] if head else []
             while True:
-                line = Line(" \u00B7 ".join(parts), self.largest, bold=self.bold, max_lines=self.max_lines)
-                fitted, _, ok = fit_lines([line], self.width() - 4, self.height())
-                if ok or len(parts) <= 1:
+                rest = [Line(" \u00B7 ".join(parts), self.largest, bold=self.bold, max_lines=self.max_lines,
+                             optional=bool(head))] if parts else []
+                fitted, _, ok = fit_lines(first + rest, self.width() - 4, self.height())
+                if (ok and len(fitted) == len(first + rest)) or len(parts) <= (0 if head else 1):
                     break
                 parts.pop()
+            if head and not ok:
+                fitted, _, ok = fit_lines([Line(first[0].text, self.lead_largest, bold=True, key=True, max_lines=2)],
+                                          self.width() - 4, self.height())
             room = QRectF(2, 0, self.width() - 4, self.height())
             self._placed = place_lines(fitted, room, ok, centre=True)
         return self._placed
@@ -1267,7 +1276,7 @@ class BoardArea(QWidget):
             # Right of the dice: the status line, and "Check your box" under it when values wait.
             side_least = 220.0
             natural = self.pool.natural_width(pool_h, W - side_least - gap)
-            side = QRectF(natural + gap, 0, min(W - natural - gap, 460), pool_h)
+            side = QRectF(natural + gap, 0, min(W - natural - gap, 600), pool_h)
             status = QRectF(side)
             if self.box_wanted:
                 box_h = txt.line_height(16, True) + 14

@@ -166,7 +166,7 @@ class SuddsTable(GameTable):
         self.box_button.LEAST_POINT_SIZE = 12
         self.box_button.set_compact()
         self.box_button.clicked.connect(self.open_box_form)
-        self.status = Words("sm:status", largest=18, max_lines=1)
+        self.status = Words("sm:status", largest=18, max_lines=1, lead=2)
         city = load_city()
         city.check(self.rules.box.locations)
         self.city = CityMap(city, dict(self.rules.box.locations), lambda: self.rules.box.neighbours)

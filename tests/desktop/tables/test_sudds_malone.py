@@ -485,6 +485,20 @@ def test_the_office_and_investigate_choices_are_all_in_sight(game, size):
     assert choices_in_sight(t, ("sm:face", "sm:draw", "sm:send", "sm:clear", "sm:cancel")) == []
 
 
+@pytest.mark.parametrize("size", [(1366, 728), (1920, 1040)])
+def test_the_round_and_the_badge_read_from_across_the_room(game, size):
+    """Issue 23: the round and who holds the badge (End of Round: the badge passes) are the status line's
+    first words, at 20 px or more, on a laptop and on a large screen."""
+    t = game
+    t.window.resize(*size)
+    deal(t)
+    roll(t, ROLL)
+    t.qtbot.wait(20)
+    drawn = sm(t).status.drawn_texts()
+    assert drawn[0].text.replace("\n", " ").startswith("Round 1 of 4 (week 1) \u00B7 badge: Ann")
+    assert drawn[0].fits and drawn[0].px >= 20, (drawn[0].text, drawn[0].px)
+
+
 def test_a_hunch_drawn_and_kept_behind_the_privacy_gate(table, gumshoe_home):
     """Close Cases (Gain a Hunch): the family's box says ff-09 has tabs A, B and C; Bob uses it alone,
     draws 3 hunch cards privately (the shell's card-list entry), keeps one; the Flimflam goes back."""
