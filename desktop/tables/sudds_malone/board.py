@@ -13,7 +13,7 @@ from functools import lru_cache
 from typing import Callable, Iterable
 
 from PySide6.QtCore import QPointF, QRect, QRectF, QSize, Qt, Signal
-from PySide6.QtGui import QColor, QFontMetrics, QPainter, QPainterPath, QPen, QPolygonF
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPainterPath, QPen, QPolygonF
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from ... import style
@@ -203,8 +203,11 @@ class Words(PaintedOnce, QWidget):
                     break
                 parts.pop()
             if head and not ok:
-                fitted, _, ok = fit_lines([Line(first[0].text, self.lead_largest, bold=True, key=True, max_lines=2)],
+                fitted, _, ok = fit_lines([Line(first[0].text, self.lead_largest, bold=True, key=True, max_lines=3)],
                                           self.width() - 4, self.height())
+            if head and not ok:         # a long name in a small room: shortened with "…", never cut
+                fitted, _, ok = fit_lines([Line(elided(first[0].text, self.width() - 4), txt.LEAST_PX, bold=True,
+                                                key=True, max_lines=1)], self.width() - 4, self.height())
             room = QRectF(2, 0, self.width() - 4, self.height())
             self._placed = place_lines(fitted, room, ok, centre=True)
         return self._placed
@@ -449,14 +452,17 @@ class District(PaintedOnce, Clickable):
             d = self.disc
             # Along the bottom edge from the right: the badges (overlapping a little), then the snitch.
             marks: list[tuple[QRectF, str, str, str]] = []      # rect, letter, colour, kind
+            # On a small tile the discs overlap more: all of them stay on it.
+            n = len(look.badges) + (1 if look.snitch else 0)
+            step = min(d * 0.72, (tile.width() - 8 - d) / max(n - 1, 1)) if n > 1 else 0
             x = tile.right() - 4 - d
             for who, colour in reversed(look.badges):
                 marks.append((QRectF(x, tile.bottom() - d * 0.4, d, d), who, colour, "badge"))
-                x -= d * 0.72
+                x -= step
             if look.snitch:
                 owner, ev, colour, used = look.snitch
-                x -= d * 0.35 if look.badges else 0
-                marks.append((QRectF(x, tile.bottom() - d * 0.4, d, d), ev, colour, "snitch"))
+                x -= min(d * 0.35, max(x - tile.left() - 4, 0)) if look.badges else 0
+                marks.append((QRectF(max(x, tile.left() + 4), tile.bottom() - d * 0.4, d, d), ev, colour, "snitch"))
             room = QRectF(tile).adjusted(4, 1, -4, -1 - (d * 0.4 if marks else 0))
             # Place names in a narrow face: more of a name to a line at the same size.
             narrow = txt.narrow_family()
@@ -465,6 +471,15 @@ class District(PaintedOnce, Clickable):
             if look.back:
                 lines.append(Line(look.back, 19, optional=True, max_lines=1, ink=SOFT_INK, family=narrow))
             fitted, _, ok = fit_lines(lines, int(room.width()), int(room.height()))
+            if not ok:          # a tile too small for the name: as much of it as fits, with "…"
+                metrics = QFontMetrics(txt.font(txt.LEAST_PX, True, QFont(narrow)))
+                short = metrics.elidedText(look.name, Qt.ElideRight, max(int(room.width()) - 2, 1))
+                fitted, _, ok = fit_lines([Line(short, txt.LEAST_PX, bold=True, key=True, max_lines=1,
+                                                family=narrow)], int(room.width()), max(int(room.height()), 1))
+                if not ok:      # not even a line high: the name on the tile's middle, over the discs' room
+                    room = QRectF(tile).adjusted(4, 0, -4, 0)
+                    fitted, _, ok = fit_lines([Line(short, txt.LEAST_PX, bold=True, key=True, max_lines=1,
+                                                    family=narrow)], int(room.width()), int(room.height()))
             self._placed = (place_lines(fitted, room, ok), marks)
         return self._placed
 
@@ -1129,7 +1144,7 @@ class PlayerTab(HoldsDice, PaintedOnce, Clickable):
                 # A narrow tab keeps what fits: the name (the disc's initial alone when even that is too
                 # wide), then the points and cash with the dice, or less (the dice go first).
                 placed = []
-                for words in (mark + self.parts[0], self.parts[0]):
+                for words in (mark + self.parts[0], self.parts[0], elided(self.parts[0], room_w)):
                     fitted, _, ok = fit_lines([Line(words, 20, bold=True, max_lines=1)], int(room_w), int(line_h))
                     if ok:
                         placed = place_lines(fitted, QRectF(x, 3, room_w, line_h), ok)
@@ -1160,8 +1175,9 @@ class PlayerTab(HoldsDice, PaintedOnce, Clickable):
                     if ok or len(parts) <= 1:
                         break
                     parts.pop()
-                if not ok:                  # too narrow for a name: the disc's initial says who
-                    fitted, _, ok = fit_lines([Line(parts[0], 18, bold=True, max_lines=1)], int(room_w), int(h - 4))
+                if not ok:                  # too narrow for a name: as much of it as fits, with "…"
+                    fitted, _, ok = fit_lines([Line(elided(parts[0], room_w), 18, bold=True, max_lines=1)],
+                                              int(room_w), int(h - 4))
                 placed = place_lines(fitted, QRectF(x, 2, room_w - dice_w, h - 4), ok) if ok else []
                 width = max((QFontMetrics(txt.font(d.px, True)).horizontalAdvance(d.text) for d, _ in placed),
                             default=0)
@@ -1209,6 +1225,11 @@ class PlayerTab(HoldsDice, PaintedOnce, Clickable):
                 paint_pool_die(p, shown[die], die, value, fill)
         if self.hasFocus():
             pt.paint_focus(p, r.adjusted(3, 3, -3, -3), 8)
+
+
+def elided(name: str, width: float) -> str:
+    """``name`` shortened with "…" to ``width`` at the least size, in bold (a name never cut)."""
+    return QFontMetrics(txt.font(txt.LEAST_PX, True)).elidedText(name, Qt.ElideRight, max(int(width) - 2, 1))
 
 
 # --- the whole table ---------------------------------------------------------------------------------

@@ -499,6 +499,29 @@ def test_the_round_and_the_badge_read_from_across_the_room(game, size):
     assert drawn[0].fits and drawn[0].px >= 20, (drawn[0].text, drawn[0].px)
 
 
+def test_a_small_map_and_narrow_tabs_shorten_long_names_never_cut_them(game):
+    """Issue 23: on a small map (a short screen) a place's name is wrapped or shortened with "\u2026", and four
+    detectives' badges stay on their tile; a tab too narrow for a 24-letter name shows it shortened."""
+    from desktop.tables.sudds_malone.board import DistrictLook, PlayerTab
+    t = game
+    city = sm(t).city
+    city.resize(300, 130)
+    names = ["Bartholomew Montgomery-J", "MARGARET WOLLSTONECRAFT", "Alexandrina Wilhelmina F", "Maximilian W"]
+    district = city.districts["bensonhurst"]
+    district.set_look(DistrictLook("Bensonhurst", "2 bullets \u2192 1", True, None,
+                                   [(n, "#0072B2") for n in names]))
+    for d in city.districts.values():
+        inside = d.rect().adjusted(-1, -1, 1, 1)
+        for drawn in d.drawn_texts():
+            assert drawn.fits and inside.contains(drawn.rect), (d.place, drawn.text, drawn.rect, d.rect())
+    tab = PlayerTab(names[0], "#0072B2")
+    tab.resize(220, 44)
+    tab.set_tab([names[0], "1 point", "$1"], [], open_=True, current=True)
+    words = [d.text for d in tab.drawn_texts()[1:]]
+    assert words and words[0].endswith("\u2026") and words[0].lstrip("\u25B6 ").startswith("Bart"), words
+    assert all(d.fits and tab.rect().contains(d.rect) for d in tab.drawn_texts()[1:])
+
+
 def test_a_hunch_drawn_and_kept_behind_the_privacy_gate(table, gumshoe_home):
     """Close Cases (Gain a Hunch): the family's box says ff-09 has tabs A, B and C; Bob uses it alone,
     draws 3 hunch cards privately (the shell's card-list entry), keeps one; the Flimflam goes back."""
