@@ -315,6 +315,7 @@ class DicePoolReader:
     MAX_TURN_DEG = 15.0     # layout of 1-3 pips turned against the die's edges
     ONE_SIDE = 0.72         # a 1's face side, of the region's side (a lone pip gives no size; median of the real faces)
     ONE_PIP = (0.15, 0.45)  # a 1's pip diameter, of its face side (a glint is smaller)
+    ONE_OFF_CENTRE = 0.3    # a 1 in a one-die region: its pip at most this far (region sides) from the region's centre
     ONE_CLEAR = 0.95        # no comparable pip this near a 1 (face sides)
     ONE_RING = 45.0         # Lab distance around a 1's pip: one colour
     ONE_EDGE = 0.2          # a 1's nearest face edge at least this far (face sides) ...
@@ -328,7 +329,7 @@ class DicePoolReader:
     PIP_KINDS = ("dark", "light", "red")
     LOCAL_WINDOW = 1.0      # among touching dice, a pip's level is against the strongest pips this many die sides around
     PIP_LEVEL = 0.55        # pip threshold, of the region's strongest contrast (not lower: the pips of a blurred 6 run together)
-    MAX_ELONGATION = 1.6    # a pip seen askew on a side face is long (its rows pass for a 2 or 3); on top it is round
+    MAX_ELONGATION = 1.6    # a pip seen askew on a side face is long (its rows pass for a 2 or 3, and it crowds no 1); on top it is round
     MIN_SIDE_MULTI = 0.55   # a face side at least this many times the usual die side, among touching dice
     MAX_SIDE_SINGLE = 1.5   # a face side at most this many times the side of a one-die region (it may be only part of the die)
     BODY_CONTRAST = 5.0     # a pip's centre against the die's median (L, or a for red pips)
@@ -569,10 +570,11 @@ class DicePoolReader:
         for m in range(min(6, n), 0, -1):
             if m == 1:
                 # Cheap first: a lone pip with a comparable pip near it, or off a lone die's middle, is no 1.
-                comparable = (areas[None, :] >= 0.35 * areas[:, None]) & (contrasts[None, :] >= 0.5 * contrasts[:, None])
+                comparable = ((areas[None, :] >= 0.35 * areas[:, None]) & (contrasts[None, :] >= 0.5 * contrasts[:, None])
+                              & (region.elongation[kind] <= self.MAX_ELONGATION)[None, :])
                 np.fill_diagonal(comparable, False)
                 crowded = (comparable & (dist < self.ONE_CLEAR * self.ONE_SIDE * region.s_ref)).any(axis=1)
-                off = np.hypot(*(centres - region.centroid).T) > 0.25 * region.s_ref if region.single else np.zeros(n, bool)
+                off = np.hypot(*(centres - region.centroid).T) > self.ONE_OFF_CENTRE * region.s_ref if region.single else np.zeros(n, bool)
                 groups = [[i] for i in everyone if not crowded[i] and not off[i]]
             elif m == 2:
                 band = ((dist >= 0.707 * lo * (1 - self.FIT_ERROR)) & (dist <= 0.707 * hi * (1 + self.FIT_ERROR)) & together
@@ -621,6 +623,8 @@ class DicePoolReader:
         diameter = 2 * math.sqrt(float(areas[group].mean()) / math.pi)
         comparable = (areas >= 0.35 * float(np.sort(areas[group])[(n - 1) // 2])) & (contrasts >= 0.5 * float(contrasts[group].min()))
         comparable[group] = False
+        if n == 1:
+            comparable &= region.elongation[kind] <= self.MAX_ELONGATION
         others = centres[comparable]
         if n == 1:
             return self._check_one(region, smooth, points, others, diameter, group, kind)
@@ -670,7 +674,7 @@ class DicePoolReader:
             return "size"  # a pip and its shadow on a die the table hides, not a whole die
         if float(region.elongation[kind][group[0]]) > self.ONE_ROUND:
             return "pip not round"  # a glint between two dice, or the pips of a blurred 3 run together
-        if region.single and math.dist(centre, region.centroid) > 0.25 * region.s_ref:
+        if region.single and math.dist(centre, region.centroid) > self.ONE_OFF_CENTRE * region.s_ref:
             return "1: pip off centre"
         if not self.ONE_PIP[0] * side <= diameter <= self.ONE_PIP[1] * side:
             return "pip size"
