@@ -9,11 +9,12 @@ button ("your hand"), like every place that is not drawn here.
 from __future__ import annotations
 
 import shutil
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Iterable
 
 from PySide6.QtCore import QRect, QRectF, Qt
-from PySide6.QtGui import QColor, QPainter, QPen
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPen
 from PySide6.QtWidgets import (QComboBox, QDialog, QFileDialog, QGridLayout, QHBoxLayout, QLineEdit, QListWidget,
                                QListWidgetItem, QSizePolicy, QSpinBox, QVBoxLayout, QWidget)
 
@@ -23,11 +24,12 @@ from engine.session import PlayerView
 
 from .. import style
 from ..drawn import DrawnCard, player_colours
+from ..drawn import paint as pt
 from ..drawn.items import paint_cached, paint_player_disc
 from ..drawn.moves import TableMotion
 from ..drawn.paint import CardLook, Row, fit_rows
 from ..drawn.palette import named_colour
-from ..drawn.text import LEAST_PX, DrawnText, draw_lines, line_height
+from ..drawn.text import KEY_PX, LEAST_PX, DrawnText, draw_lines, font, line_height, narrow_family
 from ..private import journal_table
 from ..table_base import GameTable, NewGameChoices, ShelfScreen, TableShell
 from ..widgets import button, label, plain_tip
@@ -131,6 +133,217 @@ class PlayerPlate(QWidget):
                        family=drawn.family)
 
 
+STRIP_PAD = 4               # room between a fanned mission's edge and its points
+STRIP_NUMBER_PX = 22        # a strip's points at least this large, or without "pts" under them
+SPREAD_WIDTH = 96           # cards at least this wide lie side by side; narrower, the missions fan out
+
+
+def _advance(text: str, px: int, family: str = "") -> int:
+    return QFontMetrics(font(px, True, QFont(family) if family else None)).horizontalAdvance(text)
+
+
+def strip_layout(rect: QRect, look: CardLook, strip: float) -> pt.CardLayout:
+    """A mission covered by the next one but for ``strip`` pixels at its left: its band (colour and
+    symbol) and, under it, its points as large as the strip allows ("pts" under the number when
+    there is room). A strip too narrow even for the number at the least size shows no words
+    (the points are in its tooltip and its screen-reader name), never cut ones."""
+    card = pt.card_rect(rect, look)
+    out = pt.CardLayout(card)
+    if not look.present or not look.badge:
+        return out
+    band = pt.band_height(card, look)
+    # The next card's edge (its border) lies at the strip's right: the words keep clear of it. The
+    # room is as high as on the deepest stack's card (its edges lift it most), so every strip of a
+    # row says its points at the same size.
+    lowest = pt.card_rect(rect, replace(look, layers=("",) * 4))
+    width = int(strip - (card.left() - rect.left()) - 2 * STRIP_PAD - 2)
+    room = QRectF(card.left() + STRIP_PAD, card.top() + band + STRIP_PAD, width,
+                  lowest.height() - band - 2 * STRIP_PAD)
+    number, _, unit = look.badge.partition(" ")
+    # Sized as two digits would be, so every strip as wide says its points at the same size; in the
+    # narrow face, for more of the number's size in a narrow strip.
+    rows = [Row(number.rjust(2, "0") if number.isdigit() else number, 30, bold=True, max_lines=1, narrow=True),
+            *([Row(unit, 18, bold=True, optional=True, max_lines=1, narrow=True)] if unit else [])]
+    kept, placed, _, fitted = fit_rows(rows, width, int(room.height()))
+    if placed and placed[0][0] < STRIP_NUMBER_PX:
+        # The number large rather than "pts" under it (the top card says "pts").
+        kept, placed, _, fitted = fit_rows(rows[:1], width, int(room.height()))
+    rows = kept
+    if not fitted or width < 1:
+        return out
+    placed[0] = (placed[0][0], (number,), True)
+    y = room.top()
+    for r, (px, lines, _) in zip(rows, placed):
+        h = len(lines) * line_height(px, r.bold, r.family)
+        out.texts.append((DrawnText("\n".join(lines), px, QRect(int(room.left()), int(y), width, h), True,
+                                    family=r.family), r.bold, "#111111"))
+        y += h + pt.GAP
+    return out
+
+
+class MissionCard(DrawnCard):
+    """A mission stack in a player's row. Fanned out, it is covered by the next one but for a strip
+    at its left (its colour, symbol and points); the top one, or one the keyboard reaches, is whole."""
+
+    def __init__(self, place: str, parent: QWidget | None = None) -> None:
+        super().__init__(place, parent)
+        #: how many pixels from its left are seen (None: the whole card)
+        self.strip: float | None = None
+
+    def set_strip(self, strip: float | None) -> None:
+        if strip != self.strip:
+            self.strip = strip
+            self._layout = None
+            self._picture_key = None          # painted again: what it shows changed, not its size
+            self.update()
+
+    def layout(self) -> pt.CardLayout:
+        if self.strip is None:
+            return super().layout()
+        if self._layout is None:
+            self._layout = strip_layout(self.rect(), self.look, self.strip)
+        return self._layout
+
+    def focusInEvent(self, event) -> None:
+        super().focusInEvent(event)
+        row = self.parentWidget()
+        if event.reason() != Qt.MouseFocusReason and isinstance(row, CardRow):
+            row.lift(self)              # reached by Tab or an arrow: shown whole, over its neighbours
+
+    def focusOutEvent(self, event) -> None:
+        super().focusOutEvent(event)
+        row = self.parentWidget()
+        if isinstance(row, CardRow) and row.lifted is self:
+            row.lift(None)
+
+
+class CardRow(QWidget):
+    """A player's cards left to right: Table 1-4 and the two-sided deck, then the missions in order.
+
+    With room, every card lies side by side at the same width. A row too short for that fans its
+    missions: each covered by the next but for a strip showing its colour and points, the last one
+    whole; the five other cards keep the width their words need at the least size (a legal one the
+    width for its words at the choice's size, when the strips keep room for their points)."""
+
+    def __init__(self, fixed: list[DrawnCard], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.fixed = fixed
+        self.missions: list[MissionCard] = []
+        self.lifted: MissionCard | None = None
+        self._wanted: dict[tuple, int] = {}
+        for card in fixed:
+            card.setParent(self)
+        self.setSizePolicy(QSizePolicy.Expanding, QSizePolicy.Ignored)
+        self.setMinimumSize(6 * 60, 56)
+
+    def set_missions(self, cards: list[MissionCard]) -> None:
+        for card in cards:
+            if card.parentWidget() is not self:
+                card.setParent(self)
+        self.missions = list(cards)
+        if self.lifted not in self.missions:
+            self.lifted = None
+        self.arrange()
+        for card in cards:
+            card.show()
+
+    def lift(self, card: MissionCard | None) -> None:
+        self.lifted = card
+        self.arrange()
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self.arrange()
+
+    @staticmethod
+    def least_width(words: Iterable[str], px: int, family: str = "") -> int:
+        """A card wide enough for each of ``words`` on one line at ``px`` (its glow's room and padding around)."""
+        return max(_advance(w, px, family) for w in words) + 2 * (pt.GLOW + 5) + 4
+
+    def wanted_width(self, slot: DrawnCard, least: int) -> int:
+        """The narrowest width (from ``least``) at which ``slot`` shows every word it shows side by side,
+        each at its size there (a legal place's words at the choice's size)."""
+        height = self.height()
+        key = (slot.look, slot.legal, slot.chosen, height, least)
+        if key not in self._wanted:
+            def words(w: int) -> set[tuple[str, bool]]:
+                drawn = pt.layout_card(QRect(0, 0, w, height), slot.look, legal=slot.legal, chosen=slot.chosen)
+                return {(" ".join(d.text.split()), d.px >= KEY_PX or not d.key) for d, _, _ in drawn.texts if d.fits}
+            full = words(SPREAD_WIDTH)
+            good, bad = SPREAD_WIDTH, least - 1
+            while good - bad > 1:
+                mid = (good + bad) // 2
+                if words(mid) >= full:
+                    good = mid
+                else:
+                    bad = mid
+            if len(self._wanted) > 256:
+                self._wanted.clear()
+            self._wanted[key] = good
+        return self._wanted[key]
+
+    def plan(self) -> tuple[list[float], float, float]:
+        """The five cards' widths, a mission's width and the step from one mission to the next.
+
+        Fanned, the room goes first to what must be read: each card's words at the least size (two
+        lines if need be: "Table" over "4"), a mission's points on one line, each strip's number;
+        then each of the five cards' whole words (a name, a legal place's words at the choice's
+        size); then "pts" under the strips' numbers; what is left widens every card alike."""
+        width, n = float(self.width()), len(self.missions)
+        count = len(self.fixed)
+        equal = width / (count + n)
+        if n <= 1 or equal >= SPREAD_WIDTH:
+            return [equal] * count, equal, equal
+        narrow = narrow_family()
+        least = min(self.least_width(("Table", "Deck", "pts"), LEAST_PX), int(width / (count + 1)))
+        mission = float(min(max(least, self.least_width(("39 pts",), LEAST_PX)), int(width / (count + 1))))
+        strip_least = float(_advance("39", 20, narrow) + 2 * STRIP_PAD + pt.GLOW + 4)
+        strip_want = float(_advance("pts", 24, narrow) + 2 * STRIP_PAD + pt.GLOW + 4)
+
+        def strip(cards: list[float], top: float) -> float:
+            return (width - sum(cards) - top) / (n - 1)
+
+        # The five cards share the room the strips leave alike: each up to the same width, or less
+        # when it needs less (found by halving: the least width at which it all fits).
+        wants = [float(max(self.wanted_width(slot, least), least)) for slot in self.fixed]
+
+        def widths(level: float) -> list[float]:
+            return [max(float(least), min(want, level)) for want in wants]
+
+        fixed = widths(least)
+        if strip(widths(max(wants)), mission) >= strip_least:
+            fixed = widths(max(wants))
+        elif strip(fixed, mission) >= strip_least:
+            low, high = float(least), max(wants)
+            while high - low > 0.5:
+                mid = (low + high) / 2
+                low, high = (mid, high) if strip(widths(mid), mission) >= strip_least else (low, mid)
+            fixed = widths(low)
+        spare = width - sum(fixed) - mission - (n - 1) * strip_want
+        if spare > 0:                    # every card a little wider, up to the side-by-side width
+            grow = spare / (count + 1)
+            fixed = [max(w, min(w + grow, SPREAD_WIDTH)) for w in fixed]
+            mission = max(mission, min(mission + grow, SPREAD_WIDTH))
+        return fixed, mission, min(strip(fixed, mission), mission)
+
+    def arrange(self) -> None:
+        fixed, card, step = self.plan()
+        height = self.height()
+        x = 0.0
+        for slot, w in zip(self.fixed, fixed):
+            slot.setGeometry(int(x), 0, int(x + w) - int(x), height)
+            x += w
+        fanned = step < card - 0.5
+        for i, mission in enumerate(self.missions):
+            left = int(x + i * step)
+            mission.setGeometry(left, 0, int(x + i * step + card) - left, height)
+            whole = not fanned or i == len(self.missions) - 1 or mission is self.lifted
+            mission.set_strip(None if whole else int(step))       # (the same for each: words the same size)
+            mission.raise_()
+        if self.lifted is not None:
+            self.lifted.raise_()
+
+
 class CluesTable(GameTable):
     """A row per player: their plate, Table 1-4, the two-sided deck, then their missions as stacks."""
 
@@ -141,7 +354,7 @@ class CluesTable(GameTable):
         self.slots: dict[str, DrawnCard] = {}
         self.rows: dict[str, QWidget] = {}
         self.plates: dict[str, PlayerPlate] = {}
-        self.card_rows: dict[str, QHBoxLayout] = {}
+        self.card_rows: dict[str, CardRow] = {}
         self.missions: dict[str, list[str]] = {}
         colours = player_colours(self.controller.session.players)
         self.outer = QVBoxLayout(self)
@@ -155,20 +368,18 @@ class CluesTable(GameTable):
             line.setSpacing(2)
             self.plates[player] = PlayerPlate(player, colours[player])
             line.addWidget(self.plates[player], 1)          # a tenth of the row, 150 px at least
-            cards = QHBoxLayout()
-            cards.setSpacing(0)
-            line.addLayout(cards, 9)
-            for spot in SPOTS:
-                cards.addWidget(self._slot(f"{player}/table/{spot}"), 1)
-            cards.addWidget(self._slot(f"{player}/deck/two"), 1)
+            cards = CardRow([self._slot(f"{player}/table/{spot}") for spot in SPOTS]
+                            + [self._slot(f"{player}/deck/two")])
+            cards.setObjectName(f"cards:{player}")
+            line.addWidget(cards, 9)
             self.rows[player], self.card_rows[player], self.missions[player] = row, cards, []
             self.outer.addWidget(row, 2)
         self.motion = TableMotion(self, self._anchor, words=self._move_words)
         self.vocabulary = cards_lib.vocabulary()
 
     def _slot(self, place: str) -> DrawnCard:
-        slot = DrawnCard(place)
-        slot.setMinimumSize(60, 56)
+        slot = MissionCard(place) if "/mission/" in place else DrawnCard(place)
+        slot.setMinimumSize(1, 1)                  # its row gives each card its room
         slot.picked.connect(self.place_clicked)
         self.slots[place] = slot
         return slot
@@ -182,12 +393,10 @@ class CluesTable(GameTable):
                 slot = self.slots.pop(place)
                 slot.hide()
                 slot.deleteLater()
-        row = self.card_rows[player]
         for place in places:
             if place not in self.slots:
                 self._slot(place)
-            row.addWidget(self.slots[place], 1)          # (again, in order: a widget added twice moves)
-            self.slots[place].show()
+        self.card_rows[player].set_missions([self.slots[place] for place in places])
         self.missions[player] = list(places)
 
     # --- movements ----------------------------------------------------------------------
@@ -260,6 +469,8 @@ class CluesTable(GameTable):
             slot.setToolTip(plain_tip(" \u2014 ".join(words)) if words else "")
             if words:
                 slot.setAccessibleName(" \u2014 ".join(words) + (", can be chosen" if slot.legal else ""))
+        for cards in self.card_rows.values():
+            cards.arrange()                  # a legal table card may take more room from the missions
         self.motion.follow(state)
 
     def _where(self, place: str) -> str:

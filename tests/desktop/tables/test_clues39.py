@@ -5,10 +5,12 @@ from __future__ import annotations
 import re
 
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QPoint, Qt
 
 from tests.desktop.test_fit import SCREENS, clipped, fits
+from tests.desktop.test_type_size import small_type
 
+from desktop.drawn import paint as pt
 from desktop.tables.clues39 import CluesTable
 
 PLAYERS = [("Ann", 11), ("Bob", 9)]
@@ -670,6 +672,23 @@ def test_no_camera_on_the_library_screen_is_said_and_typing_still_works(table, g
     t.click("screen:close")
 
 
+def points_of(t, place: str) -> int:
+    """A mission's points, as its screen-reader name says them ("4 cards, 9 points")."""
+    return int(re.search(r"(\d+) points", mission_words(t, place)).group(1))
+
+
+def shown_points(t, place: str) -> int | None:
+    """The points painted on a mission's card: "9 pts" on a whole card, "9" (over "pts" when there is
+    room) on the strip a fanned stack shows."""
+    words = drawn(t, place)
+    for i, text in enumerate(words):
+        if re.fullmatch(r"\d+ pts", text):
+            return int(text.split()[0])
+        if re.fullmatch(r"\d+", text) and (i == 0 or words[i + 1:i + 2] == ["pts"]):
+            return int(text)
+    return None
+
+
 def most_missions(view) -> int:
     owners: dict[str, set[str]] = {}
     for card in view.cards:
@@ -708,8 +727,8 @@ def test_five_missions_of_one_player_still_fit_with_four_players(table, size):
     owner = max(NAMES, key=lambda p: sum(1 for place in t.window.table.table.slots if place.startswith(f"{p}/mission/")))
     tiles = [place for place in t.window.table.table.slots if place.startswith(f"{owner}/mission/")]
     assert len(tiles) >= 5
-    for place in tiles:              # one row of narrow stacks: at least the points, the rest in the tooltip
-        assert any(re.fullmatch(r"\d+ pts", words) for words in drawn(t, place)), drawn(t, place)
+    for place in tiles:              # fanned stacks: at least the points, the rest in the tooltip
+        assert shown_points(t, place) == points_of(t, place), drawn(t, place)
         assert " at " in t.find(f"slot:{place}").toolTip()
 
 
@@ -768,6 +787,108 @@ def test_a_mission_sent_and_retrieved_is_seen_moving_and_ends_where_the_engine_s
         set_less_motion(True)
 
 
+def missions_of(view, names) -> dict[str, set[str]]:
+    owners: dict[str, set[str]] = {p: set() for p in names}
+    for card in view.cards:
+        if "/mission/" in card.place:
+            owners[card.place.split("/")[0]].add(card.place)
+    return owners
+
+
+def fewest(view, names) -> int:
+    return min(len(places) for places in missions_of(view, names).values())
+
+
+def send_only_missions(t, monkeypatch, enough=None) -> None:
+    """The simulated players play on, sending missions whenever they can and never retrieving,
+    sabotaging or stealing one, until ``enough(view)``; without it, to the moment the most missions
+    lie open (the most one player holds, then the most in all). The moves are found on a session of
+    the same setup (no screen), then made in the app's game and the table drawn once."""
+    from engine.games.clues39 import sim
+    from engine.session import Session
+    c = t.window.controller
+    names = list(c.session.players)
+    for what, weight in (("retrieve", 0.0), ("steal", 0.0), ("sabotage", 0.0), ("mission", 100.0)):
+        monkeypatch.setitem(sim.WEIGHTS, what, weight)
+    trial = Session.new("39-clues", names, dict(c.session.options))
+    player = trial.rules.simulator(trial.initial, 0)
+    moves: list = []
+    best, upto = (0, 0), 0
+    while trial.outcome is None and len(moves) < 3000:
+        if enough is not None and enough(trial.view(None)):
+            break
+        moves.append(player.random_action(trial))
+        trial.apply(moves[-1])
+        counts = [len(places) for places in missions_of(trial.view(None), names).values()]
+        if (max(counts), sum(counts)) > best:
+            best, upto = (max(counts), sum(counts)), len(moves)
+    for move in moves[:upto if enough is None else len(moves)]:
+        c.session.apply(move)
+    t.window.table.refresh()
+
+
+#: The example decks' Agents (8) and Replicators (3) against their Locations (8): at most 9 missions each.
+MOST_MISSIONS = 9
+
+
+def on_the_rows(problem: str) -> bool:
+    return "slot:" in problem or "plate:" in problem
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_most_missions_a_game_reaches_fan_out_and_every_card_reads(table, monkeypatch, players):
+    """Issue 23: each player's missions as stacked cards in colour, with the points on each, read
+    from a metre. The simulated players only send missions, up to nine open missions for a player
+    (the most the example decks allow). At 1280x680, 1366x728 and 1920x1040 no word on a player's
+    row (plate, Table 1-4, deck, missions) is cut or under 15 px; a mission covered by the next one
+    still shows its points on the strip it leaves, and a click on that strip reaches it."""
+    t = table
+    new_game_at(t, (1280, 680), players)
+    t.click("setup:done")
+    send_only_missions(t, monkeypatch)
+    names = NAMES[:players]
+    table_widget = t.window.table.table
+    assert most_missions(t.window.controller.session.view(None)) == MOST_MISSIONS
+    for size in ((1280, 680), (1366, 728), (1920, 1040)):
+        t.window.resize(*size)
+        t.qtbot.wait(60)
+        where = f"{players} players at {size[0]}x{size[1]}"
+        assert [p for p in clipped(t.window) if on_the_rows(p)] == [], where
+        assert [p for p in small_type(t.window.table) if on_the_rows(p)] == [], where
+        for name in names:
+            row = table_widget.card_rows[name]
+            for card in row.missions:
+                assert shown_points(t, card.place) == points_of(t, card.place), (where, card.place, drawn(t, card.place))
+                # The strip it shows (or the whole top card) is where a click lands on it.
+                seen = card.strip if card.strip is not None else card.width() - pt.GLOW
+                spot = card.geometry().topLeft() + QPoint(int(pt.GLOW + (seen - pt.GLOW) / 2), card.height() // 2)
+                assert row.childAt(spot) is card, (where, card.place)
+        if size == (1280, 680):
+            row = table_widget.card_rows[names[-1]]
+            assert sum(card.strip is not None for card in row.missions) == len(row.missions) - 1, where
+
+
+def test_a_covered_mission_reached_by_the_keyboard_is_shown_whole(table, monkeypatch):
+    """Tab or an arrow to a fanned mission lifts it over its neighbours, whole (its Location and
+    points); leaving it lays the fan back. A click (the mouse) does not lift it."""
+    t = table
+    new_game_at(t, (1280, 680), 4)
+    t.click("setup:done")
+    send_only_missions(t, monkeypatch)
+    row = t.window.table.table.card_rows["Bob"]
+    covered = row.missions[0]
+    assert covered.strip is not None and [x for x in drawn(t, covered.place) if "pts" in x] in ([], ["pts"])
+    covered.setFocus(Qt.TabFocusReason)
+    t.qtbot.wait(20)
+    assert covered.strip is None and row.childAt(covered.geometry().center()) is covered
+    assert f"{points_of(t, covered.place)} pts" in drawn(t, covered.place)
+    row.missions[-1].setFocus(Qt.TabFocusReason)
+    t.qtbot.wait(20)
+    assert covered.strip is not None and row.childAt(covered.geometry().center()) is not covered
+    row.missions[1].setFocus(Qt.MouseFocusReason)
+    assert row.missions[1].strip is not None
+
+
 LONG_NAMES = ("Bartholomew Montgomery-J", "MARGARET WOLLSTONECRAFT", "Alexandrina Wilhelmina F",
               "Maximilian Worthingtonne")
 
@@ -778,8 +899,6 @@ def test_every_name_stays_on_its_plate_with_five_missions_each(table, monkeypatc
     Every plate still shows its player's name, whole or shortened with "\u2026" (the whole name in
     its tooltip), and its score; nothing on a plate is cut. The simulated players only send
     missions here."""
-    from engine.games.clues39 import sim
-    from engine.session import Session
     t = table
     t.window.resize(1280, 680)
     choose_game(t)
@@ -790,31 +909,11 @@ def test_every_name_stays_on_its_plate_with_five_missions_each(table, monkeypatc
         t.find(f"new:age{i}").setValue(9 + i)
     t.click("new:start")
     t.click("setup:done")
-    c = t.window.controller
-    monkeypatch.setitem(sim.WEIGHTS, "retrieve", 0.0)
-    monkeypatch.setitem(sim.WEIGHTS, "steal", 0.0)
-    monkeypatch.setitem(sim.WEIGHTS, "sabotage", 0.0)
-    monkeypatch.setitem(sim.WEIGHTS, "mission", 100.0)
-    trial = Session.new("39-clues", list(names), dict(c.session.options))
-    player = trial.rules.simulator(trial.initial, 0)
-
-    def fewest(view) -> int:
-        owners: dict[str, set[str]] = {p: set() for p in names}
-        for card in view.cards:
-            if "/mission/" in card.place:
-                owners[card.place.split("/")[0]].add(card.place)
-        return min(len(places) for places in owners.values())
-
-    moves = []
-    while trial.outcome is None and fewest(trial.view(None)) < 5 and len(moves) < 1500:
-        moves.append(player.random_action(trial))
-        trial.apply(moves[-1])
-    for move in moves:
-        c.session.apply(move)
-    assert fewest(c.session.view(None)) >= 5
-    t.window.table.refresh()
+    send_only_missions(t, monkeypatch, lambda view: fewest(view, names) >= 5)
+    assert fewest(t.window.controller.session.view(None), names) >= 5
     t.qtbot.wait(20)
-    assert [problem for problem in clipped(t.window) if "plate:" in problem] == []
+    assert [problem for problem in clipped(t.window) if on_the_rows(problem)] == []
+    assert [problem for problem in small_type(t.window.table) if on_the_rows(problem)] == []
     for name in names:
         plate = t.find(f"plate:{name}")
         assert plate.isVisible() and plate.height() >= 40 and plate.width() >= 100, plate.geometry()
