@@ -8,7 +8,7 @@ Everything is drawn with QPainter in the widget's own coordinates, straight onto
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from PySide6.QtCore import QPointF, QRect, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QPainter, QPainterPath, QPen, QPixmap, QPolygonF
@@ -22,6 +22,8 @@ LAYER_LIFT = 3
 #: room kept around a card for the glow of a legal target (the card never moves when it glows)
 GLOW = 5
 RADIUS = 10
+#: a face's name at most this many pixels: its largest words (where it lies and its notes are smaller)
+NAME_PX = 26
 FACE = "#FFFDF6"              # a card's face: warm white
 EMPTY = "#B5B0A5"
 
@@ -39,6 +41,7 @@ class Row:
     max_lines: int = 3
     drop: int = 3               # of the optional rows, the highest is left out first
     narrow: bool = False        # in a narrow face (a card's name: more letters to a line)
+    yields: int = 0             # short of room, the rows of the highest ``yields`` get smaller first
 
     @property
     def family(self) -> str:
@@ -93,12 +96,17 @@ def _rows(look: CardLook, legal: bool, strip: bool, badge_in_rows: bool = False)
         return [caption, Row("(empty)", 18, optional=True)]
     notes = [Row(n, 17, optional=True, max_lines=2, narrow=True) for n in look.notes]
     if look.name:
-        # Short of room, a face keeps its name and leaves out where it lies (the order of the
-        # places says it), unless it is a legal choice: then its place's words come first.
+        # The card's name is what a family reads from across the table: it is the face's largest
+        # words, and short of room where it lies gets smaller first (down to 24 px when that is
+        # the legal choice's words), then the notes, and only then the name. Shorter still, a face
+        # keeps its name and leaves out where it lies (the order of the places says it), unless
+        # it is a legal choice: then its place's words come first.
         # A face too small for its name at the least size shows its band (type, colour, symbol):
         # the name is in its tooltip and its screen-reader name.
-        name = Row(look.name, 26, bold=True, optional=True, drop=1 if legal else 0, narrow=True)
-        caption = Row(look.caption, 30, key_least, bold=True, key=True, max_lines=2, optional=not legal, drop=2)
+        name = Row(look.name, NAME_PX, bold=True, optional=True, drop=1 if legal else 0, narrow=True)
+        caption = Row(look.caption, min(txt.KEY_PX, NAME_PX), key_least, bold=True, key=True, max_lines=2,
+                      optional=not legal, drop=2, yields=2)
+        notes = [replace(n, yields=1) for n in notes]
         badge = [Row(look.badge, 18, bold=True, max_lines=2)] if look.badge and badge_in_rows else []
         return [name, *badge, caption, *notes] if strip else [name, *badge, *notes, caption]
     kind = [Row(look.kind, 22, bold=True, optional=True, max_lines=1)] if look.kind else []
@@ -149,9 +157,10 @@ GAP = 2
 
 def fit_rows(rows: list[Row], width: int, height: int) -> tuple[list[Row], list[tuple[int, tuple[str, ...], bool]],
                                                                  int, bool]:
-    """Fit rows of words into ``width`` x ``height``: the biggest text gives way first, a legal
-    choice's words last; then optional rows are left out; then a legal choice's words go below
-    24 px (the type-size test says so) before anything is cut. Returns the rows kept, each one's
+    """Fit rows of words into ``width`` x ``height``: the rows that yield first (``Row.yields``)
+    get smaller first, then the biggest text, a legal choice's words last; then optional rows are
+    left out; then a legal choice's words go below 24 px (the type-size test says so) before
+    anything is cut. Returns the rows kept, each one's
     (pixel size, lines), their height and whether they all fit."""
     rows = list(rows)
     # Each row starts at the largest size its width allows (fewer steps down to the height's).
@@ -172,7 +181,7 @@ def fit_rows(rows: list[Row], width: int, height: int) -> tuple[list[Row], list[
             return rows, placed, total, True
         shrinkable = [i for i in range(len(rows)) if sizes[i] > floor[i]]
         if shrinkable:
-            i = max(shrinkable, key=lambda k: (not rows[k].key, sizes[k] - floor[k]))
+            i = max(shrinkable, key=lambda k: (rows[k].yields, not rows[k].key, sizes[k] - floor[k]))
             sizes[i] -= 1
             continue
         optional = [i for i, r in enumerate(rows) if r.optional]

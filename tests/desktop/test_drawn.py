@@ -78,6 +78,38 @@ def test_cards_are_painted_with_their_words_no_smaller_than_the_least_size(qtbot
     assert cards[0].text().split("\n") == ["\u25C6 Loot", "Top"]
 
 
+FLIPPED_NAMES = ["Cairo", "Statue of Liberty's Torch", "A Secret Remedy for Montezuma's Revenge"]
+CARD_SIZES = [(120, 90), (168, 104), (220, 150)]      # a narrow face, the Carmen table's at 1366, a roomy one
+
+
+@pytest.mark.parametrize("size", CARD_SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("name", FLIPPED_NAMES)
+def test_a_face_up_cards_name_is_its_largest_words(qtbot, name, size):
+    """A flipped card is read by its name from across the table: where it lies ("Bottom") and its
+    notes get smaller first, so the name is never smaller than they are; on a legal card where it
+    lies is the choice's words and keeps 24 px."""
+    from PySide6.QtCore import QRect
+
+    from desktop.drawn.paint import layout_card
+
+    look = CardLook("Bottom", "Location", "\u25CF", style.SKY_BLUE, name=name, notes=("(seen by all)",))
+    for legal in (False, True):
+        texts = [d for d, _, _ in layout_card(QRect(0, 0, *size), look, legal=legal).texts]
+        assert all(d.fits and d.px >= LEAST_PX for d in texts), texts
+        shown = [d for d in texts if " ".join(d.text.split()) == name]
+        caption = [d for d in texts if d.text == "Bottom"]
+        notes = [d for d in texts if d.text == "(seen by all)"]
+        if legal:
+            assert caption and caption[0].px >= KEY_PX, texts
+        elif shown:
+            assert all(shown[0].px >= other.px for other in caption + notes), texts
+        if not legal and size >= CARD_SIZES[1]:          # the Carmen table's cards show every name
+            assert shown, f"{name!r} left out of a {size} card: {texts}"
+    # Room for every row at its largest: the name is still the face's biggest words.
+    roomy = [d for d, _, _ in layout_card(QRect(0, 0, 300, 220), look).texts]
+    assert max(roomy, key=lambda d: d.px).text.split() == name.split(), roomy
+
+
 def test_a_card_is_crisp_at_twice_the_pixel_density(qtbot):
     """Drawn on the device pixels: at 2x the card has detail a 1x picture scaled up has not."""
     host, cards = _card_row(qtbot, LOOKS[:1])
