@@ -327,7 +327,7 @@ class DicePoolReader:
     FACE_SPREAD = 18.0      # Lab spread of a face that is one colour
     NEUTRAL_AB = (5.0, 6.0)  # how far from grey (a, b) a black (first) to white (sum) die may look
     PIP_KINDS = ("dark", "light", "red")
-    LOCAL_WINDOW = 1.0      # among touching dice, a pip's level is against the strongest pips this many die sides around
+    LOCAL_WINDOW = 0.8      # among touching dice, a pip's level is against the strongest pips this many die sides around
     PIP_LEVEL = 0.55        # pip threshold, of the region's strongest contrast (not lower: the pips of a blurred 6 run together)
     MAX_ELONGATION = 1.6    # a pip seen askew on a side face is long (its rows pass for a 2 or 3, and it crowds no 1); on top it is round
     MIN_SIDE_MULTI = 0.55   # a face side at least this many times the usual die side, among touching dice
