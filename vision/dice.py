@@ -329,7 +329,7 @@ class DicePoolReader:
     PIP_KINDS = ("dark", "light", "red")
     LOCAL_WINDOW = 0.8      # among touching dice, a pip's level is against the strongest pips this many die sides around
     PIP_LEVEL = 0.55        # pip threshold, of the region's strongest contrast (not lower: the pips of a blurred 6 run together)
-    MAX_ELONGATION = 1.6    # a pip seen askew on a side face is long (its rows pass for a 2 or 3, and it crowds no 1); on top it is round
+    MAX_ELONGATION = 1.6    # a pip seen askew on a side face is long (its rows pass for a 2 or 3; it is no other pip of a top face); on top it is round
     MIN_SIDE_MULTI = 0.55   # a face side at least this many times the usual die side, among touching dice
     MAX_SIDE_SINGLE = 1.5   # a face side at most this many times the side of a one-die region (it may be only part of the die)
     BODY_CONTRAST = 5.0     # a pip's centre against the die's median (L, or a for red pips)
@@ -623,8 +623,7 @@ class DicePoolReader:
         diameter = 2 * math.sqrt(float(areas[group].mean()) / math.pi)
         comparable = (areas >= 0.35 * float(np.sort(areas[group])[(n - 1) // 2])) & (contrasts >= 0.5 * float(contrasts[group].min()))
         comparable[group] = False
-        if n == 1:
-            comparable &= region.elongation[kind] <= self.MAX_ELONGATION
+        comparable &= region.elongation[kind] <= self.MAX_ELONGATION  # a long pip is on a side face, not on this one
         others = centres[comparable]
         if n == 1:
             return self._check_one(region, smooth, points, others, diameter, group, kind)
