@@ -99,9 +99,10 @@ REALISTIC_SCENARIOS: dict[str, Scenario] = {s.name: s for s in [
         lens_k1=0.1, glare=0.4, hand=True)),
     # Issue 21: where the reader still lost on real photographs.
     Scenario("real-small-blurred", (14, 20), degradation=Degradation(
-        tilt_deg=30, defocus_sigma=0.9, motion_px=2.5, noise_sigma=4, light_range=0.3, jpeg_quality=60, lens_k1=0.05)),
+        tilt_deg=30, defocus_sigma=0.7, motion_px=2, noise_sigma=4, light_range=0.3, jpeg_quality=65, lens_k1=0.05)),
     Scenario("real-steep-defocused", (100, 300), cards=2, degradation=Degradation(
-        tilt_deg=75, tilt_min_deg=60, defocus_sigma=2.5, noise_sigma=4, light_range=0.3, jpeg_quality=70, lens_k1=0.05)),
+        tilt_deg=75, tilt_min_deg=60, defocus_sigma=4.0, motion_px=3, noise_sigma=5, light_range=0.5, jpeg_quality=60,
+        lens_k1=0.05)),
     Scenario("real-sheet-small", (15, 20), sheet=0.55, degradation=Degradation(
         tilt_deg=20, defocus_sigma=0.8, noise_sigma=3, light_range=0.3, jpeg_quality=75)),
 ]}
