@@ -142,11 +142,12 @@ def _advance(text: str, px: int, family: str = "") -> int:
     return QFontMetrics(font(px, True, QFont(family) if family else None)).horizontalAdvance(text)
 
 
-def strip_layout(rect: QRect, look: CardLook, strip: float) -> pt.CardLayout:
+def strip_layout(rect: QRect, look: CardLook, strip: float, *, name: bool = False, legal: bool = False) -> pt.CardLayout:
     """A mission covered by the next one but for ``strip`` pixels at its left: its band (colour and
     symbol) and, under it, its points as large as the strip allows ("pts" under the number when
-    there is room). A strip too narrow even for the number at the least size shows no words
-    (the points are in its tooltip and its screen-reader name), never cut ones."""
+    there is room; with ``name``, its Location's name under them when there is room). A strip too
+    narrow even for the number at the least size shows no words (the points are in its tooltip
+    and its screen-reader name), never cut ones."""
     card = pt.card_rect(rect, look)
     out = pt.CardLayout(card)
     if not look.present or not look.badge:
@@ -156,14 +157,18 @@ def strip_layout(rect: QRect, look: CardLook, strip: float) -> pt.CardLayout:
     # room is as high as on the deepest stack's card (its edges lift it most), so every strip of a
     # row says its points at the same size.
     lowest = pt.card_rect(rect, replace(look, layers=("",) * 4))
-    width = int(strip - (card.left() - rect.left()) - 2 * STRIP_PAD - 2)
-    room = QRectF(card.left() + STRIP_PAD, card.top() + band + STRIP_PAD, width,
+    # A legal one's arrow (paint_glow's, at its left edge) keeps its own room.
+    arrow = int(min(14.0, card.height() / 4) * 0.6) + 1 if legal else 0
+    width = int(strip - (card.left() - rect.left()) - 2 * STRIP_PAD - 2 - arrow)
+    room = QRectF(card.left() + STRIP_PAD + arrow, card.top() + band + STRIP_PAD, width,
                   lowest.height() - band - 2 * STRIP_PAD)
     number, _, unit = look.badge.partition(" ")
     # Sized as two digits would be, so every strip as wide says its points at the same size; in the
     # narrow face, for more of the number's size in a narrow strip.
     rows = [Row(number.rjust(2, "0") if number.isdigit() else number, 30, bold=True, max_lines=1, narrow=True),
-            *([Row(unit, 18, bold=True, optional=True, max_lines=1, narrow=True)] if unit else [])]
+            *([Row(unit, 18, bold=True, optional=True, max_lines=1, narrow=True)] if unit else []),
+            *([Row(look.name, 18, bold=True, optional=True, max_lines=2, drop=4, narrow=True)]
+              if name and look.name else [])]
     kept, placed, _, fitted = fit_rows(rows, width, int(room.height()))
     if placed and placed[0][0] < STRIP_NUMBER_PX:
         # The number large rather than "pts" under it (the top card says "pts").
@@ -198,10 +203,15 @@ class MissionCard(DrawnCard):
             self.update()
 
     def layout(self) -> pt.CardLayout:
-        if self.strip is None:
-            return super().layout()
         if self._layout is None:
-            self._layout = strip_layout(self.rect(), self.look, self.strip)
+            whole = super().layout() if self.strip is None else None
+            if whole is not None and all(drawn.fits and (drawn.px >= KEY_PX or not (drawn.key and self.legal))
+                                         for drawn, _, _ in whole.texts):
+                return whole
+            # A strip; or a whole card too small for its words (a legal one's place under the
+            # choice's size): what picking a mission needs, its points large and its Location.
+            self._layout = strip_layout(self.rect(), self.look, self.strip or self.width(), name=whole is not None,
+                                        legal=self.legal)
         return self._layout
 
     def focusInEvent(self, event) -> None:
@@ -297,8 +307,9 @@ class CardRow(QWidget):
         narrow = narrow_family()
         least = min(self.least_width(("Table", "Deck", "pts"), LEAST_PX), int(width / (count + 1)))
         mission = float(min(max(least, self.least_width(("39 pts",), LEAST_PX)), int(width / (count + 1))))
-        strip_least = float(_advance("39", 20, narrow) + 2 * STRIP_PAD + pt.GLOW + 4)
-        strip_want = float(_advance("pts", 24, narrow) + 2 * STRIP_PAD + pt.GLOW + 4)
+        arrow = 9.0 if any(card.legal for card in self.missions) else 0.0        # a legal strip's arrow
+        strip_least = float(_advance("39", 20, narrow) + 2 * STRIP_PAD + pt.GLOW + 4) + arrow
+        strip_want = float(_advance("pts", 24, narrow) + 2 * STRIP_PAD + pt.GLOW + 4) + arrow
 
         def strip(cards: list[float], top: float) -> float:
             return (width - sum(cards) - top) / (n - 1)

@@ -868,6 +868,35 @@ def test_the_most_missions_a_game_reaches_fan_out_and_every_card_reads(table, mo
             assert sum(card.strip is not None for card in row.missions) == len(row.missions) - 1, where
 
 
+def test_a_steal_among_fanned_missions_picks_a_covered_stack_by_its_strip(table, monkeypatch):
+    """Stealing with nine missions a player: every opponent's stack it may take glows, strips and
+    whole cards alike, and nothing on the rows is cut or small at 1280x680 and 1366x728 (a legal
+    whole card too small for its place's words at 24 px shows its points and Location, what the
+    steal needs). A click on a covered stack's strip picks that stack."""
+    t = table
+    new_game_at(t, (1280, 680), 4)
+    t.click("setup:done")
+    send_only_missions(t, monkeypatch)
+    t.click("action:steal")
+    legal = t.legal_slots()
+    thief = t.window.controller.session.current
+    assert legal and all("/mission/" in place and not place.startswith(f"{thief}/") for place in legal)
+    for size in ((1366, 728), (1280, 680)):
+        t.window.resize(*size)
+        t.qtbot.wait(60)
+        assert [p for p in clipped(t.window) if on_the_rows(p)] == [], size
+        assert [p for p in small_type(t.window.table) if on_the_rows(p)] == [], size
+    target = next(card for name, row in t.window.table.table.card_rows.items() if name != thief
+                  for card in row.missions if card.legal and card.strip is not None)
+    row = target.parentWidget()
+    spot = target.geometry().topLeft() + QPoint(int(pt.GLOW + (target.strip - pt.GLOW) / 2), target.height() // 2)
+    hit = row.childAt(spot)
+    assert hit is target
+    t.qtbot.mouseClick(hit, Qt.LeftButton, pos=hit.mapFrom(row, spot))
+    flow = t.window.table.flow
+    assert flow is not None and str(flow.chosen.get("mission")) == target.place
+
+
 def test_a_covered_mission_reached_by_the_keyboard_is_shown_whole(table, monkeypatch):
     """Tab or an arrow to a fanned mission lifts it over its neighbours, whole (its Location and
     points); leaving it lays the fan back. A click (the mouse) does not lift it."""
