@@ -700,8 +700,8 @@ def most_missions(view) -> int:
 @pytest.mark.parametrize("size", [(1280, 680), (1366, 728)])
 def test_five_missions_of_one_player_still_fit_with_four_players(table, size):
     """docs/desktop.md: no limit on open missions (Missions). With four players a player's five
-    missions stay on one row of narrow tiles (number and points; the rest in the tooltip) and
-    nothing is cut, across or down. The game is played on by the simulated players until someone
+    missions stay on their row, fanned out when it is short (each shows its points; the rest is in
+    the tooltip) and nothing is cut, across or down. The game is played on by the simulated players until someone
     has five missions open."""
     t = table
     new_game_at(t, size, 4)
