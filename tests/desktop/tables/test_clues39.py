@@ -899,7 +899,8 @@ def test_a_steal_among_fanned_missions_picks_a_covered_stack_by_its_strip(table,
 
 def test_a_covered_mission_reached_by_the_keyboard_is_shown_whole(table, monkeypatch):
     """Tab or an arrow to a fanned mission lifts it over its neighbours, whole (its Location and
-    points); leaving it lays the fan back. A click (the mouse) does not lift it."""
+    points), and the arrow goes on along the fan; leaving it lays the fan back. A click (the mouse)
+    does not lift it."""
     t = table
     new_game_at(t, (1280, 680), 4)
     t.click("setup:done")
@@ -911,6 +912,10 @@ def test_a_covered_mission_reached_by_the_keyboard_is_shown_whole(table, monkeyp
     t.qtbot.wait(20)
     assert covered.strip is None and row.childAt(covered.geometry().center()) is covered
     assert f"{points_of(t, covered.place)} pts" in drawn(t, covered.place)
+    t.qtbot.keyClick(covered, Qt.Key_Right)          # the arrow goes on to the next stack, lifting it
+    after = row.missions[1]
+    assert after.hasFocus() and after.strip is None and covered.strip is not None
+    assert row.childAt(after.geometry().center()) is after
     row.missions[-1].setFocus(Qt.TabFocusReason)
     t.qtbot.wait(20)
     assert covered.strip is not None and row.childAt(covered.geometry().center()) is not covered
