@@ -142,7 +142,8 @@ def _advance(text: str, px: int, family: str = "") -> int:
     return QFontMetrics(font(px, True, QFont(family) if family else None)).horizontalAdvance(text)
 
 
-def strip_layout(rect: QRect, look: CardLook, strip: float, *, name: bool = False, legal: bool = False) -> pt.CardLayout:
+def strip_layout(rect: QRect, look: CardLook, strip: float, *, name: bool = False,
+                 legal: bool = False) -> pt.CardLayout:
     """A mission covered by the next one but for ``strip`` pixels at its left: its band (colour and
     symbol) and, under it, its points as large as the strip allows ("pts" under the number when
     there is room; with ``name``, its Location's name under them when there is room). A strip too

@@ -858,7 +858,8 @@ def test_the_most_missions_a_game_reaches_fan_out_and_every_card_reads(table, mo
         for name in names:
             row = table_widget.card_rows[name]
             for card in row.missions:
-                assert shown_points(t, card.place) == points_of(t, card.place), (where, card.place, drawn(t, card.place))
+                assert shown_points(t, card.place) == points_of(t, card.place), \
+                    (where, card.place, drawn(t, card.place))
                 # The strip it shows (or the whole top card) is where a click lands on it.
                 seen = card.strip if card.strip is not None else card.width() - pt.GLOW
                 spot = card.geometry().topLeft() + QPoint(int(pt.GLOW + (seen - pt.GLOW) / 2), card.height() // 2)
