@@ -318,8 +318,9 @@ class DicePoolReader:
     ONE_OFF_CENTRE = 0.3    # a 1 in a one-die region: its pip at most this far (region sides) from the region's centre
     ONE_CLEAR = 0.95        # no comparable pip this near a 1 (face sides)
     ONE_RING = 45.0         # Lab distance around a 1's pip: one colour
-    ONE_EDGE = 0.2          # a 1's nearest face edge at least this far (face sides) ...
+    ONE_EDGE = 0.2          # a 1's nearest face edge at least this far (face sides), on a lone die ...
     ONE_ASYMMETRY = 0.25    # ... and about as far on both sides
+    ONE_EDGE_TOUCHING = (0.3, 0.15)  # the same two for a 1 among touching dice
     ONE_ROUND = 1.5         # a 1's pip: length / width at most (the pip faces the camera)
     ONE_MIN_SIZE = 0.5      # a 1's face side at least this many times the pool's usual face side
     TWO_EDGE = 0.4          # a 2's centre this far from the face edges (its pips not on two dice)
@@ -698,9 +699,12 @@ class DicePoolReader:
             return "1: not one colour around the pip"
         edges = self._edge_distances(region, centre, side, np.linspace(0, 2 * math.pi, 16, endpoint=False))
         asymmetry = float(np.median(np.abs(edges[:8] - edges[8:])))
-        if edges.min() < self.ONE_EDGE or asymmetry > self.ONE_ASYMMETRY:
+        # Among touching dice the face's size is a guess from the pool's (a tray's holes can make it
+        # too small, and then a 2's other pip looks far): the pip must sit squarely in the middle.
+        edge, asymmetry_max = (self.ONE_EDGE, self.ONE_ASYMMETRY) if region.single else self.ONE_EDGE_TOUCHING
+        if edges.min() < edge or asymmetry > asymmetry_max:
             return "1: pip not in the middle of a face"
-        confidence = min(1.0 - 0.5 * asymmetry / self.ONE_ASYMMETRY, 1.0 - 0.5 * around / (self.EMPTY_SPOT_RATIO * pip + 1e-6))
+        confidence = min(1.0 - 0.5 * asymmetry / asymmetry_max, 1.0 - 0.5 * around / (self.EMPTY_SPOT_RATIO * pip + 1e-6))
         return _Face(1, side, centre, 0.0, tuple(group), kind, confidence)
 
     def _die_turn(self, region: _Region, centre: np.ndarray, side: float) -> tuple[float, float]:
