@@ -311,7 +311,7 @@ class DicePoolReader:
     AREA_RATIO = 3.5        # pips of one face: largest / smallest area
     CONTRAST_RATIO = 2.2    # ... strongest / weakest contrast
     PIP_SIZE = (0.08, 0.36)  # pip diameter, of the face side
-    MIN_EDGE_AGREEMENT = 0.06  # how clearly the die's edges give its turn (needed for 1-3 pips)
+    MIN_EDGE_AGREEMENT = (0.06, 0.12)  # how clearly the die's edges give its turn (needed for 1-3 pips): plain, textured table
     MAX_TURN_DEG = 15.0     # layout of 1-3 pips turned against the die's edges
     ONE_SIDE = 0.72         # a 1's face side, of the region's side (a lone pip gives no size; median of the real faces)
     ONE_PIP = (0.15, 0.45)  # a 1's pip diameter, of its face side (a glint is smaller)
@@ -659,10 +659,12 @@ class DicePoolReader:
             return "pips on two dice"
         die_turn, agreement = self._die_turn(region, centre, side)
         off_turn = abs((turn - die_turn + math.pi / 4) % (math.pi / 2) - math.pi / 4)
-        if n <= 3 and agreement < self.MIN_EDGE_AGREEMENT:
+        # On a checked cloth or wood grain the table's own edges mix into the die's: its turn must be clearer.
+        least = self.MIN_EDGE_AGREEMENT[1 if self._textured_table else 0]
+        if n <= 3 and agreement < least:
             return "no edges"
         # 4-6 pips show their own turn; a white die's faint edges on a white tray turn them wrongly.
-        if n <= 3 and agreement >= self.MIN_EDGE_AGREEMENT and off_turn > math.radians(self.MAX_TURN_DEG):
+        if n <= 3 and off_turn > math.radians(self.MAX_TURN_DEG):
             return "turned against the die"
         confidence = min(1.0 - 0.5 * error / self.FIT_ERROR, 1.0 - 0.5 * empty_contrast / (self.EMPTY_SPOT_RATIO * weakest + 1e-6))
         return _Face(n, side, centre, error, tuple(group), kind, confidence)
