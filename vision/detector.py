@@ -569,9 +569,9 @@ class AprilTagReader:
         return self._expected[tag_id]
 
 
-# The AprilTag library's own default (decode_sharpening): on steep defocused tags (issue 21's
-# benchmark scene, 60-75 degrees) 0.25 let the second check accept 30 of 36 tags instead of 24;
-# 0.5 and 1.0 accepted fewer (they sharpen the noise).
+# The AprilTag library's own default (decode_sharpening): on issue 21's steep defocused scene
+# (60-75 degrees) 29 of 42 tags read instead of 22; 0.5 the same, 1.0 27; harsher scenes: 0.5
+# and 1.0 fewer than 0.25 (they sharpen the noise). docs/vision.md, "How a frame is read".
 AGREE_SHARPENING = 0.25
 # A tag is steep when it is squeezed to this share of its width or less (cos 50 degrees).
 STEEP_FORESHORTENING = 0.65
