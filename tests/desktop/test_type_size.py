@@ -44,7 +44,7 @@ def small_type(root: QWidget) -> list[str]:
         if not w.isVisible() or w.width() <= 1 or w.height() <= 1:
             continue
         name = w.objectName()
-        choice = isinstance(w, QAbstractButton) and name.startswith(("action:", "choose:"))
+        choice = isinstance(w, QAbstractButton) and name.startswith(("action:", "choose:", "rolled:"))
         key = name in ("turn", "prompt") or (w.isEnabled() and (choice or bool(getattr(w, "legal", False))))
         if hasattr(w, "drawn_texts"):
             for drawn in w.drawn_texts():
