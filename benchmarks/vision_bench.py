@@ -26,6 +26,8 @@ Parts:
      decoded tags, plus clutter frames; wrong ids and phantom reads must be zero.
   5. Real photographs: ../shared/vision-dev (benchmarks/vision_realphotos.py), every reader,
      Kalibr aprilgrid tags scored apart, standard tags also per tag-side band.
+  6. Search budget (issue 21): sheets of hundreds of small tags in a 640x360 frame, read as a
+     still with three still budgets, and on video frame by frame.
 
 Times are CPU time of the reading thread (time.thread_time: what the frame costs one core;
 the same as wall-clock time on a free core). The machine this runs on is shared, and
@@ -534,6 +536,44 @@ def real_photos(limit: int | None = None) -> dict:
     return out
 
 
+# --- part 6 -------------------------------------------------------------------------------------
+def budget_check(frames: int = 12) -> dict:
+    """Issue 21's search budget cliff: 640x360 sheets of small blurred tags, as a still and on video."""
+    from vision.synthetic import Degradation
+
+    print("\n== 6. Search budget: a 640x360 sheet of small blurred tags (the tests' sheet and a blurrier one) ==")
+    table = SyntheticTable(seed=4, size=(640, 360))
+    sheets = {"16 px, defocus 0.75": table.tag_sheet(16, Degradation(tilt_deg=10, defocus_sigma=0.75, noise_sigma=2, jpeg_quality=85),
+                                                     np.random.default_rng(0)),
+              "16 px, defocus 0.8": table.tag_sheet(16, Degradation(tilt_deg=10, defocus_sigma=0.8, noise_sigma=2, jpeg_quality=90),
+                                                    np.random.default_rng(1))}
+    out = {}
+    for label, sheet in sheets.items():
+        want = {c.card_id for c in sheet.cards}
+        row = {}
+        for share in (0.25, 0.5, 1.0):
+            det = TagDetector(active=None, config=DetectorConfig(roi_tracking=False, still_budget=share))
+            t0 = time.thread_time()
+            reads = {d.card_id for d in det.detect(sheet.image)}
+            row[f"still {share}"] = (len(reads & want), (time.thread_time() - t0) * 1000, len(reads - want - {None}))
+        det = TagDetector(active=None)
+        det.detect(np.full_like(sheet.image, 128))  # the camera was already running
+        seen: set = set()
+        cumulative, shares, wrong = [], [], 0
+        for _ in range(frames):
+            reads = {d.card_id for d in det.detect(sheet.image)}
+            wrong += len(reads - want - {None})
+            seen |= reads & want
+            cumulative.append(len(seen))
+            shares.append(det._april.last_crop_share)
+        print(f"  {label}: {len(want)} tags; still, read (ms) by still_budget: "
+              + ", ".join(f"{k[6:]}: {v[0]} ({v[1]:.0f} ms)" for k, v in row.items()))
+        print(f"    video (crop_budget 0.25, largest share searched {max(shares):.2f}): read so far, frame by frame: "
+              f"{' '.join(map(str, cumulative))}; wrong ids {wrong + sum(v[2] for v in row.values())}")
+        out[label] = {"tags": len(want), "still": row, "video_cumulative": cumulative, "wrong": wrong}
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="small counts: a first look well under two minutes")
@@ -546,7 +586,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--clutter-frames", type=int, help="clutter frames for the safety run (default 2000)")
     ap.add_argument("--scenarios", default="", help="comma list: only these scenarios in part 1 (and 1b)")
     ap.add_argument("--sequence-scenarios", default="", help="comma list: only these scenarios in part 3")
-    ap.add_argument("--skip", default="", help="comma list of parts to skip: compare,finger,confirm,safety,real")
+    ap.add_argument("--skip", default="", help="comma list of parts to skip: compare,finger,confirm,safety,real,budget")
     ap.add_argument("--json", type=Path, help="also write the figures to this JSON file")
     args = ap.parse_args(argv)
     q = args.quick or args.smoke
@@ -590,6 +630,8 @@ def main(argv: list[str] | None = None) -> int:
         figures["safety"] = safety_run(args.seed, safety_tags, clutter, registry)
     if "real" not in skip:
         figures["real"] = real_photos(limit=3 if args.smoke else None)
+    if "budget" not in skip:
+        figures["budget"] = budget_check(frames=2 if args.smoke else 12)
     print(f"\ntotal time {time.time() - t0:.0f} s")
     if args.json:
         args.json.write_text(json.dumps(figures, indent=1, default=float))

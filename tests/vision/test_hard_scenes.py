@@ -46,3 +46,37 @@ def test_steep_defocused_tags_the_library_reads_exactly_are_accepted():
         assert {d.card_id for d in detections} <= {c.card_id for c in frame.cards}  # nothing wrong
         read += len(detections)
     assert read >= 9
+
+
+def test_on_real_tags_the_second_check_never_agrees_with_another_id():
+    """The sharpened second check still tells ids apart: every real tag's outline in
+    ../shared/vision-dev, with 10 other ids in each of 4 rotations, never agrees."""
+    import sys
+    from pathlib import Path
+
+    import cv2
+    import pytest
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+    import vision_realphotos as rp
+    from vision.detector import AprilTagReader, DetectorConfig
+
+    if not rp.DEV_DIR.exists():
+        pytest.skip("../shared/vision-dev not present")
+    reader = AprilTagReader(DetectorConfig(use_library=False))
+    rng = np.random.default_rng(0)
+    agreed_true = trials = 0
+    for photo in rp.load_photos():
+        gray = cv2.imread(str(photo.path), cv2.IMREAD_GRAYSCALE)
+        for tag in photo.truth:
+            if tag["family"] != "tag36h11":
+                continue
+            corners = np.float32(tag["corners"])
+            agreed_true += reader._agrees(gray, tag["id"], corners)
+            for other in rng.choice(587, 11, replace=False):
+                if other == tag["id"]:
+                    continue
+                for turn in range(4):
+                    trials += 1
+                    assert not reader._agrees(gray, int(other), np.roll(corners, turn, axis=0)), (photo.path.name, tag["id"], other)
+    assert trials > 5000 and agreed_true > 80  # it is not refusing everything
