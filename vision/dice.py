@@ -21,13 +21,16 @@ How a frame is read (tuned on real phone photos of rolled dice, see docs/vision.
    only its rim and pips). On a patterned cloth that differs everywhere, the regions of the
    palette's colours are used as well.
 2. Pips: in each region, blobs clearly darker, lighter or redder than their surroundings
-   (morphological top-hats at a third of a die's side), round and of similar size and contrast.
+   (morphological top-hats at a third of a die's side), of similar size and contrast; among
+   touching dice each against the strongest pips within most of a die's side. A long pip is
+   on a side face seen askew: it makes no 1-3 and is no other pip of a top face.
 3. Faces: every group of 1-6 pips close together is tried as a face: the best turn, size and
    place of the real layout of that many pips (any turn), then checks that refuse a guess:
-   the pips fit the layout within 0.09 of a face side, no other pip of the kind inside the
-   face, no pip-like spot where this value has none, the face on the die, the layout turned
+   the pips fit the layout within 0.09 of a face side, no other round pip of the kind inside
+   the face, no pip-like spot where this value has none, the face on the die, 1-3 pips turned
    like the die's edges (a 3 is a diagonal: a row of three along an edge is no 3), a single
-   pip in the middle of a one-coloured face with no pip near, two pips of a 2 not on two dice.
+   round pip in the middle of a one-coloured face with no pip near (stricter among touching
+   dice, whose face size is only a guess), two pips of a 2 not on two dice.
    Pips that also look like a bigger face (refused for another reason) are not read as a
    smaller one (the end pips of a 3 are no 2).
 4. A face much smaller or larger than the pool's usual die is "unsure".
