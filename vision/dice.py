@@ -323,6 +323,7 @@ class DicePoolReader:
     ONE_RING = 45.0         # Lab distance around a 1's pip: one colour
     ONE_EDGE = 0.2          # a 1's nearest face edge at least this far (face sides), on a lone die ...
     ONE_ASYMMETRY = 0.25    # ... and about as far on both sides
+    ONE_REACH = 1.2         # ... looking this far (face sides) for them: a 1's side is a guess, a 2's far edges lie beyond it
     ONE_EDGE_TOUCHING = (0.3, 0.15)  # the same two for a 1 among touching dice
     ONE_ROUND = 1.5         # a 1's pip: length / width at most (the pip faces the camera)
     ONE_MIN_SIZE = 0.5      # a 1's face side at least this many times the pool's usual face side
@@ -702,7 +703,7 @@ class DicePoolReader:
             return "face not on the die"
         if self._ring_colour(region, centre, side) > self.ONE_RING:
             return "1: not one colour around the pip"
-        edges = self._edge_distances(region, centre, side, np.linspace(0, 2 * math.pi, 16, endpoint=False))
+        edges = self._edge_distances(region, centre, side, np.linspace(0, 2 * math.pi, 16, endpoint=False), self.ONE_REACH)
         asymmetry = float(np.median(np.abs(edges[:8] - edges[8:])))
         # Among touching dice the face's size is a guess from the pool's (a tray's holes can make it
         # too small, and then a 2's other pip looks far): the pip must sit squarely in the middle.
@@ -725,10 +726,11 @@ class DicePoolReader:
         c, s = float(cos[ys:ye, xs:xe].sum()), float(sin[ys:ye, xs:xe].sum())
         return math.atan2(s, c) / 4, math.hypot(c, s) / max(float(mag[ys:ye, xs:xe].sum()), 1e-6)
 
-    def _edge_distances(self, region: _Region, centre: np.ndarray, side: float, angles: np.ndarray) -> np.ndarray:
-        """Distance (face sides) from centre to the strongest colour edge along each ray."""
+    def _edge_distances(self, region: _Region, centre: np.ndarray, side: float, angles: np.ndarray,
+                        reach: float = 0.95) -> np.ndarray:
+        """Distance (face sides) from centre to the strongest colour edge along each ray (out to `reach` sides)."""
         self._edges(region)
-        r = np.linspace(0.27, 0.95, 18) * side
+        r = np.linspace(0.27, reach, 18) * side
         px = centre[0] - region.off[0] + np.cos(angles)[:, None] * r[None]
         py = centre[1] - region.off[1] + np.sin(angles)[:, None] * r[None]
         xi = np.clip(np.rint(px).astype(np.intp), 0, region.grad.shape[1] - 1)

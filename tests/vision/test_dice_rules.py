@@ -39,6 +39,21 @@ def test_dice_pressed_together_on_the_tray_are_never_read_as_ones():
     assert wrong == []
 
 
+def test_a_white_two_on_the_white_tray_is_not_read_as_a_one():
+    """The tray hides most of a white die: its region, and so the guessed face of a lone pip, is
+    small, and the 2's second pip lies beyond it. The die's edges are looked for far enough
+    (1.2 face sides) to see that the pip is not in the middle of its face."""
+    reader = DicePoolReader()
+    pools = [
+        (172, [("black", 5), ("white", 2), ("grey", 3), ("black", 1), ("white", 5), ("yellow", 4), ("grey", 3), ("red", 3)], 40.83),
+        (169, [("black", 3), ("white", 4), ("blue", 1), ("white", 4), ("grey", 6), ("yellow", 6), ("yellow", 1), ("white", 2)], 39.33),
+        (174, [("white", 2), ("grey", 3), ("grey", 1), ("blue", 2), ("red", 2), ("green", 2), ("green", 1), ("black", 6)], 44.68),
+    ]
+    for seed, dice, die_px in pools:
+        pool = DiceTable(seed=seed, size=(640, 640)).roll(dice, die_px=die_px, touching=0.5, background=DiceTable.TRAY)
+        assert _wrong_values(reader.read(pool.image), pool) == []
+
+
 def test_small_dice_of_every_colour_on_tray_wood_and_felt_are_read_and_never_misread():
     """Dice of 30-46 px (the size of the dice in the real photos), half of them touching a neighbour."""
     reader = DicePoolReader()
