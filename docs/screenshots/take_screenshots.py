@@ -87,8 +87,9 @@ def main() -> int:
 
 
 def take_sudds_malone(tag: str, size: tuple[int, int]) -> None:
-    """Sudds & Malone: the box review screen, the rolled dice pool, The Office's choices beside the
-    board (the die taken lies by its column), a path chosen on the map, a journal, four players."""
+    """Sudds & Malone: the box review screen, the rolled dice pool, The Office's choices (under the
+    dice on a laptop, beside the board on a large screen; the die taken lies by its column), a path
+    chosen on the map, a journal, four players."""
     from tests.desktop.tables import test_sudds_malone as sm
     window = MainWindow()
     window.size_tag = tag
@@ -155,7 +156,8 @@ def take_sudds_malone(tag: str, size: tuple[int, int]) -> None:
 
 
 def take_clues39(tag: str, size: tuple[int, int]) -> None:
-    """The 39 Clues: the family's card library, decks on the new-game form, four players' missions."""
+    """The 39 Clues: the family's card library, decks on the new-game form, four players' missions,
+    and four players far into a game with many missions each."""
     from tests.desktop.tables import test_clues39 as clues
     window = MainWindow()
     window.size_tag = tag
@@ -193,6 +195,46 @@ def take_clues39(tag: str, size: tuple[int, int]) -> None:
     window.close()
     window.deleteLater()
     settle()
+    # A game far on: the simulated players only send missions, up to nine open for one player,
+    # and each row fans its missions (their colours and points on the strips).
+    window = MainWindow()
+    window.size_tag = tag
+    window.show()
+    window.resize(*size)
+    t = Driver(window, Bot())
+    clues.choose_game(t)
+    t.click("start:new")
+    t.find("new:count").setValue(4)
+    for i, name in enumerate(clues.NAMES[:4]):
+        t.find(f"new:name{i}").setText(name)
+        t.find(f"new:age{i}").setValue(9 + i)
+    box = t.find("clues:source")
+    box.setCurrentIndex(box.findData("example"))
+    t.click("new:start")
+    t.click("setup:done")
+    patch = _Restorable()
+    clues.send_only_missions(t, patch)
+    shot(window, "43-clues-many-missions")
+    patch.undo()
+    window.close()
+    window.deleteLater()
+    settle()
+
+
+class _Restorable:
+    """``monkeypatch.setitem`` outside pytest: the dictionaries are put back by ``undo()``."""
+
+    def __init__(self) -> None:
+        self.saved: list[tuple[dict, object, object]] = []
+
+    def setitem(self, mapping: dict, key, value) -> None:
+        self.saved.append((mapping, key, mapping[key]))
+        mapping[key] = value
+
+    def undo(self) -> None:
+        for mapping, key, value in reversed(self.saved):
+            mapping[key] = value
+        self.saved.clear()
 
 
 def take_bonnie_clyde(tag: str, size: tuple[int, int]) -> None:
