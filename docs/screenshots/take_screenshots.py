@@ -155,6 +155,17 @@ def take_sudds_malone(tag: str, size: tuple[int, int]) -> None:
     settle()
 
 
+def four_players_with_example_decks(t: Driver, clues) -> None:
+    """The new-game form of The 39 Clues filled in: Ann, Bob, Cyd and Dee with the example decks."""
+    t.click("start:new")
+    t.find("new:count").setValue(4)
+    for i, name in enumerate(clues.NAMES[:4]):
+        t.find(f"new:name{i}").setText(name)
+        t.find(f"new:age{i}").setValue(9 + i)
+    box = t.find("clues:source")
+    box.setCurrentIndex(box.findData("example"))
+
+
 def take_clues39(tag: str, size: tuple[int, int]) -> None:
     """The 39 Clues: the family's card library, decks on the new-game form, four players' missions,
     and four players far into a game with many missions each."""
@@ -172,13 +183,7 @@ def take_clues39(tag: str, size: tuple[int, int]) -> None:
     dialog.grab().save(str(HERE / f"40-clues-library-{tag}.png"))
     print("saved", "40-clues-library", tag)
     t.click("screen:close")
-    t.click("start:new")
-    t.find("new:count").setValue(4)
-    for i, name in enumerate(clues.NAMES[:4]):
-        t.find(f"new:name{i}").setText(name)
-        t.find(f"new:age{i}").setValue(9 + i)
-    box = t.find("clues:source")
-    box.setCurrentIndex(box.findData("example"))
+    four_players_with_example_decks(t, clues)
     shot(window, "41-clues-new-game-decks")
     t.click("new:start")
     t.click("setup:done")
@@ -203,13 +208,7 @@ def take_clues39(tag: str, size: tuple[int, int]) -> None:
     window.resize(*size)
     t = Driver(window, Bot())
     clues.choose_game(t)
-    t.click("start:new")
-    t.find("new:count").setValue(4)
-    for i, name in enumerate(clues.NAMES[:4]):
-        t.find(f"new:name{i}").setText(name)
-        t.find(f"new:age{i}").setValue(9 + i)
-    box = t.find("clues:source")
-    box.setCurrentIndex(box.findData("example"))
+    four_players_with_example_decks(t, clues)
     t.click("new:start")
     t.click("setup:done")
     patch = _Restorable()

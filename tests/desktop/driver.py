@@ -171,6 +171,22 @@ def open_demo_table(window, qtbot, game: str, names: list[str], options: dict | 
     return Driver(window, qtbot)
 
 
+def play_on(window, moves: int):
+    """The simulated players make up to ``moves`` moves in the open game (a refused one is skipped);
+    yields the number of each move made, after it, so a walk can look at the table each time."""
+    from engine.errors import RuleViolation
+
+    controller = window.controller
+    for move in range(moves):
+        if controller.session.outcome is not None:
+            return
+        try:
+            controller.apply(controller.simulator.random_action(controller.session))
+        except RuleViolation:
+            continue
+        yield move + 1
+
+
 def visible_texts(root: QWidget) -> list[str]:
     """Every piece of text a person could read on screen now (and the window title)."""
     texts = [root.window().windowTitle()]

@@ -7,11 +7,12 @@ plates, in the prompt, in the recent events). A painted name may be wrapped or s
 
 from __future__ import annotations
 
+import os
+import tempfile
+
 import pytest
 
-from engine.errors import RuleViolation
-
-from .driver import open_demo_table
+from .driver import open_demo_table, play_on
 from .test_fit import clipped
 
 #: long names as families write them, each at most 24 letters, the wide capitals included
@@ -38,24 +39,18 @@ def test_long_names_are_never_cut(window, qtbot, game, size):
     for count in sorted({min(info.players), max(info.players)}):
         options = {o.id: o.default for o in info.options}
         open_demo_table(window, qtbot, game, LONG_NAMES[:count], options)
-        controller = window.controller
         window.resize(*size)
         qtbot.wait(40)
         problems += [f"{count} players, opening: {p}" for p in clipped(window)]
-        for move in range(MOVES):
-            if controller.session.outcome is not None:
-                break
-            try:
-                controller.apply(controller.simulator.random_action(controller.session))
-            except RuleViolation:
-                continue
+        for move in play_on(window, MOVES):
             qtbot.wait(5)
-            problems += [f"{count} players, move {move + 1}: {p}" for p in clipped(window)]
+            problems += [f"{count} players, move {move}: {p}" for p in clipped(window)]
         hint = window.minimumSizeHint()
         if hint.width() > size[0] or hint.height() > size[1]:
             problems.append(f"{count} players: the window needs {hint.width()}x{hint.height()}")
         window.leave_game()
-    import os
-    if os.environ.get("LONG_DUMP"):
-        open(f"/tmp/ln-{game}-{size[0]}.txt", "w").write("\n".join(sorted(set(problems))))
+    if os.environ.get("LONG_DUMP"):         # every problem written out, to work through them
+        path = os.path.join(tempfile.gettempdir(), f"ln-{game}-{size[0]}.txt")
+        with open(path, "w", encoding="utf-8") as out:
+            out.write("\n".join(sorted(set(problems))))
     assert sorted(set(problems)) == []

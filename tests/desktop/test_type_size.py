@@ -13,9 +13,8 @@ from PySide6.QtWidgets import (QAbstractButton, QComboBox, QGroupBox, QLabel, QL
                                QTableWidget, QWidget)
 
 from desktop.drawn.text import KEY_PX, LEAST_PX
-from engine.errors import RuleViolation
 
-from .driver import Driver, open_demo_table
+from .driver import Driver, open_demo_table, play_on
 from .painted import painted_texts
 from .test_fit import fits
 
@@ -87,18 +86,11 @@ def test_every_table_reads_from_across_the_room(window, qtbot, game):
     for count in sorted(set(info.players)):
         options = {o.id: o.default for o in info.options}
         t = open_demo_table(window, qtbot, game, names[:count], options)
-        controller = window.controller
         fits(t, SIZE, f"{game} with {count} players")
         problems += [f"{count} players: {p}" for p in small_type(window.table)]
         # On into the game by the simulated players' moves: places get highlighted, cards move.
-        for move in range(MOVES):
-            if controller.session.outcome is not None:
-                break
-            try:
-                controller.apply(controller.simulator.random_action(controller.session))
-            except RuleViolation:
-                continue
-            problems += [f"{count} players, move {move + 1}: {p}" for p in small_type(window.table)]
+        for move in play_on(window, MOVES):
+            problems += [f"{count} players, move {move}: {p}" for p in small_type(window.table)]
         window.leave_game()
     assert sorted(set(problems)) == []
 
