@@ -270,6 +270,7 @@ class _Region:
     centroid: np.ndarray = None
     pips: dict = None        # kind -> (centres, areas, contrasts)
     elongation: dict = None  # kind -> each pip's length / width
+    halves: dict = None      # kind -> [(the two halves' centres, area of each, contrast)] of blobs two pips long
 
 
 @dataclass
@@ -325,7 +326,7 @@ class DicePoolReader:
     ONE_ASYMMETRY = 0.25    # ... and about as far on both sides
     ONE_REACH = 1.2         # ... looking this far (face sides) for them: a 1's side is a guess, a 2's far edges lie beyond it
     ONE_EDGE_TOUCHING = (0.3, 0.15)  # the same two for a 1 among touching dice
-    ONE_ROUND = 1.5         # a 1's pip: length / width at most (the pip faces the camera)
+    ONE_ROUND = 1.7         # a 1's pip: length / width at most (the pip faces the camera)
     ONE_MIN_SIZE = 0.5      # a 1's face side at least this many times the pool's usual face side
     TWO_EDGE = 0.4          # a 2's centre this far from the face edges (its pips not on two dice)
     USUAL_SIZE = (0.7, 1.6)  # a face this much smaller or larger than the pool's usual one is unsure
@@ -337,6 +338,7 @@ class DicePoolReader:
     MAX_ELONGATION = 1.6    # a pip seen askew on a side face is long (its rows pass for a 2 or 3; it is no other pip of a top face); on top it is round
     MIN_SIDE_MULTI = 0.55   # a face side at least this many times the usual die side, among touching dice
     MAX_SIDE_SINGLE = 1.5   # a face side at most this many times the side of a one-die region (it may be only part of the die)
+    TWO_PIP_LENGTH = (1.7, 3.5)  # a blob this long / wide may be two pips run together (a 6's row)
     BODY_CONTRAST = 5.0     # a pip's centre against the die's median (L, or a for red pips)
     TABLE_TEXTURE = 3.0     # a region differs from the table this many times more than 3/4 of the table does
 
@@ -472,6 +474,7 @@ class DicePoolReader:
         region.centroid = (np.array([xs.mean(), ys.mean()], np.float32) if len(xs) else
                            np.array(region.mask.shape[::-1], np.float32) / 2) + region.off
         region.elongation = {}
+        region.halves = {}
         region.pips = {kind: self._pips(region, kind) for kind in self.PIP_KINDS}
         if not any(len(p[0]) for p in region.pips.values()):
             return []  # no pip at all: a shadow, a hole, a piece of the table
@@ -522,6 +525,19 @@ class DicePoolReader:
                 near = cv2.dilate(top * (region.search > 0), cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
                 threshold = np.maximum(14.0, self.PIP_LEVEL * near.astype(np.float32))
             self._blobs(top, region.search, threshold, region.s_ref, 0, 0, found, 0)
+        halves = []
+        if found:
+            channel, sign = {"dark": (0, -1), "light": (0, 1), "red": (1, 1)}[kind]
+            body = _byte_percentile(region.lab_bytes[:, :, channel][region.mask > 0], 50) if region.mask.any() else 0.0
+            # Two pips of a 6's row run together (a dark or marbled die, blur): the blob is about two
+            # pips long. Its halves are kept apart; only a 6 may use them (_six_from_halves).
+            for f in found:
+                if self.TWO_PIP_LENGTH[0] <= f[4] <= self.TWO_PIP_LENGTH[1]:
+                    pair = np.array([(f[0] + f[5], f[1] + f[6]), (f[0] - f[5], f[1] - f[6])], np.float32)
+                    at = self._sample(region, region.lab[:, :, channel], pair + region.off)
+                    if (sign * (at - body) > self.BODY_CONTRAST).all():
+                        halves.append((pair + region.off, f[2] / 2, f[3]))
+        region.halves[kind] = halves
         if found:
             # A pip is darker (lighter, redder) than the die itself, not only than its surroundings:
             # the gap between two light pips is no dark pip.
@@ -530,7 +546,7 @@ class DicePoolReader:
             at = self._sample(region, region.lab[:, :, channel], np.array([f[:2] for f in found], np.float32) + region.off)
             found = [f for f, v in zip(found, at) if sign * (v - body) > self.BODY_CONTRAST]
         centres = np.array([f[:2] for f in found], np.float32).reshape(-1, 2) + region.off
-        region.elongation[kind] = np.array([f[4] for f in found], np.float32)
+        region.elongation[kind] = np.array([f[4] for f in found], np.float32).reshape(-1)
         return centres, np.array([f[2] for f in found], np.float32), np.array([f[3] for f in found], np.float32)
 
     def _blobs(self, top, mask, threshold, s_ref, ox, oy, found, depth) -> None:
@@ -546,7 +562,7 @@ class DicePoolReader:
             own = labels[y:y + h, x:x + w] == j
             if max(w, h) <= 0.4 * s_ref and max(w, h) <= 2.2 * min(w, h) and area >= 0.45 * w * h:
                 found.append((centres[j][0] + ox, centres[j][1] + oy, float(area), float(top[y:y + h, x:x + w][own].max()),
-                              _elongation(own)))
+                              *_elongation_and_halves(own)))
             elif depth < 2 and area <= 0.2 * s_ref * s_ref:
                 # Pips run together (blur, a glint between them): split at a higher level.
                 sub = top[y:y + h, x:x + w]
@@ -595,6 +611,8 @@ class DicePoolReader:
                     found.append(result)
                 elif result in _SHAPE_FITTED:
                     shaped.append(set(group))
+        if region.halves[kind]:
+            found += self._six_from_halves(region, kind, lo, hi)
         faces, used = [], set()
         for face in sorted(found, key=lambda f: (-f.value, f.error)):
             own = set(face.pips)
@@ -604,6 +622,50 @@ class DicePoolReader:
                 continue
             faces.append(face)
             used |= own
+        return faces
+
+    def _six_from_halves(self, region: _Region, kind: str, lo: float, hi: float) -> list[_Face]:
+        """6s whose pips run together in twos: each blob two pips long taken as its two halves.
+
+        Only a 6 may use the halves (its pips are closer along a row than a pip's width from
+        touching); every check of a face applies, with the halves as pips and the long blob gone.
+        """
+        centres, areas, contrasts = region.pips[kind]
+        elongation = region.elongation[kind]
+        keep = np.ones(len(centres), bool)
+        ids = list(range(len(centres)))
+        new_c, new_a, new_k, new_ids, pairs = [], [], [], [], []
+        for k, (pair, area, contrast) in enumerate(region.halves[kind]):
+            blob = np.nonzero(np.hypot(*(centres - pair.mean(axis=0)).T) < 1.0)[0] if len(centres) else []
+            keep[blob] = False
+            start = len(centres) + 2 * len(pairs)
+            pairs.append({start, start + 1})
+            new_c += [pair[0], pair[1]]
+            new_a += [area, area]
+            new_k += [contrast, contrast]
+            new_ids += [int(blob[0]) if len(blob) else -1 - 2 * k, -2 - 2 * k]
+        c = np.concatenate([centres, np.array(new_c, np.float32).reshape(-1, 2)])
+        a = np.concatenate([areas, np.array(new_a, np.float32)])
+        t = np.concatenate([contrasts, np.array(new_k, np.float32)])
+        e = np.concatenate([np.where(keep, elongation, 9.0), np.ones(len(new_c), np.float32)])
+        ids += new_ids
+        members = [i for i in range(len(c)) if i >= len(centres) or keep[i]]
+        dist = np.linalg.norm(c[:, None] - c[None], axis=2)
+        area_ratio, contrast_ratio = a[:, None] / a[None, :], t[:, None] / t[None, :]
+        together = ((dist >= 0.22 * lo) & (dist <= 0.8 * hi) & (np.maximum(area_ratio, 1 / area_ratio) <= self.AREA_RATIO)
+                    & (np.maximum(contrast_ratio, 1 / contrast_ratio) <= self.CONTRAST_RATIO))
+        saved = region.elongation[kind]
+        region.elongation[kind] = e
+        faces = []
+        try:
+            for group in _groups(together, members, 6, dist):
+                if not any(pair <= set(group) for pair in pairs):
+                    continue
+                result = self._check(region, kind, (c, a, t), group, lo, hi)
+                if isinstance(result, _Face):
+                    faces.append(replace(result, pips=tuple(ids[i] for i in group)))
+        finally:
+            region.elongation[kind] = saved
         return faces
 
     @staticmethod
@@ -842,15 +904,20 @@ def _groups(together: np.ndarray, members: list[int], size: int, dist: np.ndarra
     return out
 
 
-def _elongation(blob: np.ndarray) -> float:
-    """Length / width of a blob (from its second moments): 1 for a round pip."""
+def _elongation_and_halves(blob: np.ndarray) -> tuple[float, float, float]:
+    """Length / width of a blob (from its second moments, 1 for a round pip), and the offset (dx, dy)
+    from its centre to each half's centre were it two round pips side by side."""
     m = cv2.moments(blob.astype(np.uint8), binaryImage=True)
     if m["m00"] <= 0:
-        return 1.0
+        return 1.0, 0.0, 0.0
     a, b, c = m["mu20"] / m["m00"], m["mu11"] / m["m00"], m["mu02"] / m["m00"]
     root = math.sqrt(max(0.0, ((a - c) / 2) ** 2 + b * b))
-    small = (a + c) / 2 - root
-    return math.sqrt(((a + c) / 2 + root) / small) if small > 1e-6 else 9.0
+    small, large = (a + c) / 2 - root, (a + c) / 2 + root
+    # Two discs at +-o along an axis: the variance along it exceeds the one across by o^2.
+    angle = 0.5 * math.atan2(2 * b, a - c)
+    o = math.sqrt(max(0.0, large - small))
+    return (math.sqrt(large / small) if small > 1e-6 else 9.0), o * math.cos(angle), o * math.sin(angle)
+
 
 
 def _percentile(values: np.ndarray, q: float) -> float:

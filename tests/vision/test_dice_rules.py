@@ -9,7 +9,8 @@ import math
 
 import numpy as np
 
-from vision.dice import _CENTRED, DicePoolReader, _byte_percentile, _far_from_a_row, _percentile, _turn, fit_layout
+from vision.dice import (_CENTRED, DicePoolReader, _byte_percentile, _elongation_and_halves, _far_from_a_row, _percentile,
+                         _turn, fit_layout)
 from vision.dice_synthetic import DiceTable
 
 
@@ -106,3 +107,26 @@ def test_the_quick_row_test_never_refuses_three_pips_that_fit_a_three():
     assert tried_fitting > 500 and refused_fitting == 0
     bent = np.array([[0, 0], [10, 10], [0, 20]], np.float32)  # a right angle: no 3
     assert _far_from_a_row(bent, DicePoolReader.FIT_ERROR)
+
+
+def test_two_pips_run_together_split_back_into_the_two_pips_of_a_six_row():
+    """Two round pips of a 6's row that touch (blur, a dark die) make one long blob: its halves
+    are the two pips' centres, whatever the blob's turn; a round pip is not long enough to split."""
+    import cv2
+
+    for angle in (0.0, 0.5, 1.2, 2.4):
+        blob = np.zeros((80, 80), np.uint8)
+        dx, dy = 7 * math.cos(angle), 7 * math.sin(angle)
+        pips = [(40 + dx, 40 + dy), (40 - dx, 40 - dy)]
+        for x, y in pips:
+            cv2.circle(blob, (round(4 * x), round(4 * y)), 4 * 7, 1, -1, shift=2)
+        length, hx, hy = _elongation_and_halves(blob)
+        assert DicePoolReader.TWO_PIP_LENGTH[0] <= length <= DicePoolReader.TWO_PIP_LENGTH[1]
+        m = cv2.moments(blob, binaryImage=True)
+        cx, cy = m["m10"] / m["m00"], m["m01"] / m["m00"]
+        halves = [(cx + hx, cy + hy), (cx - hx, cy - hy)]
+        for pip in pips:
+            assert min(math.dist(pip, h) for h in halves) < 1.0
+    round_pip = np.zeros((40, 40), np.uint8)
+    cv2.circle(round_pip, (20, 20), 7, 1, -1)
+    assert _elongation_and_halves(round_pip)[0] < DicePoolReader.TWO_PIP_LENGTH[0]
