@@ -69,6 +69,14 @@ class Driver:
         raise AssertionError(f"{game} is not on the shelf")
 
     def new_game(self, players: list[tuple[str, int]], assist_index: int = 2) -> None:
+        """A new game started from the start screen, through its setup picture, to its table."""
+        self.start_new_game(players, assist_index)
+        self.click("setup:done")
+        assert self.window.stack.currentWidget() is self.window.table
+
+    def start_new_game(self, players: list[tuple[str, int]], assist_index: int | None = 2) -> None:
+        """The new-game form filled in and started, up to the setup picture (``assist_index``
+        None: the form's own assist level)."""
         self.click("start:new")
         self.find("new:count").setValue(len(players))
         for i, (name, age) in enumerate(players):
@@ -76,11 +84,10 @@ class Driver:
             edit.clear()
             self.qtbot.keyClicks(edit, name)
             self.find(f"new:age{i}").setValue(age)
-        self.find("new:assist").setCurrentIndex(assist_index)
+        if assist_index is not None:
+            self.find("new:assist").setCurrentIndex(assist_index)
         self.click("new:start")
         assert self.window.stack.currentWidget() is self.window.setup
-        self.click("setup:done")
-        assert self.window.stack.currentWidget() is self.window.table
 
     @property
     def session(self):

@@ -124,15 +124,7 @@ def test_with_less_motion_the_end_state_is_drawn_at_once(game):
 
 def open_setup(t, players) -> None:
     """The new-game form filled in and started: the setup screen with its picture of the deal."""
-    from PySide6.QtWidgets import QLineEdit
-    t.click("start:new")
-    t.find("new:count").setValue(len(players))
-    for i, (name, age) in enumerate(players):
-        edit = t.find(f"new:name{i}", QLineEdit)
-        edit.clear()
-        t.qtbot.keyClicks(edit, name)
-        t.find(f"new:age{i}").setValue(age)
-    t.click("new:start")
+    t.start_new_game(players, assist_index=None)
     assert t.window.stack.currentWidget() is t.window.setup
 
 
