@@ -595,8 +595,7 @@ class DicePoolReader:
                               & (region.elongation[kind] <= self.MAX_ELONGATION)[None, :])
                 np.fill_diagonal(comparable, False)
                 crowded = (comparable & (dist < self.ONE_CLEAR * self.ONE_SIDE * region.s_ref)).any(axis=1)
-                off = np.hypot(*(centres - region.centroid).T) > self.ONE_OFF_CENTRE * region.s_ref if region.single else np.zeros(n, bool)
-                groups = [[i] for i in everyone if not crowded[i] and not off[i]]
+                groups = [[i] for i in everyone if not crowded[i]]
             elif m == 2:
                 band = ((dist >= 0.707 * lo * (1 - self.FIT_ERROR)) & (dist <= 0.707 * hi * (1 + self.FIT_ERROR)) & together
                         & round_pips[:, None] & round_pips[None, :])
@@ -742,8 +741,9 @@ class DicePoolReader:
             return "size"  # a pip and its shadow on a die the table hides, not a whole die
         if float(region.elongation[kind][group[0]]) > self.ONE_ROUND:
             return "pip not round"  # a glint between two dice, or the pips of a blurred 3 run together
-        if region.single and math.dist(centre, region.centroid) > self.ONE_OFF_CENTRE * region.s_ref:
-            return "1: pip off centre"
+        # A lone die's pip off its region's middle: the region is more than the die (its shadow, a
+        # piece of the next one) or less (a white die on a white tray), so it says little of the face.
+        centred = not region.single or math.dist(centre, region.centroid) <= self.ONE_OFF_CENTRE * region.s_ref
         if not self.ONE_PIP[0] * side <= diameter <= self.ONE_PIP[1] * side:
             return "pip size"
         if len(others) and np.hypot(*(others - centre).T).min() < self.ONE_CLEAR * side:
@@ -769,7 +769,7 @@ class DicePoolReader:
         asymmetry = float(np.median(np.abs(edges[:8] - edges[8:])))
         # Among touching dice the face's size is a guess from the pool's (a tray's holes can make it
         # too small, and then a 2's other pip looks far): the pip must sit squarely in the middle.
-        edge, asymmetry_max = (self.ONE_EDGE, self.ONE_ASYMMETRY) if region.single else self.ONE_EDGE_TOUCHING
+        edge, asymmetry_max = (self.ONE_EDGE, self.ONE_ASYMMETRY) if region.single and centred else self.ONE_EDGE_TOUCHING
         if edges.min() < edge or asymmetry > asymmetry_max:
             return "1: pip not in the middle of a face"
         confidence = min(1.0 - 0.5 * asymmetry / asymmetry_max, 1.0 - 0.5 * around / (self.EMPTY_SPOT_RATIO * pip + 1e-6))
