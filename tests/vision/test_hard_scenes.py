@@ -80,3 +80,32 @@ def test_on_real_tags_the_second_check_never_agrees_with_another_id():
                     trials += 1
                     assert not reader._agrees(gray, int(other), np.roll(corners, turn, axis=0)), (photo.path.name, tag["id"], other)
     assert trials > 5000 and agreed_true > 80  # it is not refusing everything
+
+
+def test_a_steep_tag_on_a_box_face_is_read_by_a_tight_look(monkeypatch):
+    """Issue 21: a real 73 px tag at ~63 degrees on the face of a box (../shared/vision-dev,
+    3dpicture_2_2.jpg, id 24) was proposed by the quad search but never read: in the region
+    searched around it the library fits the outline to the box's edge. The tight look reads it,
+    and nothing else on the photo changes (ids 0, 1 and 25 read as before, no other id)."""
+    import sys
+    from pathlib import Path
+
+    import cv2
+    import pytest
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+    import vision_realphotos as rp
+    import vision.detector as detector_module
+    from vision.detector import TagDetector
+
+    photo = next((p for p in rp.load_photos() if p.path.name == "3dpicture_2_2.jpg"), None) if rp.DEV_DIR.exists() else None
+    if photo is None:
+        pytest.skip("../shared/vision-dev not present")
+    gray = cv2.imread(str(photo.path), cv2.IMREAD_GRAYSCALE)
+
+    def ids_read() -> list[int]:
+        return sorted(d.identity.tag_id for d in TagDetector(active=None).detect(gray))
+
+    assert ids_read() == [0, 1, 24, 25]
+    monkeypatch.setattr(detector_module, "TIGHT_LOOK_PX", float("inf"))  # the detector before the tight look
+    assert ids_read() == [0, 1, 25]
