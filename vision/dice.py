@@ -326,7 +326,7 @@ class DicePoolReader:
     ONE_ASYMMETRY = 0.25    # ... and about as far on both sides
     ONE_REACH = 1.2         # ... looking this far (face sides) for them: a 1's side is a guess, a 2's far edges lie beyond it
     ONE_EDGE_TOUCHING = (0.3, 0.15)  # the same two for a 1 among touching dice
-    ONE_ROUND = 1.7         # a 1's pip: length / width at most (the pip faces the camera)
+    ONE_ROUND = 1.75        # a 1's pip: length / width at most (the pip faces the camera; a pip of 3-7 px measures 1.73)
     ONE_MIN_SIZE = 0.5      # a 1's face side at least this many times the pool's usual face side
     TWO_EDGE = 0.4          # a 2's centre this far from the face edges (its pips not on two dice)
     USUAL_SIZE = (0.7, 1.6)  # a face this much smaller or larger than the pool's usual one is unsure
