@@ -16,11 +16,12 @@ import time
 
 import numpy as np
 from PySide6.QtCore import QObject, Qt, QThread, Signal, Slot
-from PySide6.QtGui import QImage, QPixmap
+from PySide6.QtGui import QFontInfo, QImage, QPixmap
 from PySide6.QtWidgets import QComboBox, QGroupBox, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
 from vision.sources import CameraError, SyntheticSource, WebcamSource
 
+from .drawn.text import fit
 from .widgets import button, label, plain_tip
 
 PREVIEW_WIDTH = 160
@@ -34,6 +35,10 @@ THIN_STILL_TABLE = True
 CRASHES_BEFORE_GIVING_UP = 3      # tag reader crashes within CRASH_WINDOW_S: stop restarting it
 CRASH_WINDOW_S = 60.0
 RESTARTED = "The camera stopped and was restarted."
+# The status words have a room of their own, the same whatever they say: a new message (the
+# simulated table starting, a card read) never moves the table above the panel.
+STATUS_WIDTH = 300
+STATUS_LINES = 2
 
 log = logging.getLogger(__name__)
 
@@ -239,6 +244,10 @@ class CameraPanel(QGroupBox):
         outer.addLayout(layout, 1)
         self.status = label("")
         self.status.setObjectName("camera:status")
+        self.status.setAlignment(Qt.AlignLeft | Qt.AlignTop)
+        self.status.ensurePolished()
+        self._status_px = QFontInfo(self.status.font()).pixelSize()
+        self.status.setFixedSize(STATUS_WIDTH, STATUS_LINES * self.status.fontMetrics().lineSpacing())
         layout.addWidget(self.status, 1)
         row = QHBoxLayout()
         self.choice = QComboBox()
@@ -276,7 +285,7 @@ class CameraPanel(QGroupBox):
 
     def _start(self, make_source, message: str) -> None:
         self.stop()
-        self.status.setText(message)
+        self._say(message)
         self.retry.setText("Restart")
         self._thread = QThread(self)
         self._worker = CameraWorker(make_source, set(self.active_games))
@@ -286,9 +295,9 @@ class CameraPanel(QGroupBox):
         self._worker.sighting.connect(self._seen)
         self._worker.foreign.connect(self._foreign)
         self._worker.failed.connect(self._failed)
-        self._worker.started.connect(self.status.setText)
-        self._worker.restarted.connect(self.status.setText)
-        self._worker.hint.connect(self.status.setText)
+        self._worker.started.connect(self._say)
+        self._worker.restarted.connect(self._say)
+        self._worker.hint.connect(self._say)
         self._thread.start()
 
     def stop(self) -> None:
@@ -304,7 +313,7 @@ class CameraPanel(QGroupBox):
         # No stale picture: an old frame would look like a live camera.
         self.image.clear()
         self.image.setText("Camera off")
-        self.status.setText("")
+        self._say("")
         self.retry.setText("Start")
 
     @property
@@ -318,23 +327,34 @@ class CameraPanel(QGroupBox):
             return None
         return self._worker.latest_frame()
 
+    def _say(self, text: str, details: str = "") -> None:
+        """``text`` in the status's fixed room: smaller type for a long one (down to the least
+        size), then shortened with "\u2026"; the whole text (and any ``details``) in the tooltip."""
+        room = self.status.size()
+        px, lines, _ = fit(text, room.width(), room.height(), self._status_px, max_lines=STATUS_LINES,
+                           elide=True)
+        shown = text if " ".join(lines) == " ".join(text.split()) else "\n".join(lines)
+        self.status.setStyleSheet(f"font-size: {px}px;" if px != self._status_px else "")
+        self.status.setText(shown)
+        whole = "\n".join(t for t in ((text if shown != text else ""), details) if t)
+        self.status.setToolTip(plain_tip(whole) if whole else "")
+
     # --- from the worker ------------------------------------------------------------
     def _show_preview(self, image: QImage) -> None:
         self.image.setPixmap(QPixmap.fromImage(image).scaled(self.image.size(), Qt.KeepAspectRatio))
 
     def _seen(self, card_id: str) -> None:
         # The card's name is not shown: a peek's card must stay private on this shared panel.
-        self.status.setText("\u2714 Card read")
+        self._say("\u2714 Card read")
         self.card_seen.emit(card_id)
 
     def _foreign(self, what: str) -> None:
-        self.status.setText("That tag is not a card of this game.")
+        self._say("That tag is not a card of this game.")
 
     def _failed(self, message: str) -> None:
         # The details (which camera, which driver) stay here, in the panel's tooltip; the
         # top of the screen says what to do.
-        self.status.setText("No camera. Choose another one below and press Retry.")
-        self.status.setToolTip(plain_tip(message))
+        self._say("No camera. Choose another one below and press Retry.", details=message)
         self.problem.emit("No camera is working, so pick each card on the screen when asked. "
                           "To try it without cards, choose \u201cSimulated table\u201d under Camera.")
         self.image.clear()

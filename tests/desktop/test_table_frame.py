@@ -10,7 +10,7 @@ from __future__ import annotations
 import html
 
 import pytest
-from PySide6.QtCore import QPoint, QRect, QRectF
+from PySide6.QtCore import QPoint, QRect, QRectF, Qt
 from PySide6.QtGui import QFontInfo, QPainter
 
 from desktop.drawn.text import ELLIPSIS, KEY_PX, LEAST_PX
@@ -224,3 +224,34 @@ def test_the_start_screen_walk_can_fail(window, qtbot):
     """The check above can fail: rules at 10 pt are found."""
     window.start.rules.setStyleSheet("font-size: 10pt;")
     assert any("start:rules" in p for p in small_type(window.start))
+
+
+def test_the_camera_panel_saying_something_new_never_moves_the_table(window, qtbot):
+    """The camera's status words change on their own (the simulated table starting, a hint, a card
+    read, a lost camera): the table keeps its place to the pixel. CI once saw the table grow by
+    12 px about two seconds after a game opened, when "Simulated table: ..." became "Show a card
+    to the camera.". A status too long for its two lines is shortened, never cut; the whole of it
+    is in the tooltip."""
+    from desktop.camera import RESTARTED
+    from vision.hints import TEXT
+
+    t = open_demo_table(window, qtbot, "carmen-cards", NAMES)
+    fits(t, (1366, 728), "the table")
+    panel = window.camera_panel
+    panel.stop()                               # no simulated camera talking meanwhile
+    before = _settled(window, qtbot)
+    long = ("The camera stopped working (the driver says the device is busy: close the other "
+            "program that uses it, then press Retry). " * 2)
+    for words in [*TEXT.values(), RESTARTED, "\u2714 Card read", "Simulated table: cards are shown to it for you.",
+                  "Looking for the camera\u2026", long, ""]:
+        panel._say(words)
+        assert _settled(window, qtbot) == before, words
+        status = panel.status
+        assert QFontInfo(status.font()).pixelSize() >= LEAST_PX
+        shown = status.fontMetrics().boundingRect(status.contentsRect(), int(Qt.TextWordWrap), status.text())
+        assert shown.height() <= status.contentsRect().height() + 1, words
+        if status.text().replace("\n", " ") != words:
+            assert status.text().endswith(ELLIPSIS) and words in status.toolTip(), words
+    panel._failed("Camera 1 could not be opened (busy).")
+    assert _settled(window, qtbot) == before
+    assert "Camera 1 could not be opened (busy)." in panel.status.toolTip()
