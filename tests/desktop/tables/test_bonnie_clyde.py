@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 import pytest
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QFontInfo
@@ -150,6 +152,21 @@ def test_a_hand_by_clicks_ending_in_a_shut_out(game):
     assert {"Bonnie Parker", "Clyde Barrow"} <= set(painted(t, "bc:player:Ann"))
 
 
+@contextmanager
+def motion_on():
+    """The start screen's "Less motion" off for the block (the tests run with it on)."""
+    set_less_motion(False)
+    try:
+        yield
+    finally:
+        set_less_motion(True)
+
+
+def until_still(qtbot, table, timeout: int = 3000) -> None:
+    """Waits until every movement on the table has played to its end."""
+    qtbot.waitUntil(lambda: not table.motion.busy, timeout=timeout)
+
+
 def meld_where_the_car_stands(t) -> None:
     """Bob deals, Ann draws and melds the Location the Crime Spree car is on (Kaufman, 1): the
     look under it is next, and the car moves on after it."""
@@ -173,8 +190,7 @@ def test_the_car_is_seen_driving_to_the_next_location(game, qtbot):
     assert car_stands_at(t, 1)
     started: list[str] = []
     table.motion.step_started.connect(started.append)
-    set_less_motion(False)
-    try:
+    with motion_on():
         look(t, "board/1", B)
         # Bonnie, captured, flies from under Kaufman to Ann's row first; then the car drives.
         assert t.session.state.car == 2 and started == ["capture"] and table.motion.busy
@@ -183,10 +199,8 @@ def test_the_car_is_seen_driving_to_the_next_location(game, qtbot):
         qtbot.waitUntil(lambda: route.drive is not None and 0 < route.drive[2] < 1, timeout=3000)
         assert started == ["capture", "car"]
         assert route.drive[:2] == (1, 2) and one < route.car_rect().center().x() < two      # on its way
-        qtbot.waitUntil(lambda: not table.motion.busy, timeout=3000)
+        until_still(qtbot, table)
         assert table.motion.played[-2:] == ["capture", "car"] and car_stands_at(t, 2)
-    finally:
-        set_less_motion(True)
 
 
 def test_with_less_motion_the_car_is_at_once_where_it_goes(game):
@@ -201,11 +215,11 @@ def test_with_less_motion_the_car_is_at_once_where_it_goes(game):
     assert not table.flights.flights
 
 
-def meld_in_flight(t, qtbot, strip, cards: list[str]) -> list:
-    """With motion on: the meld of ``cards`` is sent; returns the flights' rectangles seen on their way
-    (the row keeps its old cards until they land)."""
+def sent_in_flight(t, qtbot, action: str, cards: list[str]) -> list:
+    """With motion on: ``action`` (a meld or a layoff) of ``cards`` is sent; returns the flights'
+    rectangles seen on their way (the row keeps its old cards until they land)."""
     table = t.window.table.table
-    t.click("action:meld")
+    t.click(f"action:{action}")
     pick_cards(t, cards)
     assert table.motion.busy
     qtbot.waitUntil(lambda: bool(table.flights.flights), timeout=2000)
@@ -221,33 +235,27 @@ def test_a_meld_and_a_layoff_are_seen_flying_from_the_hand_to_the_row(game, qtbo
     table = t.window.table.table
     strip = t.find("bc:player:Ann")
     deal_and_draw(t)
-    set_less_motion(False)
-    try:
-        flying = meld_in_flight(t, qtbot, strip, [E(1, "a"), E(1, "b"), E(1, "c")])
+    with motion_on():
+        flying = sent_in_flight(t, qtbot, "meld", [E(1, "a"), E(1, "b"), E(1, "c")])
         assert len(flying) == 3 and laid_cards(t, "Ann") == []          # still in the air
         hand = strip.hand_rect(strip.card_size()).translated(strip.mapTo(table, QPoint(0, 0)).toPointF())
         ends = [r.translated(strip.mapTo(table, QPoint(0, 0)).toPointF()) for r in strip.landing_rects((1, True))]
-        qtbot.waitUntil(lambda: not table.motion.busy, timeout=3000)
+        until_still(qtbot, table)
         assert table.motion.played == ["draw", "meld"] and not table.flights.flights     # the draw: from the Case File
         assert laid_cards(t, "Ann") == [("1", True)] * 3                # sideways: the car is on Kaufman
         assert all(hand.center().x() < end.center().x() for end in ends)   # they flew rightwards, to the row
         look(t, "board/1", B)
-        qtbot.waitUntil(lambda: not table.motion.busy, timeout=4000)
+        until_still(qtbot, table, timeout=4000)
         assert table.motion.played == ["draw", "meld", "capture", "car"]
         # A layoff on Kaufman: one card, added to the meld when it lands.
-        t.click("action:layoff")
-        pick_cards(t, [E(1, "d")])
-        assert table.motion.busy
-        qtbot.waitUntil(lambda: bool(table.flights.flights), timeout=2000)
+        sent_in_flight(t, qtbot, "layoff", [E(1, "d")])
         assert ("1", False) not in laid_cards(t, "Ann")
-        qtbot.waitUntil(lambda: not table.motion.busy, timeout=3000)
+        until_still(qtbot, table)
         assert table.motion.played[-1] == "layoff"
         # It lies normally (the car has driven on to Sherman), beside the sideways meld.
         placed = [c.place for c in t.window.controller.shared_view().cards if c.place.startswith("Ann/")]
         assert laid_cards(t, "Ann").count(("1", True)) == placed.count("Ann/sideways/1") == 3
         assert laid_cards(t, "Ann").count(("1", False)) == placed.count("Ann/played/1") == 1
-    finally:
-        set_less_motion(True)
 
 
 def test_with_less_motion_a_meld_is_drawn_at_once(game):
