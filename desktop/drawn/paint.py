@@ -42,6 +42,7 @@ class Row:
     drop: int = 3               # of the optional rows, the highest is left out first
     narrow: bool = False        # in a narrow face (a card's name: more letters to a line)
     yields: int = 0             # short of room, the rows of the highest ``yields`` get smaller first
+    ink: str = ""               # its colour ("": the card's)
 
     @property
     def family(self) -> str:
@@ -144,7 +145,7 @@ def layout_card(rect: QRect | QRectF, look: CardLook, *, legal: bool = False, ch
     for i, (r, (px, lines, _)) in enumerate(zip(rows, placed)):
         h = len(lines) * txt.line_height(px, r.bold, r.family)
         out.texts.append((txt.DrawnText("\n".join(lines), px, QRect(int(room.left()), int(y), width, int(h)),
-                                        fitted, r.key, r.family), r.bold, ink))
+                                        fitted, r.key, r.family), r.bold, r.ink or ink))
         y += h + GAP
         if i == 0 and symbol_room:
             out.symbol = QRectF(room.left(), y, room.width(), spare).adjusted(0, 1, 0, -3)
@@ -155,12 +156,13 @@ def layout_card(rect: QRect | QRectF, look: CardLook, *, legal: bool = False, ch
 GAP = 2
 
 
-def fit_rows(rows: list[Row], width: int, height: int) -> tuple[list[Row], list[tuple[int, tuple[str, ...], bool]],
-                                                                 int, bool]:
+def fit_rows(rows: list[Row], width: int, height: int, *, keep_least: bool = False
+             ) -> tuple[list[Row], list[tuple[int, tuple[str, ...], bool]], int, bool]:
     """Fit rows of words into ``width`` x ``height``: the rows that yield first (``Row.yields``)
     get smaller first, then the biggest text, a legal choice's words last; then optional rows are
     left out; then a legal choice's words go below 24 px (the type-size test says so) before
-    anything is cut. Returns the rows kept, each one's
+    anything is cut, unless ``keep_least`` (no row below its ``least``: the caller has its own
+    way out, such as a shortened name). Returns the rows kept, each one's
     (pixel size, lines), their height and whether they all fit."""
     rows = list(rows)
     # Each row starts at the largest size its width allows (fewer steps down to the height's).
@@ -189,7 +191,7 @@ def fit_rows(rows: list[Row], width: int, height: int) -> tuple[list[Row], list[
             i = max(optional, key=lambda k: (rows[k].drop, k))
             del rows[i], sizes[i], floor[i]
             continue
-        if any(f > txt.LEAST_PX for f in floor):
+        if not keep_least and any(f > txt.LEAST_PX for f in floor):
             floor = [txt.LEAST_PX for _ in floor]
             continue
         return rows, placed, total, False

@@ -36,68 +36,36 @@ SUSPECT_BACK = style.kind_colour(0)      # the suspect cards' back (the deck's f
 
 
 # --- fitting several lines of words into a room ----------------------------------------------------
-@dataclass(frozen=True)
-class Line:
-    """One piece of words, fitted from ``largest`` down to ``least`` pixels."""
-
-    text: str
-    largest: int
-    least: int = txt.LEAST_PX
-    bold: bool = False
-    key: bool = False           # a legal choice's words: shrinks last
-    optional: bool = False      # left out when there is no room for it
-    max_lines: int = 2
-    ink: str = INK
-    family: str = ""            # the face ("": the app's)
+#: what ``paint.fit_rows`` returns: the rows kept, each one's (px, lines, fits), their height, whether all fit
+Fitted = tuple[list[pt.Row], list[tuple[int, tuple[str, ...], bool]], int, bool]
 
 
-def fit_lines(lines: list[Line], width: int, height: int, gap: int = 2
-              ) -> tuple[list[tuple[Line, int, tuple[str, ...]]], int, bool]:
-    """Each line as large as the room allows (the biggest gives way first, a key line last), an
-    optional one left out when even the least sizes do not fit: (line, px, wrapped), the height
-    used, and whether it all fitted."""
-    lines = [x for x in lines if x.text]
-    sizes = [x.largest for x in lines]
-    width, height = max(width, 1), max(height, 1)
-    while True:
-        placed = [txt.fit(x.text, width, 10_000, s, s, bold=x.bold, max_lines=x.max_lines, family=x.family)
-                  for x, s in zip(lines, sizes)]
-        total = sum(len(ls) * txt.line_height(px, x.bold, x.family) for x, (px, ls, _) in zip(lines, placed))
-        total += gap * max(len(lines) - 1, 0)
-        across = all(ok and len(ls) <= x.max_lines for x, (_, ls, ok) in zip(lines, placed))
-        if total <= height and across:
-            return [(x, px, ls) for x, (px, ls, _) in zip(lines, placed)], total, True
-        shrinkable = [i for i, x in enumerate(lines) if sizes[i] > x.least]
-        if shrinkable:
-            i = max(shrinkable, key=lambda k: (not lines[k].key, sizes[k] - lines[k].least))
-            sizes[i] -= 1
-            continue
-        optional = [i for i, x in enumerate(lines) if x.optional]
-        if optional:
-            del lines[optional[-1]], sizes[optional[-1]]
-            continue
-        return [(x, px, ls) for x, (px, ls, _) in zip(lines, placed)], total, False
+def fit(rows: list[pt.Row], width: float, height: float) -> tuple[Fitted, bool]:
+    """The rows in ``width`` x ``height`` by the shared rule (``paint.fit_rows``), none below its
+    least size: each piece of the board has its own way out of a room too small (fewer parts, a
+    shortened name). Rows without words take no room. Returns the fitting and whether it all fits."""
+    fitted = pt.fit_rows([r for r in rows if r.text], max(int(width), 1), max(int(height), 1), keep_least=True)
+    return fitted, fitted[3]
 
 
-def place_lines(fitted: list[tuple[Line, int, tuple[str, ...]]], room: QRectF, fits: bool, *, gap: int = 2,
-                centre: bool = True) -> list[tuple[txt.DrawnText, Line]]:
-    """The fitted lines stacked in ``room`` (centred up and down when ``centre``)."""
-    total = sum(len(ls) * txt.line_height(px, x.bold, x.family) for x, px, ls in fitted) + gap * max(len(fitted) - 1, 0)
+def place_lines(fitted: Fitted, room: QRectF, *, centre: bool = True) -> list[tuple[txt.DrawnText, pt.Row]]:
+    """The fitted rows stacked in ``room`` (centred up and down when ``centre``)."""
+    rows, placed, total, fits = fitted
     y = room.top() + (max(room.height() - total, 0) / 2 if centre else 0)
     out = []
-    for x, px, ls in fitted:
-        h = len(ls) * txt.line_height(px, x.bold, x.family)
-        out.append((txt.DrawnText("\n".join(ls), px, QRect(int(room.left()), int(y), int(room.width()), int(h)),
-                                  fits, x.key, x.family), x))
-        y += h + gap
+    for row, (px, lines, _) in zip(rows, placed):
+        h = len(lines) * txt.line_height(px, row.bold, row.family)
+        out.append((txt.DrawnText("\n".join(lines), px, QRect(int(room.left()), int(y), int(room.width()), int(h)),
+                                  fits, row.key, row.family), row))
+        y += h + pt.GAP
     return out
 
 
-def draw_placed(p: QPainter, placed: list[tuple[txt.DrawnText, Line]], align=Qt.AlignHCenter) -> None:
-    for drawn, line in placed:
-        p.setPen(QColor(line.ink))
-        txt.draw_lines(p, drawn.rect, tuple(drawn.text.split("\n")), drawn.px, bold=line.bold, align=align,
-                       family=line.family)
+def draw_placed(p: QPainter, placed: list[tuple[txt.DrawnText, pt.Row]], align=Qt.AlignHCenter) -> None:
+    for drawn, row in placed:
+        p.setPen(QColor(row.ink or INK))
+        txt.draw_lines(p, drawn.rect, tuple(drawn.text.split("\n")), drawn.px, bold=row.bold, align=align,
+                       family=row.family)
 
 
 def disc_texts(rect: QRectF, name: str) -> txt.DrawnText:
@@ -174,7 +142,7 @@ class Words(PaintedOnce, QWidget):
         self.largest, self.bold, self.max_lines = largest, bold, max_lines
         self.lead, self.lead_largest = lead, lead_largest
         self.setSizePolicy(QSizePolicy.Ignored, QSizePolicy.Ignored)
-        self._placed: list[tuple[txt.DrawnText, Line]] | None = None
+        self._placed: list[tuple[txt.DrawnText, pt.Row]] | None = None
 
     def set_parts(self, parts: list[str]) -> None:
         if parts != self.parts:
@@ -189,27 +157,28 @@ class Words(PaintedOnce, QWidget):
             self._placed = None
             self.update()
 
-    def _layout(self) -> list[tuple[txt.DrawnText, Line]]:
+    def _layout(self) -> list[tuple[txt.DrawnText, pt.Row]]:
         if self._placed is None:
             head, parts = self.parts[:self.lead], list(self.parts[self.lead:])
             # The lead line no smaller than 20 px while the others can give way; in a very small room
             # it alone, down to the least size.
-            first = [Line(" \u00B7 ".join(head), self.lead_largest, 20, bold=True, key=True, max_lines=2)] if head else []
+            first = ([pt.Row(" \u00B7 ".join(head), self.lead_largest, 20, bold=True, key=True, max_lines=2)]
+                     if head else [])
             while True:
-                rest = [Line(" \u00B7 ".join(parts), self.largest, bold=self.bold, max_lines=self.max_lines,
+                rest = [pt.Row(" \u00B7 ".join(parts), self.largest, bold=self.bold, max_lines=self.max_lines,
                              optional=bool(head))] if parts else []
-                fitted, _, ok = fit_lines(first + rest, self.width() - 4, self.height())
-                if (ok and len(fitted) == len(first + rest)) or len(parts) <= (0 if head else 1):
+                fitted, ok = fit(first + rest, self.width() - 4, self.height())
+                if (ok and len(fitted[0]) == len(first + rest)) or len(parts) <= (0 if head else 1):
                     break
                 parts.pop()
             if head and not ok:
-                fitted, _, ok = fit_lines([Line(first[0].text, self.lead_largest, bold=True, key=True, max_lines=3)],
-                                          self.width() - 4, self.height())
+                fitted, ok = fit([pt.Row(first[0].text, self.lead_largest, bold=True, key=True, max_lines=3)],
+                                 self.width() - 4, self.height())
             if head and not ok:         # a long name in a small room: shortened with "…", never cut
-                fitted, _, ok = fit_lines([Line(elided(first[0].text, self.width() - 4), txt.LEAST_PX, bold=True,
-                                                key=True, max_lines=1)], self.width() - 4, self.height())
+                fitted, ok = fit([pt.Row(elided(first[0].text, self.width() - 4), txt.LEAST_PX, bold=True,
+                                         key=True, max_lines=1)], self.width() - 4, self.height())
             room = QRectF(2, 0, self.width() - 4, self.height())
-            self._placed = place_lines(fitted, room, ok, centre=True)
+            self._placed = place_lines(fitted, room, centre=True)
         return self._placed
 
     def text(self) -> str:
@@ -316,7 +285,7 @@ class DicePool(PaintedOnce, QWidget):
             for die in dice:
                 die.setParent(self)
         self.setSizePolicy(QSizePolicy.Ignored, QSizePolicy.Ignored)
-        self._captions: list[tuple[txt.DrawnText, Line]] = []
+        self._captions: list[tuple[txt.DrawnText, pt.Row]] = []
         self._version = 0           # the captions laid out again: painted again
 
     def dice(self) -> list[PoolDie]:
@@ -348,14 +317,14 @@ class DicePool(PaintedOnce, QWidget):
                 die.setGeometry(int(x + i * slot), 0, slot, slot)
             room = QRectF(x, slot, width, self.height() - slot)
             words = caption
-            fitted, _, ok = fit_lines([Line(words, 17, bold=True, max_lines=1, ink=SOFT_INK)], int(width),
-                                      int(room.height()))
+            fitted, ok = fit([pt.Row(words, 17, bold=True, max_lines=1, ink=SOFT_INK)], int(width),
+                             int(room.height()))
             if not ok:          # a long name: as much of it as fits at the least size
                 metrics = QFontMetrics(txt.font(txt.LEAST_PX, True))
                 words = metrics.elidedText(caption, Qt.ElideRight, int(width) - 2)
-                fitted, _, ok = fit_lines([Line(words, txt.LEAST_PX, bold=True, max_lines=1, ink=SOFT_INK)],
-                                          int(width), int(room.height()))
-            self._captions += place_lines(fitted, room, ok, centre=False)
+                fitted, ok = fit([pt.Row(words, txt.LEAST_PX, bold=True, max_lines=1, ink=SOFT_INK)],
+                                 int(width), int(room.height()))
+            self._captions += place_lines(fitted, room, centre=False)
             x += width + self.GAP
         self._version += 1
         self.update()
@@ -466,21 +435,21 @@ class District(PaintedOnce, Clickable):
             room = QRectF(tile).adjusted(4, 1, -4, -1 - (d * 0.4 if marks else 0))
             # Place names in a narrow face: more of a name to a line at the same size.
             narrow = txt.narrow_family()
-            lines = [Line(look.name, 26, txt.KEY_PX if look.legal else txt.LEAST_PX, bold=True, key=True,
-                          family=narrow)]
+            lines = [pt.Row(look.name, 26, txt.KEY_PX if look.legal else txt.LEAST_PX, bold=True, key=True,
+                          narrow=True, max_lines=2)]
             if look.back:
-                lines.append(Line(look.back, 19, optional=True, max_lines=1, ink=SOFT_INK, family=narrow))
-            fitted, _, ok = fit_lines(lines, int(room.width()), int(room.height()))
+                lines.append(pt.Row(look.back, 19, optional=True, max_lines=1, ink=SOFT_INK, narrow=True))
+            fitted, ok = fit(lines, int(room.width()), int(room.height()))
             if not ok:          # a tile too small for the name: as much of it as fits, with "…"
                 metrics = QFontMetrics(txt.font(txt.LEAST_PX, True, QFont(narrow)))
                 short = metrics.elidedText(look.name, Qt.ElideRight, max(int(room.width()) - 2, 1))
-                fitted, _, ok = fit_lines([Line(short, txt.LEAST_PX, bold=True, key=True, max_lines=1,
-                                                family=narrow)], int(room.width()), max(int(room.height()), 1))
+                fitted, ok = fit([pt.Row(short, txt.LEAST_PX, bold=True, key=True, max_lines=1,
+                                         narrow=True)], int(room.width()), int(room.height()))
                 if not ok:      # not even a line high: the name on the tile's middle, over the discs' room
                     room = QRectF(tile).adjusted(4, 0, -4, 0)
-                    fitted, _, ok = fit_lines([Line(short, txt.LEAST_PX, bold=True, key=True, max_lines=1,
-                                                    family=narrow)], int(room.width()), int(room.height()))
-            self._placed = (place_lines(fitted, room, ok), marks)
+                    fitted, ok = fit([pt.Row(short, txt.LEAST_PX, bold=True, key=True, max_lines=1,
+                                             narrow=True)], int(room.width()), int(room.height()))
+            self._placed = (place_lines(fitted, room), marks)
         return self._placed
 
     def drawn_texts(self) -> list[txt.DrawnText]:
@@ -741,31 +710,31 @@ class ConspiracyCard(PaintedOnce, Clickable):
             placed = []
             if self.cover:
                 top = QRectF(card.left() + 4, card.top() + 1, card.width() - 8, card.height() * 0.3 - 1)
-                fitted, _, ok = fit_lines([Line(f"Suspect {self.number}", 22, bold=True, key=True, max_lines=1,
-                                                ink=readable_ink(SUSPECT_BACK))], int(top.width()), int(top.height()))
+                fitted, ok = fit([pt.Row(f"Suspect {self.number}", 22, bold=True, key=True, max_lines=1,
+                                         ink=readable_ink(SUSPECT_BACK))], int(top.width()), int(top.height()))
                 if not ok:
-                    fitted, _, ok = fit_lines([Line(str(self.number), 22, bold=True, key=True, max_lines=1,
-                                                    ink=readable_ink(SUSPECT_BACK))],
-                                              int(top.width()), int(top.height()))
-                placed += place_lines(fitted, top, ok)
+                    fitted, ok = fit([pt.Row(str(self.number), 22, bold=True, key=True, max_lines=1,
+                                             ink=readable_ink(SUSPECT_BACK))],
+                                     int(top.width()), int(top.height()))
+                placed += place_lines(fitted, top)
                 face = self.cover_rect()
                 band = pt.band_height(face, pt.CardLook(caption=""))
                 room = face.adjusted(3, band + 1, -3, -1)
-                fitted, _, ok = fit_lines([Line(self.cover[0], 20, bold=room.height() > 40),
-                                           Line(self.cover[1], 18, optional=True, max_lines=1)],
-                                          int(room.width()), int(room.height()))
-                placed += place_lines(fitted, room, ok)
+                fitted, ok = fit([pt.Row(self.cover[0], 20, bold=room.height() > 40, max_lines=2),
+                                  pt.Row(self.cover[1], 18, optional=True, max_lines=1)],
+                                 int(room.width()), int(room.height()))
+                placed += place_lines(fitted, room)
             else:
                 band = pt.band_height(card, pt.CardLook(caption="")) if self.name else 0
                 room = card.adjusted(6, 6 + band, -6, -6)
                 ink = INK if self.name else readable_ink(SUSPECT_BACK)
-                lines = [Line(str(self.number), 34, least, bold=True, key=True, max_lines=1, ink=ink)]
+                lines = [pt.Row(str(self.number), 34, least, bold=True, key=True, max_lines=1, ink=ink)]
                 if self.name:
-                    lines.append(Line(self.name, 22, bold=True))
+                    lines.append(pt.Row(self.name, 22, bold=True, max_lines=2))
                 else:
-                    lines.append(Line("Suspect", 22, bold=True, optional=True, max_lines=1, ink=ink))
-                fitted, _, ok = fit_lines(lines, int(room.width()), int(room.height()))
-                placed += place_lines(fitted, room, ok)
+                    lines.append(pt.Row("Suspect", 22, bold=True, optional=True, max_lines=1, ink=ink))
+                fitted, ok = fit(lines, int(room.width()), int(room.height()))
+                placed += place_lines(fitted, room)
             self._placed = placed
         return self._placed
 
@@ -811,7 +780,7 @@ class CaseCard(PaintedOnce, QWidget):
         self.colour, self.symbol = colour, symbol
         self.card: tuple[str, str, str, str] | None = None      # name, cost, points, extra
         self.setSizePolicy(QSizePolicy.Ignored, QSizePolicy.Ignored)
-        self._placed: list[tuple[txt.DrawnText, Line]] | None = None
+        self._placed: list[tuple[txt.DrawnText, pt.Row]] | None = None
 
     def set_card(self, card: tuple[str, str, str, str] | None) -> None:
         if card != self.card:
@@ -828,26 +797,26 @@ class CaseCard(PaintedOnce, QWidget):
         # Never a legal choice: no room kept for a glow.
         return QRectF(self.rect()).adjusted(3, 3, -3, -3)
 
-    def _layout(self) -> list[tuple[txt.DrawnText, Line]]:
+    def _layout(self) -> list[tuple[txt.DrawnText, pt.Row]]:
         if self._placed is None:
             card = self.card_rect()
             band = pt.band_height(card, pt.CardLook(caption=""))
             room = card.adjusted(5, band + 1, -5, -1)
             if self.card is None:
-                lines = [Line("(empty)", 18, ink=SOFT_INK)]
+                lines = [pt.Row("(empty)", 18, ink=SOFT_INK, max_lines=2)]
             else:
                 name, cost, worth, extra = self.card
-                lines = [Line(name, 18, bold=True, optional=True, max_lines=1, ink=SOFT_INK),
-                         Line(cost, 20, max_lines=3), Line(worth, 22, bold=True, max_lines=1),
-                         Line(extra, 18, optional=True, max_lines=1)]
-            fitted, _, ok = fit_lines(lines, int(room.width()), int(room.height()))
+                lines = [pt.Row(name, 18, bold=True, optional=True, max_lines=1, ink=SOFT_INK),
+                         pt.Row(cost, 20, max_lines=3), pt.Row(worth, 22, bold=True, max_lines=1),
+                         pt.Row(extra, 18, optional=True, max_lines=1)]
+            fitted, ok = fit(lines, int(room.width()), int(room.height()))
             if not ok and self.card is not None:
                 # A small card: how many evidence it needs (each one is named on the card's tooltip
                 # and in Take Cases), and its points.
                 n = len(self.card[1].split(", "))
-                lines = [Line(f"{n} evidence", 18, max_lines=1), Line(self.card[2], 22, bold=True, max_lines=1)]
-                fitted, _, ok = fit_lines(lines, int(room.width()), int(room.height()))
-            self._placed = place_lines(fitted, room, ok)
+                lines = [pt.Row(f"{n} evidence", 18, max_lines=1), pt.Row(self.card[2], 22, bold=True, max_lines=1)]
+                fitted, ok = fit(lines, int(room.width()), int(room.height()))
+            self._placed = place_lines(fitted, room)
         return self._placed
 
     def drawn_texts(self) -> list[txt.DrawnText]:
@@ -1145,19 +1114,19 @@ class PlayerTab(HoldsDice, PaintedOnce, Clickable):
                 # wide), then the points and cash with the dice, or less (the dice go first).
                 placed = []
                 for words in (mark + self.parts[0], self.parts[0], elided(self.parts[0], room_w)):
-                    fitted, _, ok = fit_lines([Line(words, 20, bold=True, max_lines=1)], int(room_w), int(line_h))
+                    fitted, ok = fit([pt.Row(words, 20, bold=True, max_lines=1)], int(room_w), int(line_h))
                     if ok:
-                        placed = place_lines(fitted, QRectF(x, 3, room_w, line_h), ok)
+                        placed = place_lines(fitted, QRectF(x, 3, room_w, line_h))
                         break
                 rest = self.parts[1:]
                 all_dice = len(self.dice) * (face + 2) + 6 if self.dice else 0
                 show_dice = False
                 for words, dice_w in (("  ".join(rest), all_dice), (rest[0], all_dice), (rest[0], 0),
                                       (rest[0].split()[0], 0)):
-                    fitted, _, ok = fit_lines([Line(words, 17, max_lines=1)], int(room_w - dice_w), int(line_h))
+                    fitted, ok = fit([pt.Row(words, 17, max_lines=1)], int(room_w - dice_w), int(line_h))
                     if ok:
                         show_dice = bool(dice_w)
-                        placed += place_lines(fitted, QRectF(x, 3 + line_h, room_w - dice_w, line_h), ok)
+                        placed += place_lines(fitted, QRectF(x, 3 + line_h, room_w - dice_w, line_h))
                         break
                 width = max((QFontMetrics(txt.font(d.px)).horizontalAdvance(d.text) for d, x in placed if not x.bold),
                             default=0)
@@ -1170,15 +1139,15 @@ class PlayerTab(HoldsDice, PaintedOnce, Clickable):
                 parts = list(self.parts)
                 while True:
                     dice_w = len(self.dice) * (face + 2) + 6 if self.dice and len(parts) > 1 else 0
-                    fitted, _, ok = fit_lines([Line(mark + "  ".join(parts), 24 if self.current else 18, bold=True,
-                                                    max_lines=1)], int(room_w - dice_w), int(h - 4))
+                    fitted, ok = fit([pt.Row(mark + "  ".join(parts), 24 if self.current else 18, bold=True,
+                                             max_lines=1)], int(room_w - dice_w), int(h - 4))
                     if ok or len(parts) <= 1:
                         break
                     parts.pop()
                 if not ok:                  # too narrow for a name: as much of it as fits, with "…"
-                    fitted, _, ok = fit_lines([Line(elided(parts[0], room_w), 18, bold=True, max_lines=1)],
-                                              int(room_w), int(h - 4))
-                placed = place_lines(fitted, QRectF(x, 2, room_w - dice_w, h - 4), ok) if ok else []
+                    fitted, ok = fit([pt.Row(elided(parts[0], room_w), 18, bold=True, max_lines=1)],
+                                     int(room_w), int(h - 4))
+                placed = place_lines(fitted, QRectF(x, 2, room_w - dice_w, h - 4)) if ok else []
                 width = max((QFontMetrics(txt.font(d.px, True)).horizontalAdvance(d.text) for d, _ in placed),
                             default=0)
                 if dice_w:
