@@ -129,6 +129,10 @@ class HoldsDice:
 
 
 # --- words on their own ---------------------------------------------------------------------------
+#: a status line's lead (the round, the badge) is read from across the room: never below this size
+LEAD_LEAST = 20
+
+
 class Words(PaintedOnce, QWidget):
     """Painted words fitted to the widget (a status line): parts joined by " · ", the last ones
     left out when even the least size has no room for them. The first ``lead`` parts are a line of
@@ -162,8 +166,8 @@ class Words(PaintedOnce, QWidget):
             head, parts = self.parts[:self.lead], list(self.parts[self.lead:])
             # The lead line no smaller than 20 px while the others can give way; in a very small room
             # it alone, down to the least size.
-            first = ([pt.Row(" \u00B7 ".join(head), self.lead_largest, 20, bold=True, key=True, max_lines=2)]
-                     if head else [])
+            first = ([pt.Row(" \u00B7 ".join(head), self.lead_largest, LEAD_LEAST, bold=True, key=True,
+                              max_lines=2)] if head else [])
             while True:
                 rest = [pt.Row(" \u00B7 ".join(parts), self.largest, bold=self.bold, max_lines=self.max_lines,
                              optional=bool(head))] if parts else []
@@ -1265,11 +1269,17 @@ class BoardArea(QWidget):
             pool_h = _clamp(H * 0.19, 64, 104)
             # Right of the dice: the status line, and "Check your box" under it when values wait.
             side_least = 220.0
+            box_h = txt.line_height(16, True) + 14
             natural = self.pool.natural_width(pool_h, W - side_least - gap)
+            lead_h = 2 * txt.line_height(LEAD_LEAST, True) + 2
+            if self.box_wanted and W - natural - gap < 440 and pool_h < lead_h + box_h + 4:
+                # "Check your box" goes under the status: the pool a little higher, so the status
+                # keeps two lines of its lead at the lead's least size.
+                pool_h = lead_h + box_h + 4
+                natural = self.pool.natural_width(pool_h, W - side_least - gap)
             side = QRectF(natural + gap, 0, min(W - natural - gap, 600), pool_h)
             status = QRectF(side)
             if self.box_wanted:
-                box_h = txt.line_height(16, True) + 14
                 if side.width() >= 440:         # beside the status
                     box = QRectF(side.right() - 200, (pool_h - box_h) / 2, 200, box_h)
                     status.setRight(box.left() - gap)
