@@ -27,8 +27,8 @@ from typing import Any, Callable
 
 from PySide6.QtCore import QPoint, QRectF, Qt
 from PySide6.QtGui import QFont, QFontMetrics, QPainter
-from PySide6.QtWidgets import (QComboBox, QFrame, QGridLayout, QHBoxLayout, QScrollArea, QSizePolicy, QVBoxLayout,
-                               QWidget)
+from PySide6.QtWidgets import (QComboBox, QFrame, QGridLayout, QHBoxLayout, QLabel, QScrollArea, QSizePolicy,
+                               QVBoxLayout, QWidget)
 
 from engine.errors import RuleViolation
 from engine.game import Journal, Option, action_from_json
@@ -121,6 +121,21 @@ def scrolled(widget: QWidget, name: str) -> QScrollArea:
     return area
 
 
+def titled_column(name: str, title_name: str, *, margins: tuple[int, int, int, int], spacing: int
+                  ) -> tuple[QWidget, QVBoxLayout, QLabel]:
+    """A widget named ``name`` whose pieces stand in a column under a heading named ``title_name``
+    (the table's panel of choices, the final scoring): the widget, its column and the heading."""
+    widget = QWidget()
+    widget.setObjectName(name)
+    column = QVBoxLayout(widget)
+    column.setContentsMargins(*margins)
+    column.setSpacing(spacing)
+    title = label("", "smhead")
+    title.setObjectName(title_name)
+    column.addWidget(title)
+    return widget, column, title
+
+
 class SuddsTable(GameTable):
     """The dice pool on top; the city and the Conspiracy; the Case display and the players' boards
     (or a panel)."""
@@ -189,14 +204,8 @@ class SuddsTable(GameTable):
         self.sheet = PlayerSheet()
         # A panel: the table's own choices (a title, the choices, a note; its row of buttons stays
         # in sight under them when the choices scroll).
-        self.panel = QWidget()
-        self.panel.setObjectName("sm:panel")
-        pl = QVBoxLayout(self.panel)
-        pl.setContentsMargins(4, 2, 8, 2)
-        pl.setSpacing(6)
-        self.panel_title = label("", "smhead")
-        self.panel_title.setObjectName("sm:panel-title")
-        pl.addWidget(self.panel_title)
+        self.panel, pl, self.panel_title = titled_column("sm:panel", "sm:panel-title", margins=(4, 2, 8, 2),
+                                                         spacing=6)
         self.panel_body = QGridLayout()
         self.panel_body.setSpacing(6)
         pl.addLayout(self.panel_body)
@@ -215,14 +224,8 @@ class SuddsTable(GameTable):
         self.panel_buttons.setSpacing(6)
         box.addLayout(self.panel_buttons)
         # After the reveal: the final scoring, one line per player (End of Game).
-        self.final = QWidget()
-        self.final.setObjectName("sm:final")
-        fl = QVBoxLayout(self.final)
-        fl.setContentsMargins(4, 0, 8, 0)
-        fl.setSpacing(8)
-        self.final_head = label("", "smhead")
-        self.final_head.setObjectName("sm:final:head")
-        fl.addWidget(self.final_head)
+        self.final, fl, self.final_head = titled_column("sm:final", "sm:final:head", margins=(4, 0, 8, 0),
+                                                        spacing=8)
         self.final_lines: dict[str, Any] = {}
         for p in self.players:
             line = label("", "sm")
