@@ -608,7 +608,9 @@ class DicePoolReader:
                 result = self._check(region, kind, pips, group, lo, hi)
                 if isinstance(result, _Face):
                     found.append(result)
-                elif result in _SHAPE_FITTED:
+                elif result in _SHAPE_FITTED and not (m == 2 and result == "size"):
+                    # (Any two pips fit a 2 exactly: a pair refused only for its size, a 1's pip and a pip
+                    # of the next die, has no face's shape and vetoes no 1.)
                     shaped.append(set(group))
         if region.halves[kind]:
             found += self._six_from_halves(region, kind, lo, hi)

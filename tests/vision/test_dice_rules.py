@@ -130,3 +130,35 @@ def test_two_pips_run_together_split_back_into_the_two_pips_of_a_six_row():
     round_pip = np.zeros((40, 40), np.uint8)
     cv2.circle(round_pip, (20, 20), 7, 1, -1)
     assert _elongation_and_halves(round_pip)[0] < DicePoolReader.TWO_PIP_LENGTH[0]
+
+
+def _die_scene(one_pip_drop: int) -> np.ndarray:
+    """White dice of 40 px with grey rims on a grey table: a 1 pressed against a 2 whose lower pip
+    is `one_pip_drop` px below the 1's row, and three lone 4s that set the pool's usual size."""
+    import cv2
+
+    image = np.full((240, 320, 3), 150, np.uint8)
+
+    def die(cx, cy, pips, diameter=8):
+        cv2.rectangle(image, (cx - 20, cy - 20), (cx + 19, cy + 19), (235, 235, 235), -1)
+        cv2.rectangle(image, (cx - 20, cy - 20), (cx + 19, cy + 19), (120, 120, 120), 1)
+        for u, v in pips:
+            cv2.circle(image, (int(cx + 40 * u), int(cy + 40 * v)), diameter // 2, (30, 30, 30), -1, cv2.LINE_AA)
+
+    for cx in (60, 160, 260):
+        die(cx, 190, [(-.25, -.25), (.25, -.25), (-.25, .25), (.25, .25)])
+    die(100, 80, [(0, 0)])
+    die(140, 80 + one_pip_drop, [(-.25, .25), (.25, -.25)])
+    return cv2.GaussianBlur(image, (3, 3), 0)
+
+
+def test_a_one_beside_a_die_whose_pip_is_a_twos_length_away_is_read():
+    """The 1's pip and the near pip of the next die are as far apart as a 2 one size too big:
+    any two pips fit a 2 exactly, so that pair, refused for its size, is no face and does not
+    stop the 1 (real photos: a red 1 beside a blue 4, a white 1 beside a black die)."""
+    reader = DicePoolReader()
+    for drop in (5, 7, 9):
+        values = {(round(r.centre[0]), round(r.centre[1])): r.value for r in reader.read(_die_scene(drop))}
+        assert values.get((100, 80)) == 1
+        assert values.get((140, 80 + drop)) == 2
+        assert sorted(values.values()) == [1, 2, 4, 4, 4]
