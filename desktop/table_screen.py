@@ -26,7 +26,7 @@ from engine.game import Option
 from .die.mapping import explain_roll
 from .die.widgets import DieStatusLight
 from .drawn import EventList, PlayerButton, player_colours
-from .drawn.text import KEY_PX, LEAST_PX
+from .drawn.text import ELLIPSIS, KEY_PX, LEAST_PX
 from .games import GameController, public_texts
 from .table_base import GameTable
 from .tables import table_class
@@ -36,6 +36,9 @@ SIDE_WIDTH = 320
 BOTTOM_HEIGHT = 96         # what happened: its height; the journals and the camera fit beside it
 MESSAGE_LINES = 2          # the message area shows the newest lines; the log keeps them all
 MESSAGE_ROOM_LINES = 4     # two messages longer than this many lines: the newest shows alone
+# Under a long message the actions keep this much: their title and a scroll bar. Small, so that on
+# a 720p laptop the newest event still shows whole under a game's die and its three choices.
+ACTIONS_LEAST = 40
 PROMPT_LINES = 2           # the prompt's room, whatever it says: the table never moves for it
 COMPACT_FROM = 6           # this many action buttons or more: lower buttons, so the column fits a laptop
 ACTION_POINT_SIZE = 18     # the legal choices read from across the table (24 px)
@@ -154,6 +157,8 @@ class TableScreen(QWidget):
             self.messages.addWidget(page)
         self.messages.hide()
         self._message_fitted: tuple | None = None
+        #: each message label's whole words (a message too long for the column shows shortened)
+        self._message_words: dict[QLabel, str] = {}
 
         # The side column starts level with the table, under the prompt.
         body = QHBoxLayout()
@@ -207,6 +212,9 @@ class TableScreen(QWidget):
         self.action_scroll.setWidget(holder)
         holder.setAutoFillBackground(False)            # setWidget fills it: the column keeps the window's
         self.action_scroll.viewport().setAutoFillBackground(False)
+        # Its least is set here, not by the scroll area's own hint: the room a long message leaves
+        # the actions (_message_cap) is measured from it.
+        self.action_scroll.setMinimumHeight(ACTIONS_LEAST)
         side.addWidget(self.action_scroll, 1)
         side.addWidget(self.messages)
 
@@ -257,25 +265,77 @@ class TableScreen(QWidget):
         probe.ensurePolished()
         return probe.sizeHint().height() + 4
 
+    def _message_cap(self) -> int:
+        """The most height the message may have: the body's room (what the table has beside the
+        side column) less the die box and ACTIONS_LEAST. Measured from the layout's other rows, not
+        from the column as it stands, so the column's least never exceeds the body and the table
+        keeps its place to the pixel whatever the message says."""
+        outer = self.layout()
+        rows = [outer.itemAt(i) for i in range(outer.count())]
+        others = [item for item in rows if item.layout() is not self.body and not item.isEmpty()]
+        body = (self.contentsRect().height() - outer.contentsMargins().top() - outer.contentsMargins().bottom()
+                - sum(item.sizeHint().height() for item in others) - outer.spacing() * len(others))
+        column = ACTIONS_LEAST + self.side.spacing()
+        if not self.die_box.isHidden():
+            column += self.die_box.sizeHint().height() + self.side.spacing()
+        return body - column
+
     def _message_height(self, width: int) -> int:
-        """The shown message's height at the side column's ``width`` (0 with none): a message longer
-        than MESSAGE_ROOM_LINES lines gets smaller type first (never below LEAST_PX)."""
-        if self.messages.isHidden():
-            return 0
+        """The shown message's height at the side column's ``width`` (0 with none).
+
+        Read at a metre, whole words in large type come first, and the actions must stay in
+        view: a message longer than MESSAGE_ROOM_LINES lines gets smaller type (never below
+        LEAST_PX); still longer, it takes the room under the actions, which scroll meanwhile (an
+        error's reason and its rulebook section are read whole rather than hidden in a tooltip
+        nobody at the table hovers). Only a message longer than the whole column
+        (_message_cap) is shortened with "\u2026", its whole words in the tooltip (and, for what
+        happened, in the log): the column never grows past the body, so the table never moves."""
         page = self.messages.currentWidget()
+        if self.messages.isHidden() or page is self.quiet:
+            return 0
         words = self.undo_question if page is self.undo_panel else page
-        if self._message_fitted != (words, words.text(), width):
-            self._message_fitted = (words, words.text(), width)
+        whole = self._message_words.get(words, words.text())
+        cap = self._message_cap()
+        if self._message_fitted != (words, whole, width, cap):
+            self._message_fitted = (words, whole, width, cap)
+            words.setText(whole)
+            words.setToolTip("")
             words.setStyleSheet("")
             words.ensurePolished()
-            px, room = QFontInfo(words.font()).pixelSize(), self._message_room()
-            while px > LEAST_PX and words.heightForWidth(width) > room:
+            # The undo question shares the room with its two buttons.
+            beside = (self.undo_panel.layout().totalHeightForWidth(width) - words.heightForWidth(width)
+                      if page is self.undo_panel else 0)
+            room = max(cap - beside, 1)
+            px = QFontInfo(words.font()).pixelSize()
+            while px > LEAST_PX and words.heightForWidth(width) > min(self._message_room(), room):
                 px -= 1
                 words.setStyleSheet(f"font-size: {px}px;")
                 words.ensurePolished()
+            if words.heightForWidth(width) > room:
+                words.setText(self._shortened(words, whole, width, room))
+                words.setToolTip(plain_tip(whole))
         if page is self.undo_panel:
             return self.undo_panel.layout().totalHeightForWidth(width)
         return page.heightForWidth(width)
+
+    @staticmethod
+    def _shortened(words: QLabel, whole: str, width: int, height: int) -> str:
+        """The most whole words of ``whole`` that ``words`` shows in ``height`` at ``width``, then
+        "\u2026" (never less than the first word)."""
+        parts = whole.split(" ")
+        shown, hidden = 1, len(parts)            # this many words fit, this many do not
+        while hidden - shown > 1:
+            middle = (shown + hidden) // 2
+            words.setText(" ".join(parts[:middle]).rstrip() + ELLIPSIS)
+            shown, hidden = (middle, hidden) if words.heightForWidth(width) <= height else (shown, middle)
+        return " ".join(parts[:shown]).rstrip() + ELLIPSIS
+
+    def _set_message(self, words: QLabel, text: str) -> None:
+        """``text`` in a message label, fitted to the column when its page shows."""
+        self._message_words[words] = text
+        self._message_fitted = None
+        words.setText(text)
+        words.setToolTip("")
 
     def _place_message(self, page: QWidget) -> None:
         """Show ``page`` (or no message) under the actions, as high as its lines."""
@@ -618,7 +678,7 @@ class TableScreen(QWidget):
         # takes the room under them, and where they need that room too, they scroll meanwhile.
         if not self.messages.isHidden():
             self.messages.setFixedHeight(self._message_height(width))
-            if buttons and need(width, compact) + self.messages.height() + self.side.spacing() > room:
+            if (buttons or hints) and need(width, compact) + self.messages.height() + self.side.spacing() > room:
                 scroll = True
         bar = self.action_scroll.verticalScrollBar().sizeHint().width() if scroll else 0
         self.action_scroll.setVerticalScrollBarPolicy(Qt.ScrollBarAlwaysOn if scroll else Qt.ScrollBarAlwaysOff)
@@ -674,26 +734,26 @@ class TableScreen(QWidget):
         """Show what just happened, in the words everyone may read (the newest lines)."""
         lines = [line for line in lines if line][-MESSAGE_LINES:]
         if lines:
-            self.banner.setText("\n".join(lines))
-            self._message_fitted = None
+            self._set_message(self.banner, "\n".join(lines))
             # Two long lines may need more rows than the place has even in the least type: the newest
             # one then shows alone (what happened and the full log keep them all).
             self.banner.setStyleSheet(f"font-size: {LEAST_PX}px;")
             self.banner.ensurePolished()
-            if len(lines) > 1 and self.banner.heightForWidth(self.side_widget.width()) > self._message_room():
-                self.banner.setText(lines[-1])
+            room = min(self._message_room(), self._message_cap())
+            if len(lines) > 1 and self.banner.heightForWidth(self.side_widget.width()) > room:
+                self._set_message(self.banner, lines[-1])
             self._place_message(self.banner)
         else:
             self._hide_message()
 
     def notice(self, text: str) -> None:
         """A plain message from the shell itself (the camera stopped, say), in the message place."""
-        self.banner.setText(text)
+        self._set_message(self.banner, text)
         self._place_message(self.banner)
 
     def complain(self, exc: RuleViolation) -> None:
         text = exc.message + (f" (Rulebook: {exc.section})" if exc.section else "")
-        self.error.setText(text)
+        self._set_message(self.error, text)
         self._place_message(self.error)
 
     def _hide_message(self) -> None:
@@ -844,6 +904,7 @@ class TableScreen(QWidget):
     def _die_problem(self, message: str) -> None:
         self.die_message.setText(message)
         self.die_message.show()
+        self._fit_action_column()          # a taller die box: a message under the actions gives way
 
     def roll_on_screen(self) -> None:
         if self.die is not None:
@@ -861,7 +922,7 @@ class TableScreen(QWidget):
         history = self.controller.session.undo_history()
         if not history:
             return
-        self.undo_question.setText(f"Undo \u201c{history[-1]}\u201d?")
+        self._set_message(self.undo_question, f"Undo \u201c{history[-1]}\u201d?")
         self._place_message(self.undo_panel)
         self.undo_no.setFocus()
 

@@ -14,6 +14,9 @@ from PySide6.QtCore import QPoint, QRect, QRectF, Qt
 from PySide6.QtGui import QFontInfo, QPainter
 
 from desktop.drawn.text import ELLIPSIS, KEY_PX, LEAST_PX
+from desktop.tables import installed_games
+from engine.errors import RuleViolation
+from engine.games import game_info
 
 from .driver import Driver, open_demo_table
 from .painted import painted_texts
@@ -45,12 +48,63 @@ def _settled(window, qtbot):
     return seen
 
 
-def _same_place(now: QRect, before: QRect) -> bool:
-    """The table's top, left and width as before: its cards do not jump. Its bottom edge may move
-    down by a little (at most 16 px): a long message under the actions makes the side column
-    taller, and the window's layout then takes that much from the strip below (measured: 12 px)."""
-    return (now.topLeft() == before.topLeft() and now.width() == before.width()
-            and before.height() <= now.height() <= before.height() + 16)
+def _column_within_body(window, size) -> list[str]:
+    """What a message made grow past its room: the side column's least height past the body beside
+    it (the window's layout would take the difference from the table's strip below, or squeeze the
+    die), the window's least past the screen, the die box below its own height."""
+    screen = window.table
+    side, die = screen.side_widget, screen.die_box
+    problems = []
+    if side.minimumSizeHint().height() > side.height():
+        problems.append(f"the side column needs {side.minimumSizeHint().height()} px, the body has {side.height()}")
+    if window.minimumSizeHint().height() > size[1]:
+        problems.append(f"the window needs {window.minimumSizeHint().height()} px of {size[1]}")
+    if die.isVisible() and die.height() < die.sizeHint().height():
+        problems.append(f"the die box squeezed to {die.height()} px of {die.sizeHint().height()}")
+    return problems
+
+
+def _shown_whole_or_shortened(words, *wholes: str) -> str:
+    """A message label shows all its lines at LEAST_PX or more: one of ``wholes``, or its first
+    words ending in "…" with the whole of it in the tooltip. Returns what it stands for."""
+    assert QFontInfo(words.font()).pixelSize() >= LEAST_PX
+    assert words.heightForWidth(words.width()) <= words.height() + 1, words.text()
+    shown = words.text()
+    if shown in wholes:
+        assert words.toolTip() == ""
+        return shown
+    whole = next(w for w in wholes if w in html.unescape(words.toolTip()))
+    assert shown.endswith(ELLIPSIS) and whole.startswith(shown.rstrip(ELLIPSIS)), shown
+    return whole
+
+
+LONG_EVENTS = ["Bartholomew Montgomery-J rolled Loot and looked at the card in the centre of the table, "
+               "then swapped it with one of his own cards and passed the die on.",
+               "MARGARET WOLLSTONECRAFT looked at one of her own cards, kept it where it lies and passed "
+               "the die on to the next player at the table."]
+LONG_NOTICE = ("The camera stopped: pick each card on the screen until it is back, or restart it from the "
+               "camera panel below. The game goes on meanwhile and nothing you picked is lost.")
+LONG_ERROR = ("That card is not one you may look at now: pick one of the highlighted cards on the table, "
+              "or cancel the action and choose another one.")
+LONG_UNDONE = "Bartholomew Montgomery-J looked at the card in the centre of the table and swapped it"
+
+
+def _every_message(screen, monkeypatch, times: int):
+    """Shows each kind of message in turn (what happened, a notice from the shell, a refusal, the
+    undo question), its words ``times`` over; yields the label and what it may stand for."""
+    def longer(words: str) -> str:
+        return " ".join([words] * times)
+
+    events = [longer(line) for line in LONG_EVENTS]
+    screen.say(events)
+    yield screen.banner, ("\n".join(events), events[-1])      # both, or the newest alone
+    screen.notice(longer(LONG_NOTICE))
+    yield screen.banner, (longer(LONG_NOTICE),)
+    screen.complain(RuleViolation(longer(LONG_ERROR), "Play, step 2"))
+    yield screen.error, (f"{longer(LONG_ERROR)} (Rulebook: Play, step 2)",)
+    monkeypatch.setattr(screen.controller.session, "undo_history", lambda: [longer(LONG_UNDONE)])
+    screen.ask_undo()
+    yield screen.undo_question, (f"Undo \u201c{longer(LONG_UNDONE)}\u201d?",)
 
 
 def _lines(label) -> int:
@@ -59,12 +113,17 @@ def _lines(label) -> int:
                  / metrics.lineSpacing())
 
 
-@pytest.mark.parametrize("size", [(1280, 680), (1366, 728), (1920, 1040)], ids=lambda s: f"{s[0]}")
+SIZES = [(1280, 680), (1366, 728), (1920, 1040)]
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}")
 def test_the_table_keeps_its_place_for_a_longer_prompt_and_for_a_message(window, qtbot, monkeypatch, size):
     """A prompt on two lines instead of one, and a message shown or gone, leave the table where
-    it was: a family's eyes (and a finger on the touchpad) find each card where it just was."""
+    it was to the pixel: a family's eyes (and a finger on the touchpad) find each card where it
+    just was."""
     t = open_demo_table(window, qtbot, "carmen-cards", NAMES)
     fits(t, size, "the table")
+    window.camera_panel.stop()                 # no simulated camera talking meanwhile
     screen = window.table
     monkeypatch.setattr(screen, "_prompt_text", lambda text: SHORT_PROMPT)
     screen.refresh()
@@ -76,15 +135,45 @@ def test_the_table_keeps_its_place_for_a_longer_prompt_and_for_a_message(window,
     assert t.prompt == LONG_PROMPT and _lines(screen.prompt_label) == 2
     assert QFontInfo(screen.prompt_label.font()).pixelSize() >= KEY_PX
     screen.say(["Ann rolled Loot.", "Bob looked at a card."])
-    assert _same_place(_settled(window, qtbot), short)
+    assert _settled(window, qtbot) == short
     assert t.banner == "Ann rolled Loot.\nBob looked at a card."
     screen.notice("The camera stopped: pick each card on the screen until it is back, or restart it.")
-    assert _same_place(_settled(window, qtbot), short)
+    assert _settled(window, qtbot) == short
+    for times in (1, 3, 12):
+        for words, wholes in _every_message(screen, monkeypatch, times):
+            assert _settled(window, qtbot) == short, (times, words.text())
+            assert _column_within_body(window, size) == [], (times, words.text())
+            _shown_whole_or_shortened(words, *wholes)
     screen.start_option(screen.controller.session.prompt().options[0])      # a new action: the message goes
     screen.cancel_flow()
-    assert _same_place(_settled(window, qtbot), short)
+    assert _settled(window, qtbot) == short
     assert not t.visible("banner")
     fits(t, size, "after the messages")
+
+
+@pytest.mark.parametrize("game", installed_games())
+def test_no_message_moves_any_games_table(window, qtbot, monkeypatch, game):
+    """Every game's demo table, on a 720p and a 768p laptop and a full-HD screen: what happened,
+    a notice, a refusal and the undo question, short or far too long for the column, leave the
+    table where it was to the pixel and squeeze nothing; a message too long even for the column's
+    room shows its first words and "…", the whole of it in the tooltip."""
+    players = game_info(game).players
+    t = open_demo_table(window, qtbot, game, NAMES[:max(min(players), min(len(NAMES), max(players)))])
+    window.camera_panel.stop()
+    screen = window.table
+    shortened = 0
+    for size in SIZES:
+        fits(t, size, f"{game} at {size}")
+        screen._hide_message()
+        before = _settled(window, qtbot)
+        for times in (1, 12):
+            for words, wholes in _every_message(screen, monkeypatch, times):
+                assert _settled(window, qtbot) == before, (size, times, words.text())
+                assert _column_within_body(window, size) == [], (size, times, words.text())
+                shortened += words.text() != _shown_whole_or_shortened(words, *wholes)
+        screen._hide_message()
+        assert _settled(window, qtbot) == before
+    assert shortened                           # the longest messages did meet the column's end
 
 
 def test_with_no_message_the_table_starts_right_under_the_prompt(window, qtbot):
