@@ -47,8 +47,8 @@ from ...private import journal_table
 from ...table_base import GameTable, ShelfScreen, TableShell
 from ...widgets import WrappingButton, clear_layout, label, plain_tip
 from . import dice as pool_dice
-from .board import (BoardArea, CaseCard, CityMap, ConspiracyCard, DicePool, DistrictLook, PlayerSheet, PlayerTab,
-                    PoolDie, SheetData, Words, paint_pool_die)
+from .board import (BoardArea, CaseCard, CityMap, ColumnChoice, ColumnLook, ConspiracyCard, DicePool, DistrictLook,
+                    PlayerSheet, PlayerTab, PoolDie, SheetData, Words, paint_pool_die)
 from .box_form import BoxForm, BoxReview, reward_words
 from .city import load_city
 
@@ -70,6 +70,8 @@ TABLE_STYLE = ('QLabel[role="sm"] { font-size: 17px; } QLabel[role="smhead"] { f
 SHORT_NAME = {"office": "Office", "cases": "Cases", "news": "News"}
 CHOICE_POINT_SIZE = 18          # a panel's choices: 24 px where they fit ...
 LEAST_POINT_SIZE = 12           # ... and never below 16 px
+#: a column of the board offered by The Office is at least this wide: three to a line on a laptop
+COLUMN_LEAST = 290
 COMBO_STYLE = ("QComboBox { font-size: 17px; min-height: 34px; }"
                " QAbstractItemView { font-size: 17px; min-width: 340px; }")
 #: a list that is one of the few choices of a panel (Investigate's cards): as large as its buttons
@@ -735,7 +737,7 @@ class SuddsTable(GameTable):
             width = self.board.panel_width()
             per = max(1, min(per_row, max(1 if width < 400 else 2, int(width // least))))
             cell = (width - 12 - self.panel_body.spacing() * (per - 1)) / per
-            heights = [max(48, w.height_for(int(cell), False)) if isinstance(w, ChoiceButton)
+            heights = [max(48, w.height_for(int(cell), False)) if isinstance(w, (ChoiceButton, ColumnChoice))
                        else w.sizeHint().height() for w in widgets]
             rows = [max(heights[i:i + per]) for i in range(0, len(heights), per)]
             need = (self.panel_title.heightForWidth(width - 12) + sum(rows) + 6 * (len(rows) + 2)
@@ -751,11 +753,15 @@ class SuddsTable(GameTable):
         width = self.board.panel_width()
         fit = max(1 if width < 400 else 2, int(width // least))
         per_row = max(1, min(per_row, fit))
-        # Each button as high as its words take at their full size (never shrunk to a fixed height).
         cell = (width - 12 - self.panel_body.spacing() * (per_row - 1)) / per_row
+        # Each choice as high as its words take at their full size (never shrunk to a fixed height),
+        # and as high as the others on its line.
+        heights = [max(48, w.height_for(int(cell), False)) if isinstance(w, (ChoiceButton, ColumnChoice)) else 0
+                   for w in widgets]
         for i, w in enumerate(widgets):
-            if isinstance(w, ChoiceButton):
-                w.keep_height(max(48, w.height_for(int(cell), False)))
+            if isinstance(w, (ChoiceButton, ColumnChoice)):
+                line = i - i % per_row
+                w.keep_height(max(heights[line:line + per_row]))
             self.panel_body.addWidget(w, i // per_row, i % per_row)
         for c in range(max(self.panel_body.columnCount(), 8)):
             self.panel_body.setColumnStretch(c, 1 if c < per_row else 0)
@@ -947,16 +953,21 @@ class SuddsTable(GameTable):
         self.panel_title.setText(f"{self.player}, The Office: improve up to {n} column{'s' if n != 1 else ''}, in "
                                  f"order (you have ${b.cash}). Chosen: "
                                  + (", ".join(TRACK_NAME[t] for t in ups) + f" (${cost})" if ups else "nothing"))
+        # Each column of the player's board, drawn as a choice: its level, and what its next step
+        # costs and gives (issue 23: the board painted, a legal column glowing).
         widgets = []
-        for t in TRACKS:
+        for pips, t in enumerate(TRACKS, start=1):
             if levels[t] >= 4:
-                widgets.append(self._button(f"{TRACK_NAME[t]}: at the top", f"sm:up:{t}", lambda: None, enabled=False))
-                continue
-            lv = self.rules.box.level(t, levels[t] + 1)
-            ok = self.refusal({"type": "improve", "player": self.player, "tracks": ups + [t]}) is None
-            widgets.append(self._button(f"{TRACK_NAME[t]} to {lv.level}: ${lv.cost}, {reward_words(lv.reward)}",
-                                        f"sm:up:{t}", lambda t=t: self._add_up(t), enabled=ok))
-        self._fit_or_widen(widgets, 3)
+                step, ok = "at the top", False
+            else:
+                lv = self.rules.box.level(t, levels[t] + 1)
+                step = f"to {lv.level}: ${lv.cost}, {reward_words(lv.reward)}"
+                ok = self.refusal({"type": "improve", "player": self.player, "tracks": ups + [t]}) is None
+            choice = ColumnChoice(f"sm:up:{t}", ColumnLook(TRACK_NAME[t], pips, levels[t], b.levels[t],
+                                                           self.colours[self.player], step, ok, ups.count(t)))
+            choice.clicked.connect(lambda _=False, t=t: self._add_up(t))
+            widgets.append(choice)
+        self._fit_or_widen(widgets, 3, least=COLUMN_LEAST)
         self._row(self._button("Start again", "sm:clear", self._clear_ups, enabled=bool(ups)))
         self._row(self._button("Improve these" if ups else "Improve nothing", "sm:send",
                                                   lambda: self._send({"type": "improve", "tracks": list(ups)}),

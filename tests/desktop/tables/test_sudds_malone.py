@@ -457,7 +457,11 @@ def choices_in_sight(t, names: tuple[str, ...]) -> list[str]:
         inside = seen if area.isAncestorOf(w) else whole
         if not inside.contains(rect):
             problems.append(f"{w.objectName()} at {rect} is not wholly in sight ({inside})")
-        if QFontInfo(w.font()).pixelSize() < 24:
+        if hasattr(w, "drawn_texts"):       # a painted choice: the words it names itself by
+            small = [(d.text, d.px) for d in w.drawn_texts() if d.key and (d.px < 24 or not d.fits)]
+            if small or not any(d.key for d in w.drawn_texts()):
+                problems.append(f"{w.objectName()}: its name drawn at {small}")
+        elif QFontInfo(w.font()).pixelSize() < 24:
             problems.append(f"{w.objectName()}: {QFontInfo(w.font()).pixelSize()} px")
     return problems
 
