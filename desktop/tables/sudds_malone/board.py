@@ -1027,7 +1027,129 @@ class PlayerSheet(HoldsDice, PaintedOnce, QWidget):
             p.drawText(QRectF(drawn.rect).adjusted(shift, 0, 0, 0), int(Qt.AlignLeft | Qt.AlignVCenter), value)
 
 
-# --- The Office's choices: the columns of the board ------------------------------------------------
+# --- a panel's choices drawn as pieces of the table ------------------------------------------------
+class PaintedChoice(PaintedOnce, Clickable):
+    """A choice drawn as a piece of the table (issue 23): an emblem at its left (``emblem`` paints it),
+    its name (the key words: 24 px or more while it is legal) and, under it, what it does. A legal one
+    glows with the arrow, a chosen one is ticked, a refused one is greyed and not offered; Tab
+    reaches it and Enter takes it, as a click on the piece (not on the glow's room around it) does."""
+
+    PAD = 5.0
+
+    def __init__(self, name: str, words: str, detail: str, emblem: Callable[[QPainter, QRectF], None], *,
+                 legal: bool, chosen: bool, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName(name)
+        self.words, self.detail, self.chosen = words, detail, chosen
+        self.paint_emblem = emblem
+        self.setEnabled(legal)
+        self.setAccessibleName(self.text())
+        self.setSizePolicy(QSizePolicy.Preferred, QSizePolicy.Fixed)
+
+    @property
+    def legal(self) -> bool:
+        return self.isEnabled()
+
+    def text(self) -> str:
+        return f"{self.words} {self.detail}"
+
+    def tile(self) -> QRectF:
+        return QRectF(self.rect()).adjusted(pt.GLOW + 1, pt.GLOW + 1, -pt.GLOW - 1, -pt.GLOW - 1)
+
+    def _emblem_side(self, height: float) -> float:
+        return _clamp(height - 2 * self.PAD, 20, 36)
+
+    def _ink(self) -> str:
+        return INK if self.legal else SOFT_INK
+
+    def _name_row(self) -> pt.Row:
+        return pt.Row(self.words, 26, txt.KEY_PX if self.legal else txt.LEAST_PX, bold=True, key=True,
+                      max_lines=1, ink=self._ink())
+
+    def _detail_row(self) -> pt.Row:
+        return pt.Row(self.detail, 18, max_lines=2, ink=self._ink())
+
+    def _detail_right(self, tile: QRectF) -> float:
+        """Where the words under the name end (a choice with more to draw there leaves it room)."""
+        return tile.right() - self.PAD
+
+    def _rooms(self, tile: QRectF) -> tuple[QRectF, float, float, float]:
+        """(the emblem, where the words start, where the name's line ends (the tick's room), where
+        the line under it ends)."""
+        side = self._emblem_side(tile.height())
+        emblem = QRectF(tile.left() + self.PAD + 8, tile.center().y() - side / 2, side, side)   # clear of the arrow
+        left = emblem.right() + self.PAD
+        return emblem, left, tile.right() - self.PAD - pt.badge_size(tile) * 2, self._detail_right(tile)
+
+    def _fit_name(self, width: float) -> Fitted:
+        fitted, ok = fit([self._name_row()], width, 10_000)
+        if not ok:          # a narrow piece: the name shortened with "…" (its whole name is its accessible name)
+            row = self._name_row()
+            fitted, _ = fit([pt.Row(elided(row.text, width), txt.LEAST_PX, bold=True, key=True, max_lines=1,
+                                    ink=row.ink)], width, 10_000)
+        return fitted
+
+    def height_for(self, width: int, compact: bool = False) -> int:
+        """The height that shows its words at their largest at ``width`` (``compact``, as a ChoiceButton
+        takes it, changes nothing: a drawn choice has no padding to spare)."""
+        tile = QRectF(0, 0, width, 80).adjusted(pt.GLOW + 1, pt.GLOW + 1, -pt.GLOW - 1, -pt.GLOW - 1)
+        _, left, name_right, detail_right = self._rooms(tile)
+        name = self._fit_name(name_right - left)
+        detail, _ = fit([self._detail_row()], detail_right - left, 10_000)
+        words = name[2] + pt.GAP + max(detail[2], 14)
+        return int(max(words, 36) + 2 * self.PAD + 2 * (pt.GLOW + 1))
+
+    def keep_height(self, height: int) -> None:
+        self.setFixedHeight(height)
+
+    def sizeHint(self) -> QSize:
+        return QSize(300, self.height_for(300))
+
+    def layout(self) -> tuple[QRectF, list[tuple[txt.DrawnText, pt.Row]], QRectF]:
+        """(the emblem, the placed words, the line under the name): the name on top, what the choice
+        does under it."""
+        if self._placed is None:
+            tile = self.tile()
+            emblem, left, name_right, detail_right = self._rooms(tile)
+            name = self._fit_name(name_right - left)
+            name_room = QRectF(left, tile.top() + self.PAD, name_right - left, name[2])
+            top = name_room.bottom() + pt.GAP
+            detail_room = QRectF(left, top, detail_right - left, tile.bottom() - self.PAD - top)
+            detail, _ = fit([self._detail_row()], detail_room.width(), detail_room.height())
+            placed = place_lines(name, name_room, centre=False) + place_lines(detail, detail_room)
+            self._placed = (emblem, placed, detail_room)
+        return self._placed
+
+    def drawn_texts(self) -> list[txt.DrawnText]:
+        return [d for d, _ in self.layout()[1]]
+
+    def hitButton(self, pos) -> bool:
+        return self.tile().contains(QPointF(pos))
+
+    def paint_key(self) -> tuple:
+        return (self.words, self.detail, self.chosen, self.hasFocus(), self.isEnabled())
+
+    def paint_beside(self, p: QPainter, tile: QRectF, detail_room: QRectF) -> None:
+        """What a choice draws right of the line under its name (nothing, unless it says so)."""
+
+    def _paint(self, p: QPainter) -> None:
+        p.setRenderHint(QPainter.Antialiasing)
+        tile = self.tile()
+        p.setPen(QPen(QColor("#8A8A8A"), 2))
+        p.setBrush(QColor(PAPER if self.legal else "#EDEAE2"))
+        p.drawRoundedRect(tile, 10, 10)
+        emblem, placed, detail_room = self.layout()
+        self.paint_emblem(p, emblem)
+        draw_placed(p, placed, Qt.AlignLeft)
+        self.paint_beside(p, tile, detail_room)
+        if self.legal:
+            pt.paint_glow(p, tile)
+        if self.chosen:
+            pt.paint_chosen(p, tile)
+        if self.hasFocus():
+            pt.paint_focus(p, tile.adjusted(-4, -4, 4, 4))
+
+
 @dataclass(frozen=True)
 class ColumnLook:
     """A column of a player's board as The Office offers it."""
@@ -1042,127 +1164,53 @@ class ColumnLook:
     chosen: int = 0         # how many of the chosen steps are this column's
 
 
-class ColumnChoice(PaintedOnce, Clickable):
-    """One column of the player's board, drawn as a choice of The Office: its die face, its name,
-    its level as four boxes (the ones the chosen steps add in the chosen colour) and what its next
-    step costs and gives. A legal one glows; a chosen one has a tick; Tab reaches it, Enter takes it."""
+class ColumnChoice(PaintedChoice):
+    """A column of the player's board as The Office's choice: its die face, its name, what its next
+    step costs and gives, and its level as four boxes (the ones the chosen steps add in the chosen
+    colour), with the player's colour down its left edge."""
 
     BOX = 14.0
-    PAD = 5.0
 
     def __init__(self, name: str, look: ColumnLook, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setObjectName(name)
         self.look = look
-        self.setEnabled(look.legal)
-        self.setAccessibleName(self.text())
-        self.setSizePolicy(QSizePolicy.Preferred, QSizePolicy.Fixed)
+        super().__init__(name, look.name, look.step, lambda p, rect: pt.paint_die(p, rect, pips=look.pips),
+                         legal=look.legal, chosen=bool(look.chosen), parent=parent)
 
-    @property
-    def legal(self) -> bool:
-        return self.look.legal
-
-    def text(self) -> str:
-        return f"{self.look.name} {self.look.step}"
-
-    def tile(self) -> QRectF:
-        return QRectF(self.rect()).adjusted(pt.GLOW + 1, pt.GLOW + 1, -pt.GLOW - 1, -pt.GLOW - 1)
-
-    def _face_side(self, height: float) -> float:
-        return _clamp(height - 2 * self.PAD, 20, 36)
-
-    def _name_row(self) -> pt.Row:
-        return pt.Row(self.look.name, 26, txt.KEY_PX if self.look.legal else txt.LEAST_PX, bold=True, key=True,
-                      max_lines=1, ink=INK if self.look.legal else SOFT_INK)
-
-    def _step_row(self) -> pt.Row:
-        return pt.Row(self.look.step, 18, max_lines=2, ink=INK if self.look.legal else SOFT_INK)
-
-    def _rooms(self, tile: QRectF) -> tuple[QRectF, float, float, float]:
-        """(the die face, where the words start, where the name's line ends (the tick's room), where
-        the step's line ends (the four boxes))."""
-        side = self._face_side(tile.height())
-        face = QRectF(tile.left() + self.PAD + 8, tile.center().y() - side / 2, side, side)   # clear of the arrow
-        left = face.right() + self.PAD
-        name_right = tile.right() - self.PAD - pt.badge_size(tile) * 2
-        boxes_left = tile.right() - self.PAD - 4 * (self.BOX + 3) + 3
-        return face, left, name_right, boxes_left - self.PAD
-
-    def _fit_name(self, width: float) -> Fitted:
-        fitted, ok = fit([self._name_row()], width, 10_000)
-        if not ok:          # a narrow tile: the name shortened with "…" (its whole name is its accessible name)
-            row = self._name_row()
-            fitted, _ = fit([pt.Row(elided(row.text, width), txt.LEAST_PX, bold=True, key=True, max_lines=1,
-                                    ink=row.ink)], width, 10_000)
-        return fitted
-
-    def height_for(self, width: int, compact: bool = False) -> int:
-        """The height that shows its words at their largest at ``width`` (``compact`` as ChoiceButton's: unused)."""
-        tile = QRectF(0, 0, width, 80).adjusted(pt.GLOW + 1, pt.GLOW + 1, -pt.GLOW - 1, -pt.GLOW - 1)
-        _, left, name_right, step_right = self._rooms(tile)
-        name = self._fit_name(name_right - left)
-        step, _ = fit([self._step_row()], step_right - left, 10_000)
-        words = name[2] + pt.GAP + max(step[2], self.BOX)
-        return int(max(words, 36) + 2 * self.PAD + 2 * (pt.GLOW + 1))
-
-    def keep_height(self, height: int) -> None:
-        self.setFixedHeight(height)
-
-    def sizeHint(self) -> QSize:
-        return QSize(300, self.height_for(300))
-
-    def layout(self) -> tuple[QRectF, list[tuple[txt.DrawnText, pt.Row]], list[QRectF]]:
-        """(the die face, the placed words, the four boxes): the name on top, what the next step costs
-        and gives under it with the column's level beside it."""
-        if self._placed is None:
-            tile = self.tile()
-            face, left, name_right, step_right = self._rooms(tile)
-            name = self._fit_name(name_right - left)
-            name_room = QRectF(left, tile.top() + self.PAD, name_right - left, name[2])
-            top = name_room.bottom() + pt.GAP
-            step_room = QRectF(left, top, step_right - left, tile.bottom() - self.PAD - top)
-            step, _ = fit([self._step_row()], step_room.width(), step_room.height())
-            boxes_left = step_right + self.PAD
-            boxes = [QRectF(boxes_left + k * (self.BOX + 3), step_room.center().y() - self.BOX / 2, self.BOX, self.BOX)
-                     for k in range(4)]
-            placed = place_lines(name, name_room, centre=False) + place_lines(step, step_room)
-            self._placed = (face, placed, boxes)
-        return self._placed
-
-    def drawn_texts(self) -> list[txt.DrawnText]:
-        return [d for d, _ in self.layout()[1]]
-
-    def hitButton(self, pos) -> bool:
-        return self.tile().contains(QPointF(pos))
+    def _detail_right(self, tile: QRectF) -> float:
+        return tile.right() - 2 * self.PAD - 4 * (self.BOX + 3) + 3
 
     def paint_key(self) -> tuple:
         return (self.look, self.hasFocus(), self.isEnabled())
 
-    def _paint(self, p: QPainter) -> None:
-        p.setRenderHint(QPainter.Antialiasing)
-        tile = self.tile()
+    def paint_beside(self, p: QPainter, tile: QRectF, detail_room: QRectF) -> None:
         look = self.look
-        p.setPen(QPen(QColor("#8A8A8A"), 2))
-        p.setBrush(QColor(PAPER if look.legal else "#EDEAE2"))
-        p.drawRoundedRect(tile, 10, 10)
         p.setPen(Qt.NoPen)
         p.setBrush(QColor(look.colour))
         p.drawRoundedRect(QRectF(tile.left(), tile.top(), 6, tile.height()), 3, 3)
-        face, placed, boxes = self.layout()
-        pt.paint_die(p, face, pips=look.pips)
-        draw_placed(p, placed, Qt.AlignLeft)
-        for k, cell in enumerate(boxes):
-            p.setPen(QPen(QColor("#444444"), 1.5))
+        left = detail_room.right() + self.PAD
+        for k in range(4):
+            cell = QRectF(left + k * (self.BOX + 3), detail_room.center().y() - self.BOX / 2, self.BOX, self.BOX)
             level = k + 1
             fill = look.colour if level <= look.reached else style.CHOSEN if level <= look.level else "#FFFFFF"
+            p.setPen(QPen(QColor("#444444"), 1.5))
             p.setBrush(QColor(fill))
             p.drawRect(cell)
-        if look.legal:
-            pt.paint_glow(p, tile)
-        if look.chosen:
-            pt.paint_chosen(p, tile)
-        if self.hasFocus():
-            pt.paint_focus(p, tile.adjusted(-4, -4, 4, 4))
+
+
+class SnitchChoice(PaintedChoice):
+    """A snitch on the path as Investigate's choice: the snitch (a rounded square in its owner's
+    colour with its evidence's letter, as on the map), whose it is and what it gives."""
+
+    def __init__(self, name: str, words: str, detail: str, owner_colour: str, evidence: str, *, legal: bool,
+                 chosen: bool, parent: QWidget | None = None) -> None:
+        self.evidence = evidence
+        super().__init__(name, words, detail, lambda p, rect: paint_mark(p, rect, owner_colour, evidence, square=True),
+                         legal=legal, chosen=chosen, parent=parent)
+
+    def drawn_texts(self) -> list[txt.DrawnText]:
+        emblem = self.layout()[0]
+        return super().drawn_texts() + [txt.DrawnText(self.evidence[:1].upper(), mark_px(emblem),
+                                                      emblem.toAlignedRect(), True)]
 
 
 @lru_cache(maxsize=8192)

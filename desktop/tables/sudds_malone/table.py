@@ -27,8 +27,8 @@ from typing import Any, Callable
 
 from PySide6.QtCore import QPoint, QRectF, Qt
 from PySide6.QtGui import QFont, QFontMetrics, QPainter
-from PySide6.QtWidgets import (QComboBox, QFrame, QGridLayout, QHBoxLayout, QLabel, QScrollArea, QSizePolicy,
-                               QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QApplication, QComboBox, QFrame, QGridLayout, QHBoxLayout, QLabel, QScrollArea,
+                               QSizePolicy, QVBoxLayout, QWidget)
 
 from engine.errors import RuleViolation
 from engine.game import Journal, Option, action_from_json
@@ -48,7 +48,7 @@ from ...table_base import GameTable, ShelfScreen, TableShell
 from ...widgets import WrappingButton, clear_layout, label, plain_tip
 from . import dice as pool_dice
 from .board import (BoardArea, CaseCard, CityMap, ColumnChoice, ColumnLook, ConspiracyCard, DicePool, DistrictLook,
-                    PlayerSheet, PlayerTab, PoolDie, SheetData, Words, paint_pool_die)
+                    PaintedChoice, PlayerSheet, PlayerTab, PoolDie, SheetData, SnitchChoice, Words, paint_pool_die)
 from .box_form import BoxForm, BoxReview, reward_words
 from .city import load_city
 
@@ -716,6 +716,10 @@ class SuddsTable(GameTable):
             return
         if self._last is not None:        # the panel's place first: its choices are laid out for its width
             self._arrange(self.rules.public_table(self.state), self._mode_legal())
+        # The keyboard's place in the panel: a choice taken by Enter is drawn again, and the focus
+        # stays on it (or, now refused, on the panel's main button) instead of leaving the panel.
+        focus = QApplication.focusWidget()
+        focused = focus.objectName() if focus is not None and self.panel_box.isAncestorOf(focus) else None
         clear_layout(self.panel_body)
         clear_layout(self.panel_buttons)
         self._row_buttons = []
@@ -729,6 +733,11 @@ class SuddsTable(GameTable):
                 if w is not None:
                     w.show()        # now: a layout shows new children only on the next event-loop pass
         self._redraw()
+        for name in (focused, "sm:send") if focused else ():
+            shown = [w for w in self.panel_box.findChildren(QWidget, name) if w.isVisible() and w.isEnabled()]
+            if shown:           # the one drawn now (the one taken away is hidden until it is deleted)
+                shown[0].setFocus()
+                break
 
     def _fit_or_widen(self, widgets: list[QWidget], per_row: int, least: int = 340) -> None:
         """Lay the choices out on the left; when they would not all be in sight there at their full
@@ -737,7 +746,7 @@ class SuddsTable(GameTable):
             width = self.board.panel_width()
             per = max(1, min(per_row, max(1 if width < 400 else 2, int(width // least))))
             cell = (width - 12 - self.panel_body.spacing() * (per - 1)) / per
-            heights = [max(48, w.height_for(int(cell), False)) if isinstance(w, (ChoiceButton, ColumnChoice))
+            heights = [max(48, w.height_for(int(cell), False)) if isinstance(w, (ChoiceButton, PaintedChoice))
                        else w.sizeHint().height() for w in widgets]
             rows = [max(heights[i:i + per]) for i in range(0, len(heights), per)]
             need = (self.panel_title.heightForWidth(width - 12) + sum(rows) + 6 * (len(rows) + 2)
@@ -756,10 +765,10 @@ class SuddsTable(GameTable):
         cell = (width - 12 - self.panel_body.spacing() * (per_row - 1)) / per_row
         # Each choice as high as its words take at their full size (never shrunk to a fixed height),
         # and as high as the others on its line.
-        heights = [max(48, w.height_for(int(cell), False)) if isinstance(w, (ChoiceButton, ColumnChoice)) else 0
+        heights = [max(48, w.height_for(int(cell), False)) if isinstance(w, (ChoiceButton, PaintedChoice)) else 0
                    for w in widgets]
         for i, w in enumerate(widgets):
-            if isinstance(w, (ChoiceButton, ColumnChoice)):
+            if isinstance(w, (ChoiceButton, PaintedChoice)):
                 line = i - i % per_row
                 w.keep_height(max(heights[line:line + per_row]))
             self.panel_body.addWidget(w, i // per_row, i % per_row)
@@ -1031,15 +1040,18 @@ class SuddsTable(GameTable):
         self.panel_title.setText(words + (" \u2192 \u25B6 (click on the map)" if more else ""))
         widgets = []
         cash = b.cash - sum(1 for s in snitches if self.state.snitch_at[s][0] != self.player)
+        # Each snitch on the path, drawn as on the map: chosen, it gives its evidence (another's for $1).
         for loc in path:
             s = self.state.snitch_at.get(loc)
             if s and not s[2]:
-                own = s[0] == self.player
+                owner, evidence, _used = s
+                own = owner == self.player
                 on = loc in snitches
-                widgets.append(self._button(
-                    f"Use {'your' if own else s[0] + chr(39) + 's'} snitch at {self.rules.loc_name(loc)}: a {s[1]}"
-                    + ("" if own else " for $1"), f"sm:snitch:{loc}", lambda loc=loc: self._toggle("snitches", loc),
-                    enabled=on or own or cash >= 1, checked=on))
+                choice = SnitchChoice(f"sm:snitch:{loc}", f"Use {'your' if own else owner + chr(39) + 's'} snitch",
+                                      f"at {self.rules.loc_name(loc)}: a {evidence}" + ("" if own else " for $1"),
+                                      self.colours[owner], evidence, legal=on or own or cash >= 1, chosen=on)
+                choice.clicked.connect(lambda _=False, loc=loc: self._toggle("snitches", loc))
+                widgets.append(choice)
         if path:
             final = path[-1]
             faces = self.rules.face_candidates(self.state, final)
