@@ -96,6 +96,16 @@ def paint_pool_die(p: QPainter, rect: QRectF, die: str, value: int | None, fill:
 
 
 # --- what the drawn pieces share -----------------------------------------------------------------
+def paint_marks(p: QPainter, rect: QRectF, *, legal: bool, chosen: bool, focused: bool) -> None:
+    """Around a drawn piece: a legal target's glow and arrow, a chosen one's tick, the keyboard's ring."""
+    if legal:
+        pt.paint_glow(p, rect)
+    if chosen:
+        pt.paint_chosen(p, rect)
+    if focused:
+        pt.paint_focus(p, rect.adjusted(-4, -4, 4, 4))
+
+
 class PaintedOnce:
     """Mixed into a drawn widget (before its Qt class): it is painted once into a picture
     (``paint_cached``) and drawn from it until ``paint_key()``, what it shows, changes; the words it
@@ -490,12 +500,7 @@ class District(PaintedOnce, Clickable):
             if used:        # a snitch used this round is turned over: struck through
                 p.setPen(QPen(QColor("#555555"), 2))
                 p.drawLine(r.bottomLeft() + QPointF(3, -3), r.topRight() + QPointF(-3, 3))
-        if look.legal:
-            pt.paint_glow(p, tile)
-        if look.step is not None:
-            pt.paint_chosen(p, tile)
-        if self.hasFocus():
-            pt.paint_focus(p, tile.adjusted(-4, -4, 4, 4))
+        paint_marks(p, tile, legal=look.legal, chosen=look.step is not None, focused=self.hasFocus())
 
 
 def mark_px(rect: QRectF) -> int:
@@ -764,12 +769,7 @@ class ConspiracyCard(PaintedOnce, Clickable):
             pt.paint_face(p, face, pt.CardLook(caption="", colour=style.kind_colour(1),
                                                 symbol=style.kind_symbol(1), name=self.cover[0], face_up=True))
         draw_placed(p, self._layout())
-        if self.legal:
-            pt.paint_glow(p, card)
-        if self.chosen:
-            pt.paint_chosen(p, card)
-        if self.hasFocus():
-            pt.paint_focus(p, card.adjusted(-4, -4, 4, 4))
+        paint_marks(p, card, legal=self.legal, chosen=self.chosen, focused=self.hasFocus())
 
 
 # --- the Case display -------------------------------------------------------------------------------
@@ -1142,12 +1142,7 @@ class PaintedChoice(PaintedOnce, Clickable):
         self.paint_emblem(p, emblem)
         draw_placed(p, placed, Qt.AlignLeft)
         self.paint_beside(p, tile, detail_room)
-        if self.legal:
-            pt.paint_glow(p, tile)
-        if self.chosen:
-            pt.paint_chosen(p, tile)
-        if self.hasFocus():
-            pt.paint_focus(p, tile.adjusted(-4, -4, 4, 4))
+        paint_marks(p, tile, legal=self.legal, chosen=self.chosen, focused=self.hasFocus())
 
 
 @dataclass(frozen=True)
