@@ -340,6 +340,7 @@ class DicePoolReader:
     MAX_SIDE_SINGLE = 1.5   # a face side at most this many times the side of a one-die region (it may be only part of the die)
     TWO_PIP_LENGTH = (1.7, 3.5)  # a blob this long / wide may be two pips run together (a 6's row)
     BODY_CONTRAST = 5.0     # a pip's centre against the die's median (L, or a for red pips)
+    BODY_WINDOW = 0.35      # ... the die's median within this many die sides of the pip (along either axis)
     TABLE_TEXTURE = 3.0     # a region differs from the table this many times more than 3/4 of the table does
 
     def __init__(self, palette: Sequence[DieColour] | None = None, die_px: tuple[float, float] = (14, 120),
@@ -544,7 +545,10 @@ class DicePoolReader:
             channel, sign = {"dark": (0, -1), "light": (0, 1), "red": (1, 1)}[kind]
             body = _byte_percentile(region.lab_bytes[:, :, channel][region.mask > 0], 50) if region.mask.any() else 0.0
             at = self._sample(region, region.lab[:, :, channel], np.array([f[:2] for f in found], np.float32) + region.off)
-            found = [f for f, v in zip(found, at) if sign * (v - body) > self.BODY_CONTRAST]
+            # Or than the die around it: a region may hold a white die's filled-in rim beside a red die,
+            # whose white pips are then darker than the whole region's median.
+            found = [f for f, v in zip(found, at) if sign * (v - body) > self.BODY_CONTRAST
+                     or sign * (v - self._local_body(region, channel, f[0], f[1], body)) > self.BODY_CONTRAST]
         centres = np.array([f[:2] for f in found], np.float32).reshape(-1, 2) + region.off
         region.elongation[kind] = np.array([f[4] for f in found], np.float32).reshape(-1)
         return centres, np.array([f[2] for f in found], np.float32), np.array([f[3] for f in found], np.float32)
@@ -668,6 +672,14 @@ class DicePoolReader:
         finally:
             region.elongation[kind] = saved
         return faces
+
+    def _local_body(self, region: _Region, channel: int, x: float, y: float, whole: float) -> float:
+        """Median of one channel over the region near (x, y) (crop px); the whole region's where little of it is near."""
+        r = int(self.BODY_WINDOW * region.s_ref)
+        xi, yi = int(round(x)), int(round(y))
+        ys, xs = slice(max(0, yi - r), yi + r + 1), slice(max(0, xi - r), xi + r + 1)
+        values = region.lab_bytes[ys, xs, channel][region.mask[ys, xs] > 0]
+        return _byte_percentile(values, 50) if values.size >= 0.5 * r * r else whole
 
     @staticmethod
     def _sample(region: _Region, image: np.ndarray, points: np.ndarray) -> np.ndarray:
