@@ -63,6 +63,8 @@ APRILTAG_BASELINES = ("ours-apriltag", "ours before issue 12", "opencv-aruco exa
 BAND_READERS = ("ours-apriltag", "pupil-apriltags decimate 1", "pupil-apriltags decimate 2", "opencv-aruco exact")
 SIZE_BANDS = ((0, 20, "<20 px"), (20, 40, "20-40 px"), (40, 100, "40-100 px"), (100, 300, "100-300 px"), (300, 1e9, ">=300 px"))
 ANGLE_BANDS = ((0, 30, "tilt <30 deg"), (30, 50, "tilt 30-50"), (50, 60, "tilt 50-60"), (60, 90, "tilt 60-75"))
+# --baseline: ours with some DetectorConfig fields changed, run beside ours on the same frames.
+BASELINE_READER = "ours baseline"
 CORRECTED: dict[str, int] = defaultdict(int)  # reads with corrected bits each reader made (left out of every count)
 from vision.tags import TagKind  # noqa: E402
 from vision.tracker import SightingTracker  # noqa: E402
@@ -77,7 +79,7 @@ class Reader:
     read: Callable[[np.ndarray], list[Read]]
 
 
-def build_readers(registry: TagRegistry, with_variants: bool = True) -> list[Reader]:
+def build_readers(registry: TagRegistry, with_variants: bool = True, baseline: dict | None = None) -> list[Reader]:
     readers: list[Reader] = []
 
     def card_of(tag_id: int) -> str | None:
@@ -90,6 +92,8 @@ def build_readers(registry: TagRegistry, with_variants: bool = True) -> list[Rea
 
     single = DetectorConfig(roi_tracking=False)  # frames are unrelated: no memory between them
     readers.append(Reader("ours-apriltag", TagKind.APRILTAG, ours(single)))
+    if baseline:
+        readers.append(Reader(BASELINE_READER, TagKind.APRILTAG, ours(replace(single, **baseline))))
     readers.append(Reader("ours before issue 12", TagKind.APRILTAG, ours(DetectorConfig(roi_tracking=False, use_library=False))))
     if with_variants:
         # The detector's default kinds read AprilTag only; this is the cost of adding the QR pass.
@@ -242,17 +246,19 @@ def compare_readers(seed: int, frames_per_scenario: int, readers: list[Reader], 
     results: dict[str, dict[str, Tally]] = defaultdict(dict)
     for scen in [s for s in ALL_SCENARIOS.values() if not only or s.name in only]:
         for i in range(frames_per_scenario):
+            # Every other frame the readers run in the opposite order: a change and its baseline alternate.
+            order = readers if i % 2 == 0 else readers[::-1]
             # Same layout, same camera; the QR table has no sheets of tags.
             frames = {k: t.random_scene(scen, i) for k, t in tables.items() if not (scen.sheet and k is TagKind.QR)}
             grays = {k: gray_of(f) for k, f in frames.items()}
-            for r in readers:
+            for r in order:
                 if r.kind not in frames:
                     continue
                 reads, ms = timed(r, grays[r.kind])
                 tally = score(frames[r.kind], reads)
                 tally.times.append(ms)
                 results[scen.name].setdefault(r.name, Tally()).add(tally)
-                if bands is not None and r.name in BAND_READERS and not scen.sheet:  # the sheet's tags would drown the bands
+                if bands is not None and (r.name in BAND_READERS or r.name == BASELINE_READER) and not scen.sheet:  # the sheet's tags would drown the bands
                     score_bands(frames[r.kind], reads, bands.setdefault(r.name, {}))
     return results
 
@@ -287,7 +293,7 @@ def score_bands(frame: SyntheticFrame, reads: list[Read], into: dict) -> None:
 def print_bands(bands: dict) -> None:
     print("\n== 1b. Per tag, exact reads only (hamming 0), by tag side and by tilt: read/tags (x the best reader's "
           "count in that band), wrong ids ==")
-    names = [n for n in BAND_READERS if n in bands]
+    names = [n for n in (BAND_READERS[0], BASELINE_READER, *BAND_READERS[1:]) if n in bands]
     print(f"{'band':14s} " + " ".join(f"{n:>30s}" for n in names))
     for kind, table in (("size", SIZE_BANDS), ("angle", ANGLE_BANDS)):
         for _, _, band in table:
@@ -309,7 +315,7 @@ def _ratio_cells(t: Tally, best_rate: float, best_ms: float) -> str:
 
 
 def _bests(by_reader: dict[str, Tally]) -> tuple[float, float]:
-    april = [by_reader[n] for n in APRILTAG_BASELINES if n in by_reader]
+    april = [by_reader[n] for n in (*APRILTAG_BASELINES, BASELINE_READER) if n in by_reader]
     rates = [t.rate for t in april if t.cards]
     times = [t.ms(50) for t in april if t.times]
     return (max(rates) if rates else 0.0), (min(times) if times else 0.0)
@@ -396,7 +402,10 @@ def _sequence_frame_setup(name: str, f: int, noise_rng: np.random.Generator, dir
 
 
 def confirmation_check(seed: int, sequences: int, registry: TagRegistry, fps: float = 30.0,
-                       frames_per_sequence: int = 18, roi_options=(False, True), only: list[str] | None = None) -> dict:
+                       frames_per_sequence: int = 18, roi_options=(False, True), only: list[str] | None = None,
+                       baseline: dict | None = None) -> dict:
+    """Part 3; with `baseline`, ours with those config fields reads the same frames too, the two
+    detectors taking turns to go first frame by frame (a before/after in one run)."""
     print(f"\n== 3. Camera loop: presentations confirmed within 0.5 s ({fps:g} fps, tag side >= 40 px, "
           f"tracker: 3 frames in 0.4 s), and CPU ms per frame (detector, grey conversion included) ==")
     table = SyntheticTable(seed, TagKind.APRILTAG, registry)
@@ -404,24 +413,26 @@ def confirmation_check(seed: int, sequences: int, registry: TagRegistry, fps: fl
     out: dict[str, dict] = {}
     for roi in roi_options:
         print(f"  ROI tracking {'on' if roi else 'off'}:")
-        total_p = total_ok = 0
-        all_times: list[float] = []
+        arms = {"ours": DetectorConfig(roi_tracking=roi)}
+        if baseline:
+            arms[BASELINE_READER] = replace(arms["ours"], **baseline)
+        key = "roi" if roi else "no-roi"
+        width = 24 if not baseline else 40
+        totals = {arm: {"presentations": 0, "confirmed": 0, "times": []} for arm in arms}
         for name in only or SEQUENCE_SCENARIOS:
             scen = ALL_SCENARIOS["typical-40px" if name == "moving-in" else name]
-            times: list[float] = []
-            presentations = confirmed = repeats = 0
-            latencies = []
+            stats = {arm: {"times": [], "presentations": 0, "confirmed": 0, "repeats": 0, "latencies": []} for arm in arms}
             for k in range(sequences):
                 layout_seed = (seed, 99, len(name), k)
                 rng0 = np.random.default_rng(layout_seed)
                 tag_px = max(40.0, float(rng0.uniform(*scen.tag_px)))
                 ids = table.card_ids
                 picks = [ids[i] for i in rng0.choice(len(ids), size=min(scen.cards, 6), replace=False)]
-                detector = TagDetector(registry=registry, kinds=[TagKind.APRILTAG], config=DetectorConfig(roi_tracking=roi))
-                tracker = SightingTracker()
+                detectors = {arm: TagDetector(registry=registry, kinds=[TagKind.APRILTAG], config=cfg) for arm, cfg in arms.items()}
+                trackers = {arm: SightingTracker() for arm in arms}
                 noise_rng = np.random.default_rng((seed, 7, len(name), k))
-                first: dict[str, int] = {}
-                count: dict[str, int] = defaultdict(int)
+                first: dict[str, dict[str, int]] = {arm: {} for arm in arms}
+                count: dict[str, dict[str, int]] = {arm: defaultdict(int) for arm in arms}
                 shown: set[str] = set()
                 direction = float(rng0.uniform(0, 2 * np.pi))
                 for f in range(frames_per_sequence):
@@ -429,33 +440,43 @@ def confirmation_check(seed: int, sequences: int, registry: TagRegistry, fps: fl
                     frame = table.render_scene(picks, tag_px, deg, np.random.default_rng(layout_seed),
                                                noise_rng=noise_rng, offset=offset)
                     shown |= {c.card_id for c in in_frame_cards(frame)}
-                    t0 = time.thread_time()
-                    detections = detector.detect(frame.image)
-                    times.append((time.thread_time() - t0) * 1000)
-                    for s in tracker.update(detections, now=f / fps):
-                        count[s.key] += 1
-                        first.setdefault(s.key, f)
-                for card in shown:
-                    presentations += 1
-                    if card in first and first[card] <= limit_frame:
-                        confirmed += 1
-                        latencies.append(first[card] / fps)
-                    repeats += max(0, count.get(card, 0) - 1)
-            total_p += presentations
-            total_ok += confirmed
-            rate = confirmed / presentations if presentations else float("nan")
-            lat = f"{1000 * np.median(latencies):.0f} ms" if latencies else "-"
-            flag = "" if rate >= 0.99 else "  <-- below 99%"
-            all_times += times
-            print(f"    {name:24s} {confirmed:4d}/{presentations:4d} = {100 * rate:5.1f}%  median latency {lat}, "
-                  f"repeated sightings {repeats}; {np.median(times):5.1f} ms median, {np.percentile(times, 95):5.1f} ms p95{flag}")
-            out.setdefault("roi" if roi else "no-roi", {})[name] = {"presentations": presentations, "confirmed": confirmed,
-                                                                      "repeats": repeats, "median_ms": float(np.median(times)),
-                                                                      "p95_ms": float(np.percentile(times, 95))}
-        print(f"    {'ALL':24s} {total_ok:4d}/{total_p:4d} = {100 * total_ok / max(1, total_p):5.1f}%; "
-              f"{np.median(all_times):5.1f} ms median, {np.percentile(all_times, 95):5.1f} ms p95 per frame")
-        out.setdefault("roi" if roi else "no-roi", {})["ALL"] = {"median_ms": float(np.median(all_times)),
-                                                                 "p95_ms": float(np.percentile(all_times, 95))}
+                    order = list(arms) if f % 2 == 0 else list(arms)[::-1]  # a change and its baseline take turns
+                    for arm in order:
+                        t0 = time.thread_time()
+                        detections = detectors[arm].detect(frame.image)
+                        stats[arm]["times"].append((time.thread_time() - t0) * 1000)
+                        for s in trackers[arm].update(detections, now=f / fps):
+                            count[arm][s.key] += 1
+                            first[arm].setdefault(s.key, f)
+                for arm in arms:
+                    st = stats[arm]
+                    for card in shown:
+                        st["presentations"] += 1
+                        if card in first[arm] and first[arm][card] <= limit_frame:
+                            st["confirmed"] += 1
+                            st["latencies"].append(first[arm][card] / fps)
+                        st["repeats"] += max(0, count[arm].get(card, 0) - 1)
+            for arm, st in stats.items():
+                times = st["times"]
+                totals[arm]["presentations"] += st["presentations"]
+                totals[arm]["confirmed"] += st["confirmed"]
+                totals[arm]["times"] += times
+                rate = st["confirmed"] / st["presentations"] if st["presentations"] else float("nan")
+                lat = f"{1000 * np.median(st['latencies']):.0f} ms" if st["latencies"] else "-"
+                flag = "" if rate >= 0.99 else "  <-- below 99%"
+                label = name if not baseline else f"{name} [{arm}]"
+                print(f"    {label:{width}s} {st['confirmed']:4d}/{st['presentations']:4d} = {100 * rate:5.1f}%  median latency {lat}, "
+                      f"repeated sightings {st['repeats']}; {np.median(times):5.1f} ms median, {np.percentile(times, 95):5.1f} ms p95{flag}")
+                out.setdefault(key if arm == "ours" else f"{key} {arm}", {})[name] = {
+                    "presentations": st["presentations"], "confirmed": st["confirmed"], "repeats": st["repeats"],
+                    "median_ms": float(np.median(times)), "p95_ms": float(np.percentile(times, 95))}
+        for arm, tot in totals.items():
+            label = "ALL" if not baseline else f"ALL [{arm}]"
+            print(f"    {label:{width}s} {tot['confirmed']:4d}/{tot['presentations']:4d} = "
+                  f"{100 * tot['confirmed'] / max(1, tot['presentations']):5.1f}%; "
+                  f"{np.median(tot['times']):5.1f} ms median, {np.percentile(tot['times'], 95):5.1f} ms p95 per frame")
+            out.setdefault(key if arm == "ours" else f"{key} {arm}", {})["ALL"] = {
+                "median_ms": float(np.median(tot["times"])), "p95_ms": float(np.percentile(tot["times"], 95))}
     return out
 
 
@@ -499,7 +520,7 @@ def safety_run(seed: int, target_tags: int, clutter_frames: int, registry: TagRe
 
 
 # --- part 5 -------------------------------------------------------------------------------------
-def real_photos(limit: int | None = None) -> dict:
+def real_photos(limit: int | None = None, baseline: dict | None = None) -> dict:
     import vision_realphotos as rp
 
     print(f"\n== 5. Real photographs ({rp.DEV_DIR}) ==")
@@ -511,6 +532,9 @@ def real_photos(limit: int | None = None) -> dict:
     readers = {"ours-apriltag": rp.ours_reader(config=DetectorConfig(roi_tracking=False)),
                "ours before issue 12": rp.ours_reader(config=DetectorConfig(roi_tracking=False, use_library=False)),
                **rp.baseline_readers()}
+    if baseline:
+        readers = {"ours-apriltag": readers.pop("ours-apriltag"),
+                   BASELINE_READER: rp.ours_reader(config=replace(DetectorConfig(roi_tracking=False), **baseline)), **readers}
     scores = {name: rp.score(reader, photos, grays) for name, reader in readers.items()}
     best_rate = max(sc.standard_read for sc in scores.values()) or 1
     best_ms = min(float(np.median(sc.ms_per_mpix)) for sc in scores.values())
@@ -574,6 +598,24 @@ def budget_check(frames: int = 12) -> dict:
     return out
 
 
+def parse_baseline(text: str) -> dict:
+    """'polygon_accuracy=0.03,still_budget=0.5' -> DetectorConfig fields with their own types."""
+    defaults = DetectorConfig()
+    out: dict = {}
+    for item in filter(None, (p.strip() for p in text.split(","))):
+        name, eq, value = item.partition("=")
+        if not eq or not hasattr(defaults, name):
+            raise ValueError(f"--baseline: {item!r} is not FIELD=VALUE with a DetectorConfig field")
+        kind = type(getattr(defaults, name))
+        if kind is bool:
+            out[name] = value.lower() in ("1", "true", "yes", "on")
+        elif kind is tuple:
+            out[name] = tuple(int(v) for v in value.split("/"))
+        else:
+            out[name] = kind(value)
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="small counts: a first look well under two minutes")
@@ -588,7 +630,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--sequence-scenarios", default="", help="comma list: only these scenarios in part 3")
     ap.add_argument("--skip", default="", help="comma list of parts to skip: compare,finger,confirm,safety,real,budget")
     ap.add_argument("--json", type=Path, help="also write the figures to this JSON file")
+    ap.add_argument("--baseline", default="", help="DetectorConfig fields, e.g. polygon_accuracy=0.03: ours with them "
+                    "('ours baseline') also reads every frame of parts 1, 1b, 3 and 5, beside ours, the two taking "
+                    "turns to go first: a change and what it replaces, measured in one run")
     args = ap.parse_args(argv)
+    try:
+        baseline = parse_baseline(args.baseline)
+    except ValueError as exc:
+        ap.error(str(exc))
     q = args.quick or args.smoke
     frames = args.frames or (1 if q else 30)
     sequences = args.sequences or (1 if q else 20)
@@ -606,7 +655,7 @@ def main(argv: list[str] | None = None) -> int:
     figures: dict = {}
     t0 = time.time()
     if "compare" not in skip:
-        readers = build_readers(registry, with_variants=not q)
+        readers = build_readers(registry, with_variants=not q, baseline=baseline)
         bands: dict = {}
         only = [n for n in args.scenarios.split(",") if n] or smoke_compare
         unknown = [n for n in only or () if n not in ALL_SCENARIOS]
@@ -625,11 +674,11 @@ def main(argv: list[str] | None = None) -> int:
         only = [n for n in args.sequence_scenarios.split(",") if n] or smoke_confirm
         figures["confirm"] = confirmation_check(args.seed, sequences, registry, only=only,
                                                 roi_options=(True,) if q else (False, True),
-                                                frames_per_sequence=12 if q else 18)
+                                                frames_per_sequence=12 if q else 18, baseline=baseline)
     if "safety" not in skip:
         figures["safety"] = safety_run(args.seed, safety_tags, clutter, registry)
     if "real" not in skip:
-        figures["real"] = real_photos(limit=3 if args.smoke else None)
+        figures["real"] = real_photos(limit=3 if args.smoke else None, baseline=baseline)
     if "budget" not in skip:
         figures["budget"] = budget_check(frames=2 if args.smoke else 12)
     print(f"\ntotal time {time.time() - t0:.0f} s")

@@ -101,7 +101,7 @@ class DetectorConfig:
     still_budget: the same share for a still (roi_tracking off, or the first frame after a reset:
         no next frame may come). 1.0: a photo of a sheet of small tags is read in one go (measured:
         no change in reads or time on the synthetic scenes and the real photographs).
-    search_candidates: include step 1's unread candidates in step 3.
+    search_candidates: include step 1's unread candidates in step 3 (those of `min_search_side` px or more).
     roi_tracking: include regions where tags were recently seen in step 3.
     downscale / aruco3: measured variants of step 1 (both lose small tags; kept for the benchmark).
     margin_floor: minimum decision margin (0..1) of a tag read by our sampler.
@@ -127,6 +127,10 @@ class DetectorConfig:
     margin_floor: float = 0.15
     max_hamming: int = 0
     min_perimeter_rate: float = 0.025  # of the larger frame side: tags >= ~8 px at 1280 wide (0.04 lost 15 px tags seen at an angle)
+    # OpenCV's polygon approximation, as a share of the contour's length (its default 0.03 left a
+    # blurred 14 px tag's outline with 5 or more corners: never a candidate; docs/vision.md).
+    polygon_accuracy: float = 0.035
+    min_search_side: float = 10.0  # px: smaller candidates get no library look (measured: none was a tag)
     read_rejected: bool = True  # look up OpenCV's rejected candidates among all 36h11 codewords (unknown ids)
 
 
@@ -136,6 +140,7 @@ def _aruco_parameters(windows: Sequence[int], config: DetectorConfig) -> cv2.aru
     p.adaptiveThreshWinSizeMax = max(windows)
     p.adaptiveThreshWinSizeStep = max(1, (max(windows) - min(windows)) // max(1, len(windows) - 1)) if len(windows) > 1 else 10
     p.minMarkerPerimeterRate = config.min_perimeter_rate
+    p.polygonalApproxAccuracyRate = config.polygon_accuracy
     p.adaptiveThreshConstant = config.threshold_constant
     p.errorCorrectionRate = 0.0  # OpenCV itself accepts only exact codewords...
     p.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
@@ -360,6 +365,7 @@ class AprilTagReader:
             candidates = [c for c, ok in zip(candidates, _tag_like(sample_cells(gray, np.array(candidates, np.float32)))) if ok]
         if rejected_cells is not None:
             candidates += [c for c, ok in zip(rejected, _tag_like(rejected_cells)) if ok]
+        candidates = [c for c in candidates if _quad_side(c) >= self.config.min_search_side]
         self._search_regions(gray, found, candidates, rois, doubtful, video)
         return found
 
