@@ -9,7 +9,8 @@ family meets them, with 2, 3 and 4 players.
 from __future__ import annotations
 
 import pytest
-from PySide6.QtGui import QFontInfo
+from PySide6.QtCore import QRect, Qt
+from PySide6.QtGui import QFont, QFontInfo, QFontMetrics
 from PySide6.QtWidgets import QAbstractButton, QGroupBox, QLabel, QTableWidget, QTabBar, QWidget
 
 from .driver import Driver, open_demo_table
@@ -58,9 +59,30 @@ def clipped(root: QWidget, vertical: bool = True) -> list[str]:
                     problems.append(f"tab {w.tabText(i)!r} cut off")
         elif isinstance(w, QTableWidget):
             for c in range(w.columnCount()):
+                if w.wordWrap():
+                    problems += wrapped_cells_cut(w, c)
+                    continue
                 need = w.sizeHintForColumn(c)
                 if need > w.columnWidth(c) + 1:
                     problems.append(f"table {w.objectName()!r} column {c}: needs {need}px, has {w.columnWidth(c)}")
+    return problems
+
+
+def wrapped_cells_cut(table: QTableWidget, column: int) -> list[str]:
+    """A table whose entries wrap (the journal's) may give a long entry more lines: each entry's
+    words must fit its column's width (less the cell's margins) and its lines its row's height."""
+    problems = []
+    room = table.columnWidth(column) - 6
+    for row in range(table.rowCount()):
+        item = table.item(row, column)
+        if item is None or not item.text():
+            continue
+        font = QFont(table.font())
+        font.setBold(item.font().bold())
+        box = QFontMetrics(font).boundingRect(QRect(0, 0, room, 10_000), Qt.TextWordWrap, item.text())
+        if box.width() > room or box.height() > table.rowHeight(row):
+            problems.append(f"table {table.objectName()!r} column {column}: {item.text()!r} needs "
+                            f"{box.width()}x{box.height()}px, has {room}x{table.rowHeight(row)}")
     return problems
 
 
