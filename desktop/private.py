@@ -262,6 +262,15 @@ class JournalTable(QTableWidget):
         header.setSectionResizeMode(QHeaderView.Fixed)
         header.setStretchLastSection(False)
         self.verticalHeader().setSectionResizeMode(QHeaderView.Fixed)
+        # What the columns need is measured once per font and content (a resize asks many times).
+        self._measured: tuple[str, list[int], list[int]] | None = None
+        model = self.model()
+        for changed in (model.dataChanged, model.headerDataChanged, model.rowsInserted, model.rowsRemoved,
+                        model.columnsInserted, model.columnsRemoved, model.modelReset):
+            changed.connect(self._forget_widths)
+
+    def _forget_widths(self, *_) -> None:
+        self._measured = None
 
     # --- what each column needs -----------------------------------------------------------------
     def _cells(self, column: int):
@@ -276,22 +285,32 @@ class JournalTable(QTableWidget):
         font.setBold(item.font().bold())
         return QFontMetrics(font)
 
+    def _measure(self) -> tuple[list[int], list[int]]:
+        self.ensurePolished()            # the style sheet's font size
+        key = self.font().key()
+        if self._measured is None or self._measured[0] != key:
+            header = self.horizontalHeader()
+            natural, least = [], []
+            for c in range(self.columnCount()):
+                widest, longest_word = header.sectionSizeHint(c), header.sectionSizeHint(c)
+                for item in self._cells(c):
+                    fm = self._item_metrics(item)
+                    widest = max(widest, fm.horizontalAdvance(item.text()) + self.CELL_PAD)
+                    words = item.text().split()
+                    if words:
+                        longest_word = max(longest_word, max(fm.horizontalAdvance(w) for w in words) + self.CELL_PAD)
+                natural.append(widest)
+                least.append(longest_word)
+            self._measured = (key, natural, least)
+        return list(self._measured[1]), list(self._measured[2])
+
     def natural_widths(self) -> list[int]:
         """Each column as wide as its header and its longest entry on one line."""
-        self.ensurePolished()            # the style sheet's font size
-        header = self.horizontalHeader()
-        return [max([header.sectionSizeHint(c)] +
-                    [self._item_metrics(i).horizontalAdvance(i.text()) + self.CELL_PAD for i in self._cells(c)])
-                for c in range(self.columnCount())]
+        return self._measure()[0]
 
     def least_widths(self) -> list[int]:
         """Each column as wide as its header and the longest word of its entries (entries wrap)."""
-        self.ensurePolished()
-        header = self.horizontalHeader()
-        return [max([header.sectionSizeHint(c)] +
-                    [max(self._item_metrics(i).horizontalAdvance(word) for word in i.text().split()) + self.CELL_PAD
-                     for i in self._cells(c) if i.text().split()])
-                for c in range(self.columnCount())]
+        return self._measure()[1]
 
     def _outside_columns(self) -> int:
         """The table's width beside its columns: both frames and a possible vertical scroll bar."""
@@ -368,6 +387,7 @@ class JournalTable(QTableWidget):
     def changeEvent(self, event: QEvent) -> None:
         super().changeEvent(event)
         if event.type() in (QEvent.FontChange, QEvent.StyleChange):
+            self._measured = None
             self.updateGeometry()
             self.fit_columns()
 
