@@ -18,6 +18,7 @@ from desktop.private import JournalTable
 from .driver import Driver, open_demo_table, play_on
 from .test_fit import clipped, wrapped_cells_cut
 from .test_game_flow import DEAL, PLAYERS
+from .test_long_names import LONG_NAMES
 from .test_type_size import small_type
 
 SIZES = [(1280, 680), (1366, 728), (1920, 1040)]      # 720p, 768p and 1080p screens less a taskbar
@@ -117,6 +118,20 @@ def test_every_journal_fits_its_page(window, qtbot, game, size):
         if table.isVisible():
             used = sum(table.columnWidth(c) for c in range(table.columnCount()))
             assert used >= table.viewport().width() - 2, f"{table.objectName()}: {used} of {table.viewport().width()}"
+
+
+@pytest.mark.parametrize("size", SIZES[:2], ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("game", list(GAMES))
+def test_a_journal_of_players_with_long_names_fits_a_laptop(window, qtbot, game, size):
+    """Names of 24 letters fill the 'Where' columns ('Bartholomew Montgomery-J / Top') and the
+    title: they wrap, whole, and the page still fits a laptop."""
+    t = open_demo_table(window, qtbot, game, LONG_NAMES[:3])
+    settle(t, size)
+    for _ in play_on(window, GAMES[game]):
+        pass
+    open_journal(t, window.controller.session.players[0])
+    settle(t, size)
+    assert page_problems(window, size) == []
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
