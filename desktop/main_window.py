@@ -220,6 +220,7 @@ class MainWindow(QMainWindow):
             self.phones = None
         if self.controller is not None:
             self.gate.close_private()
+            self.table.release_game()
             self.controller.close()
             self.controller = None
         self.camera_panel.stop()

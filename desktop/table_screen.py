@@ -416,6 +416,20 @@ class TableScreen(QWidget):
         return shortcut
 
     # --- a game --------------------------------------------------------------------
+    def release_game(self) -> None:
+        """The game was closed (its file with it): its table goes now, with every clock it runs
+        (a question's countdown), so nothing sends a move to a closed game afterwards."""
+        if self.controller is not None:
+            self.controller.changed.disconnect(self.refresh)
+        self.controller = None
+        self.flow = None
+        self._hide_message()
+        if self.table is not None:
+            self.table.hide()
+            self.table.setParent(None)
+            self.table.deleteLater()
+            self.table = None
+
     def set_controller(self, controller: GameController) -> None:
         if self.controller is not None:
             self.controller.changed.disconnect(self.refresh)
@@ -761,7 +775,8 @@ class TableScreen(QWidget):
 
     # --- acting ----------------------------------------------------------------------
     def send(self, action: dict) -> bool:
-        assert self.controller is not None
+        if self.controller is None:
+            return False          # the game was closed: a late click or clock changes nothing
         try:
             events = self.controller.apply(action)
         except RuleViolation as exc:

@@ -394,3 +394,28 @@ def test_long_names_on_the_question_card_are_wrapped_or_shortened_never_cut(tabl
     words = " ".join(header.text.split())
     assert words == t.find("usa:question").header or words.endswith("\u2026")
     assert header.rect.bottom() < question.rect.top()
+
+
+def test_leaving_while_the_clock_runs_stops_it(game, qtbot):
+    """A family goes back to the start screen during the Catch Carmen countdown: the game's file is
+    closed, so the clock must stop with the table. Before, it ran on and, when it ran out, sent
+    "time up" to the closed game (StoreError: the game file has been closed)."""
+    t = game
+    to_the_finale(t)
+    table = t.window.table.table
+    clock = FakeClock()
+    table.countdown.time_source = clock
+    for _ in range(3):
+        press(t, "action:draw_capitals")
+    press(t, "action:start_clock")
+    assert table.countdown.timer.isActive()
+    session = t.session
+    moves = len(session.undo_history())
+    t.window.leave_game()
+    assert t.window.table.table is None and t.window.table.controller is None
+    clock.now += 36
+    table.countdown.update_clock()          # the clock's last tick, before the old table is gone
+    assert session.outcome is None and len(session.undo_history()) == moves
+    qtbot.wait(50)
+    from shiboken6 import isValid
+    assert not isValid(table), "the closed game's table (and its clock) lives on"
