@@ -145,9 +145,9 @@ def to_the_finale(t) -> None:
     assert "true accusation" in " ".join(t.log())
 
 
-def test_a_whole_game_by_clicks_to_carmen_caught(game):
-    """Set Up, questions, a back-up, looks, an accusation, and Catching Carmen in time."""
-    t = game
+def start_the_clock(t):
+    """Play on to Catching Carmen, draw the capitals and start the countdown on a fake clock:
+    the table and its clock."""
     to_the_finale(t)
     table = t.window.table.table
     clock = FakeClock()
@@ -155,6 +155,13 @@ def test_a_whole_game_by_clicks_to_carmen_caught(game):
     for _ in range(3):
         press(t, "action:draw_capitals")
     press(t, "action:start_clock")                  # Cy, the oldest
+    return table, clock
+
+
+def test_a_whole_game_by_clicks_to_carmen_caught(game):
+    """Set Up, questions, a back-up, looks, an accusation, and Catching Carmen in time."""
+    t = game
+    table, clock = start_the_clock(t)
     assert t.text("usa:countdown") == "Time left: 35 s"
     holder = t.session.prompt().player
     # The agent placing tokens is named as on every table: "<name> ◀ playing now".
@@ -186,13 +193,7 @@ def test_a_whole_game_by_clicks_to_carmen_caught(game):
 def test_the_countdown_running_out_lets_carmen_escape(game):
     """Catching Carmen: time runs out before every token is placed: Carmen escapes."""
     t = game
-    to_the_finale(t)
-    table = t.window.table.table
-    clock = FakeClock()
-    table.countdown.time_source = clock
-    for _ in range(3):
-        press(t, "action:draw_capitals")
-    press(t, "action:start_clock")
+    table, clock = start_the_clock(t)
     clock.now += 36
     table.countdown.update_clock()
     assert t.session.outcome is not None and "escaped" in t.session.outcome.reason
@@ -401,13 +402,7 @@ def test_leaving_while_the_clock_runs_stops_it(game, qtbot):
     closed, so the clock must stop with the table. Before, it ran on and, when it ran out, sent
     "time up" to the closed game (StoreError: the game file has been closed)."""
     t = game
-    to_the_finale(t)
-    table = t.window.table.table
-    clock = FakeClock()
-    table.countdown.time_source = clock
-    for _ in range(3):
-        press(t, "action:draw_capitals")
-    press(t, "action:start_clock")
+    table, clock = start_the_clock(t)
     assert table.countdown.timer.isActive()
     session = t.session
     moves = len(session.undo_history())
