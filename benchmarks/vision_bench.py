@@ -246,8 +246,8 @@ def compare_readers(seed: int, frames_per_scenario: int, readers: list[Reader], 
     results: dict[str, dict[str, Tally]] = defaultdict(dict)
     for scen in [s for s in ALL_SCENARIOS.values() if not only or s.name in only]:
         for i in range(frames_per_scenario):
-            # Every other frame the readers run in the opposite order: a change and its baseline alternate.
-            order = readers if i % 2 == 0 else readers[::-1]
+            # Every other frame ours and its baseline swap places: each reads first on half the frames.
+            order = readers if i % 2 == 0 else _swapped(readers, "ours-apriltag", BASELINE_READER)
             # Same layout, same camera; the QR table has no sheets of tags.
             frames = {k: t.random_scene(scen, i) for k, t in tables.items() if not (scen.sheet and k is TagKind.QR)}
             grays = {k: gray_of(f) for k, f in frames.items()}
@@ -261,6 +261,16 @@ def compare_readers(seed: int, frames_per_scenario: int, readers: list[Reader], 
                 if bands is not None and (r.name in BAND_READERS or r.name == BASELINE_READER) and not scen.sheet:  # the sheet's tags would drown the bands
                     score_bands(frames[r.kind], reads, bands.setdefault(r.name, {}))
     return results
+
+
+def _swapped(readers: list[Reader], a: str, b: str) -> list[Reader]:
+    names = [r.name for r in readers]
+    if a not in names or b not in names:
+        return readers
+    out = list(readers)
+    i, j = names.index(a), names.index(b)
+    out[i], out[j] = out[j], out[i]
+    return out
 
 
 def band_of(value: float, table: tuple) -> str:
@@ -352,6 +362,8 @@ def print_comparison(results: dict, readers: list[Reader]) -> None:
             print(f"{'':24s} {r.name:28s} {t.cards:5d} {100 * t.rate:5.1f}% {t.missed:5d} {t.wrong:5d} {t.phantom:5d} "
                   f"{t.ms(50):7.1f} {t.ms(95):7.1f}   {_ratio_cells(t, best_rate, best_ms)}")
         print()
+    if BASELINE_READER in totals:
+        print(paired_line(totals["ours-apriltag"].times, totals[BASELINE_READER].times))
     ours_q = totals.get("ours-qr zxing-cpp")
     print("QR ratios (median time: baseline / ours; read rate: ours / baseline):")
     for base in ("pyzbar", "opencv QRCodeDetector"):
@@ -477,7 +489,17 @@ def confirmation_check(seed: int, sequences: int, registry: TagRegistry, fps: fl
                   f"{np.median(tot['times']):5.1f} ms median, {np.percentile(tot['times'], 95):5.1f} ms p95 per frame")
             out.setdefault(key if arm == "ours" else f"{key} {arm}", {})["ALL"] = {
                 "median_ms": float(np.median(tot["times"])), "p95_ms": float(np.percentile(tot["times"], 95))}
+        if baseline:
+            print("    " + paired_line(totals["ours"]["times"], totals[BASELINE_READER]["times"]))
     return out
+
+
+def paired_line(ours: list[float], base: list[float]) -> str:
+    """Frame by frame, ours' time minus the baseline's on the same frame (the load of the shared box
+    moves both alike)."""
+    d = np.array(ours) - np.array(base)
+    return (f"paired, frame by frame (ours - {BASELINE_READER}): median {np.median(d):+.2f} ms, "
+            f"mean {d.mean():+.2f} ms over {len(d)} frames")
 
 
 # --- part 4 -------------------------------------------------------------------------------------
