@@ -490,4 +490,5 @@ class MainWindow(QMainWindow):
         if self.die_reader is not None:
             self.die_reader.stop()
         self._close_game()
+        self.start.finish_printing()
         super().closeEvent(event)

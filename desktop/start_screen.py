@@ -429,6 +429,17 @@ class StartScreen(QWidget):
         self._printer.finished.connect(self._printed)
         self._thread.start()
 
+    def finish_printing(self) -> None:
+        """The app is closing: the sheets being drawn are finished first (a second or two). A thread
+        still running when the window is destroyed ends the app with a crash."""
+        if self._thread is None or self._printer is None:
+            return
+        self._printer.progress.disconnect(self._show_progress)
+        self._printer.finished.disconnect(self._printed)
+        self._thread.quit()          # the thread ends as soon as the sheets are drawn
+        self._thread.wait()
+        self._thread = self._printer = None
+
     def _show_progress(self, done: int, total: int) -> None:
         self.print_progress.setMaximum(total)
         self.print_progress.setValue(done)
