@@ -316,6 +316,15 @@ class CameraPanel(QGroupBox):
         self._say("")
         self.retry.setText("Start")
 
+    def shut_down(self) -> None:
+        """The app is closing: the camera stops and every thread of it is waited for, even one still
+        opening a slow camera (vision.sources gives up opening within seconds). A QThread destroyed
+        while it runs ends the app with a crash."""
+        self.stop()
+        for thread, _worker in self._retired:
+            thread.wait()
+        self._retired = []
+
     @property
     def running(self) -> bool:
         return self._thread is not None and self._thread.isRunning()

@@ -490,5 +490,9 @@ class MainWindow(QMainWindow):
         if self.die_reader is not None:
             self.die_reader.stop()
         self._close_game()
+        # No thread of the window may outlive it (a running QThread destroyed is a crash): the
+        # window goes from the screen first, its threads finish behind it.
+        self.hide()
         self.start.finish_printing()
+        self.camera_panel.shut_down()
         super().closeEvent(event)
