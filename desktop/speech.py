@@ -55,18 +55,23 @@ class Speaker:
         command = voice_command(text)
         if command is None:
             return False
-        stop = getattr(self._last, "terminate", None)
-        if stop is not None:
-            try:
-                stop()
-            except OSError:
-                pass
+        self.stop()
         try:
             self._last = self._run(*command)
         except OSError:
             return False
         self.spoken.append(text)
         return True
+
+    def stop(self) -> None:
+        """Cut the text being read short (a new text, or the game it was about has closed)."""
+        stop = getattr(self._last, "terminate", None)
+        self._last = None
+        if stop is not None:
+            try:
+                stop()
+            except OSError:
+                pass
 
 
 def _start(command: list[str], stdin: str | None) -> subprocess.Popen:

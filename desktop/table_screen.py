@@ -424,6 +424,8 @@ class TableScreen(QWidget):
         self.controller = None
         self.flow = None
         self._hide_message()
+        if self.speaker is not None:
+            self.speaker.stop()          # the voice does not read on about a closed game
         if self.table is not None:
             self.table.hide()
             self.table.setParent(None)

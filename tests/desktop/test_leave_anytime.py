@@ -249,3 +249,33 @@ def test_closing_the_window_while_a_slow_camera_opens_leaves_no_thread_running(w
         for thread in window.findChildren(QThread):
             thread.quit()
             thread.wait()
+
+
+class Voice:
+    """The system's voice reading one text (a process that can be ended)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.speaking = True
+
+    def terminate(self) -> None:
+        self.speaking = False
+
+
+def test_leaving_stops_the_voice_reading_the_games_words(window, qtbot, monkeypatch):
+    """Reading aloud is on and the voice is still reading the table's prompt when the family
+    leaves: it stops with the game. Before, the closed game's prompt was read on to its end."""
+    from desktop.speech import Speaker
+
+    voices: list[Voice] = []
+
+    def speak(command, _stdin):
+        voices.append(Voice(command[1]))
+        return voices[-1]
+
+    monkeypatch.setattr("desktop.speech.voice_command", lambda text: (["voice", text], None))
+    window.table.speaker = Speaker(enabled=lambda: True, run=speak)
+    t = open_demo_table(window, qtbot, "carmen-cards", NAMES)
+    assert voices and voices[-1].text == t.prompt and voices[-1].speaking
+    window.leave_game()
+    assert [v.text for v in voices if v.speaking] == [], "the closed game's words are still being read"
