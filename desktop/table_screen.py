@@ -295,7 +295,9 @@ class TableScreen(QWidget):
             return 0
         words = self.undo_question if page is self.undo_panel else page
         whole = self._message_words.get(words, words.text())
-        cap = self._message_cap()
+        # Not on screen (a camera's problem said while the start screen shows): no room is known
+        # yet, so nothing is shortened; showEvent fits it once the screen is laid out.
+        cap = self._message_cap() if self.isVisible() else None
         if self._message_fitted != (words, whole, width, cap):
             self._message_fitted = (words, whole, width, cap)
             words.setText(whole)
@@ -305,7 +307,7 @@ class TableScreen(QWidget):
             # The undo question shares the room with its two buttons.
             beside = (self.undo_panel.layout().totalHeightForWidth(width) - words.heightForWidth(width)
                       if page is self.undo_panel else 0)
-            room = max(cap - beside, 1)
+            room = max(cap - beside, 1) if cap is not None else self._message_room()
             px = QFontInfo(words.font()).pixelSize()
             while px > LEAST_PX and words.heightForWidth(width) > min(self._message_room(), room):
                 px -= 1
@@ -789,6 +791,7 @@ class TableScreen(QWidget):
 
     def showEvent(self, event) -> None:
         super().showEvent(event)
+        self._fit_action_column()          # a message said while hidden finds its room now
         self._read_prompt_aloud()
 
     def _read_prompt_aloud(self) -> None:
