@@ -361,7 +361,7 @@ def test_the_question_is_shown_once_on_its_card(game):
     for lm in ("big-bend", "everglades", "mammoth-cave"):
         t.click(f"slot:{lm}")
     spoken = []
-    t.window.table.speaker = type("Speaker", (), {"say": staticmethod(spoken.append)})()
+    t.window.table.speaker = type("Speaker", (), {"say": staticmethod(spoken.append), "stop": staticmethod(lambda: None)})()
     text = ask(t)
     assert text not in t.prompt and "Ann" in t.prompt and "Cy" in t.prompt
     assert text not in t.banner and t.banner == "Cy reads Ann a red question."
