@@ -270,7 +270,8 @@ class _Region:
     centroid: np.ndarray = None
     pips: dict = None        # kind -> (centres, areas, contrasts)
     elongation: dict = None  # kind -> each pip's length / width
-    halves: dict = None      # kind -> [(the two halves' centres, area of each, contrast)] of blobs two pips long
+    halves: dict = None      # kind -> [(the parts' centres, area of each, contrast)] of blobs two or three pips long
+    bodies: dict = None      # Lab channel -> the region's median
 
 
 @dataclass
@@ -339,6 +340,8 @@ class DicePoolReader:
     MIN_SIDE_MULTI = 0.55   # a face side at least this many times the usual die side, among touching dice
     MAX_SIDE_SINGLE = 1.5   # a face side at most this many times the side of a one-die region (it may be only part of the die)
     TWO_PIP_LENGTH = (1.7, 3.5)  # a blob this long / wide may be two pips run together (a 6's row)
+    THREE_PIP_LENGTH = (3.0, 6.5)  # a blob this long / wide may be three pips run together (a 3's diagonal, a 6's row) ...
+    THREE_PIP_AREA = (2.2, 4.5)   # ... when its area is this many pips as wide as the blob
     BODY_CONTRAST = 5.0     # a pip's centre against the die's median (L, or a for red pips)
     BODY_WINDOW = 0.35      # ... the die's median within this many die sides of the pip (along either axis)
     TABLE_TEXTURE = 3.0     # a region differs from the table this many times more than 3/4 of the table does
@@ -476,8 +479,9 @@ class DicePoolReader:
                            np.array(region.mask.shape[::-1], np.float32) / 2) + region.off
         region.elongation = {}
         region.halves = {}
+        region.bodies = {}
         region.pips = {kind: self._pips(region, kind) for kind in self.PIP_KINDS}
-        if not any(len(p[0]) for p in region.pips.values()):
+        if not any(len(p[0]) or region.halves[kind] for kind, p in region.pips.items()):
             return []  # no pip at all: a shadow, a hole, a piece of the table
         faces: list[_Face] = []
         for kind in self.PIP_KINDS:
@@ -517,6 +521,7 @@ class DicePoolReader:
         top = region.tops[kind]
         values = top[region.search > 0]
         found: list[tuple] = []
+        rows: list[tuple] = []  # blobs three pips long: (centre x, y, area, contrast, offset x, y to the end pips)
         if values.size and int(values.max()) > 14:  # no blob is above the lowest pip level (14) otherwise
             threshold = max(14.0, self.PIP_LEVEL * _byte_percentile(values, 99.5))
             if not region.single:
@@ -525,25 +530,38 @@ class DicePoolReader:
                 k = _odd(self.LOCAL_WINDOW * region.s_ref)
                 near = cv2.dilate(top * (region.search > 0), cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
                 threshold = np.maximum(14.0, self.PIP_LEVEL * near.astype(np.float32))
-            self._blobs(top, region.search, threshold, region.s_ref, 0, 0, found, 0)
+            self._blobs(top, region.search, threshold, region.s_ref, 0, 0, found, 0, rows)
         halves = []
+        channel, sign = {"dark": (0, -1), "light": (0, 1), "red": (1, 1)}[kind]
+        body = self._body(region, channel) if found or rows else 0.0
         if found:
-            channel, sign = {"dark": (0, -1), "light": (0, 1), "red": (1, 1)}[kind]
-            body = _byte_percentile(region.lab_bytes[:, :, channel][region.mask > 0], 50) if region.mask.any() else 0.0
             # Two pips of a 6's row run together (a dark or marbled die, blur): the blob is about two
-            # pips long. Its halves are kept apart; only a 6 may use them (_six_from_halves).
+            # pips long. Its halves are kept apart; only a 6 may use them (_faces_from_split_blobs).
             for f in found:
                 if self.TWO_PIP_LENGTH[0] <= f[4] <= self.TWO_PIP_LENGTH[1]:
                     pair = np.array([(f[0] + f[5], f[1] + f[6]), (f[0] - f[5], f[1] - f[6])], np.float32)
                     at = self._sample(region, region.lab[:, :, channel], pair + region.off)
                     if (sign * (at - body) > self.BODY_CONTRAST).all():
                         halves.append((pair + region.off, f[2] / 2, f[3]))
+        if rows:
+            # Three pips run together (a 3's diagonal, a 6's row on a dark die, red pips blurred by the
+            # camera's colour resolution): kept as its three pips; only a 6 may use them, all three.
+            shortest = 0.22 * (0.5 if region.single else self.MIN_SIDE_MULTI) * region.s_ref  # as pips of a face
+            for cx, cy, area, contrast, dx, dy in rows:
+                if math.hypot(dx, dy) < shortest:
+                    continue
+                three = np.array([(cx + dx, cy + dy), (cx, cy), (cx - dx, cy - dy)], np.float32)
+                at = self._sample(region, region.lab[:, :, channel], three + region.off)
+                # Its middle is a pip, as strong as the blob between the pips (two pips drawn out, a 4's
+                # column on a blurred dark die, are weakest in the middle).
+                middle = self._sample(region, region.smooth[kind], three[1:2] + region.off)[0]
+                waists = self._sample(region, region.smooth[kind], (three[1:] + three[:-1]) / 2 + region.off)
+                if middle >= waists.max() and (sign * (at - body) > self.BODY_CONTRAST).all():
+                    halves.append((three + region.off, area / 3, contrast))
         region.halves[kind] = halves
         if found:
             # A pip is darker (lighter, redder) than the die itself, not only than its surroundings:
             # the gap between two light pips is no dark pip.
-            channel, sign = {"dark": (0, -1), "light": (0, 1), "red": (1, 1)}[kind]
-            body = _byte_percentile(region.lab_bytes[:, :, channel][region.mask > 0], 50) if region.mask.any() else 0.0
             at = self._sample(region, region.lab[:, :, channel], np.array([f[:2] for f in found], np.float32) + region.off)
             # Or than the die around it: a region may hold a white die's filled-in rim beside a red die,
             # whose white pips are then darker than the whole region's median.
@@ -553,7 +571,7 @@ class DicePoolReader:
         region.elongation[kind] = np.array([f[4] for f in found], np.float32).reshape(-1)
         return centres, np.array([f[2] for f in found], np.float32), np.array([f[3] for f in found], np.float32)
 
-    def _blobs(self, top, mask, threshold, s_ref, ox, oy, found, depth) -> None:
+    def _blobs(self, top, mask, threshold, s_ref, ox, oy, found, depth, rows=None) -> None:
         binary = ((top > threshold) & (mask > 0)).astype(np.uint8)
         if depth == 0:
             contours, _ = cv2.findContours(binary, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
@@ -567,17 +585,28 @@ class DicePoolReader:
             if max(w, h) <= 0.4 * s_ref and max(w, h) <= 2.2 * min(w, h) and area >= 0.45 * w * h:
                 found.append((centres[j][0] + ox, centres[j][1] + oy, float(area), float(top[y:y + h, x:x + w][own].max()),
                               *_elongation_and_halves(own)))
-            elif depth < 2 and area <= 0.2 * s_ref * s_ref:
+            else:
+                # A blob three pips long, as first seen (its end pips at least a face's closest pips apart,
+                # 0.11 s_ref as in _pips, however it is turned).
+                if rows is not None and depth == 0 and area <= 0.2 * s_ref * s_ref and max(w, h) >= 0.155 * s_ref:
+                    length, dx, dy, pips = _three_pips(own)
+                    if self.THREE_PIP_LENGTH[0] <= length <= self.THREE_PIP_LENGTH[1] and \
+                            self.THREE_PIP_AREA[0] <= pips <= self.THREE_PIP_AREA[1]:
+                        rows.append((centres[j][0] + ox, centres[j][1] + oy, float(area),
+                                     float(top[y:y + h, x:x + w][own].max()), dx, dy))
+                if not (depth < 2 and area <= 0.2 * s_ref * s_ref):
+                    continue
                 # Pips run together (blur, a glint between them): split at a higher level.
                 sub = top[y:y + h, x:x + w]
                 peak = float(sub[own].max())
                 level = threshold if np.isscalar(threshold) else float(threshold[y:y + h, x:x + w][own].mean())
-                self._blobs(sub, own.astype(np.uint8), level + 0.4 * (peak - level), s_ref, ox + x, oy + y, found, depth + 1)
+                self._blobs(sub, own.astype(np.uint8), level + 0.4 * (peak - level), s_ref, ox + x, oy + y, found, depth + 1,
+                            rows)
 
     def _faces(self, region: _Region, kind: str) -> list[_Face]:
         centres, areas, contrasts = region.pips[kind]
         n = len(centres)
-        if n == 0:
+        if n == 0 and not region.halves[kind]:  # (a 6 whose pips all run together in rows has no round pip)
             return []
         dist = np.linalg.norm(centres[:, None] - centres[None], axis=2)
         lo = (0.5 if region.single else self.MIN_SIDE_MULTI) * region.s_ref
@@ -617,7 +646,7 @@ class DicePoolReader:
                     # of the next die, has no face's shape and vetoes no 1.)
                     shaped.append(set(group))
         if region.halves[kind]:
-            found += self._six_from_halves(region, kind, lo, hi)
+            found += self._faces_from_split_blobs(region, kind, lo, hi)
         faces, used = [], set()
         for face in sorted(found, key=lambda f: (-f.value, f.error)):
             own = set(face.pips)
@@ -629,49 +658,75 @@ class DicePoolReader:
             used |= own
         return faces
 
-    def _six_from_halves(self, region: _Region, kind: str, lo: float, hi: float) -> list[_Face]:
-        """6s whose pips run together in twos: each blob two pips long taken as its two halves.
+    def _faces_from_split_blobs(self, region: _Region, kind: str, lo: float, hi: float) -> list[_Face]:
+        """6s whose pips run together: each blob two or three pips long taken as its pips.
 
-        Only a 6 may use the halves (its pips are closer along a row than a pip's width from
-        touching); every check of a face applies, with the halves as pips and the long blob gone.
+        Only a 6 may use them (its pips are closer along a row than a pip's width from touching),
+        and a row of three only whole; every check of a face applies, with the blob's parts as
+        pips and the blob (or what its split at a higher level left) gone.
         """
         centres, areas, contrasts = region.pips[kind]
         elongation = region.elongation[kind]
         keep = np.ones(len(centres), bool)
         ids = list(range(len(centres)))
-        new_c, new_a, new_k, new_ids, pairs = [], [], [], [], []
-        for k, (pair, area, contrast) in enumerate(region.halves[kind]):
-            blob = np.nonzero(np.hypot(*(centres - pair.mean(axis=0)).T) < 1.0)[0] if len(centres) else []
-            keep[blob] = False
-            start = len(centres) + 2 * len(pairs)
-            pairs.append({start, start + 1})
-            new_c += [pair[0], pair[1]]
-            new_a += [area, area]
-            new_k += [contrast, contrast]
-            new_ids += [int(blob[0]) if len(blob) else -1 - 2 * k, -2 - 2 * k]
+        new_c, new_a, new_k, new_ids, blobs = [], [], [], [], []
+        for k, (parts, area, contrast) in enumerate(region.halves[kind]):
+            if len(centres) and len(parts) == 2:
+                inside = np.nonzero(np.hypot(*(centres - parts.mean(axis=0)).T) < 1.0)[0]
+            elif len(centres):
+                gap = 0.5 * float(np.hypot(*(parts[1] - parts[0])))
+                inside = np.nonzero(np.linalg.norm(centres[:, None] - parts[None], axis=2).min(axis=1) < gap)[0]
+            else:
+                inside = []
+            keep[inside] = False
+            start = len(centres) + len(new_c)
+            blobs.append(set(range(start, start + len(parts))))
+            new_c += list(parts)
+            new_a += [area] * len(parts)
+            new_k += [contrast] * len(parts)
+            if len(parts) == 2:
+                new_ids += [int(inside[0]) if len(inside) else -1 - 2 * k, -2 - 2 * k]
+            else:
+                new_ids += [-1000 - 3 * k - j for j in range(3)]
         c = np.concatenate([centres, np.array(new_c, np.float32).reshape(-1, 2)])
         a = np.concatenate([areas, np.array(new_a, np.float32)])
         t = np.concatenate([contrasts, np.array(new_k, np.float32)])
         e = np.concatenate([np.where(keep, elongation, 9.0), np.ones(len(new_c), np.float32)])
         ids += new_ids
         members = [i for i in range(len(c)) if i >= len(centres) or keep[i]]
+        if len(members) < 6:
+            return []
         dist = np.linalg.norm(c[:, None] - c[None], axis=2)
         area_ratio, contrast_ratio = a[:, None] / a[None, :], t[:, None] / t[None, :]
         together = ((dist >= 0.22 * lo) & (dist <= 0.8 * hi) & (np.maximum(area_ratio, 1 / area_ratio) <= self.AREA_RATIO)
                     & (np.maximum(contrast_ratio, 1 / contrast_ratio) <= self.CONTRAST_RATIO))
         saved = region.elongation[kind]
         region.elongation[kind] = e
+        threes = [blob for blob in blobs if len(blob) == 3]
+        groups = []
+        seen = set()
+        for blob in blobs:
+            for group in _groups(together, members, 6, dist, sorted(blob)):
+                chosen = set(group)
+                if tuple(sorted(group)) not in seen and all(t <= chosen or not t & chosen for t in threes):
+                    seen.add(tuple(sorted(group)))
+                    groups.append(group)
         faces = []
         try:
-            for group in _groups(together, members, 6, dist):
-                if not any(pair <= set(group) for pair in pairs):
-                    continue
+            for group in groups:
                 result = self._check(region, kind, (c, a, t), group, lo, hi)
                 if isinstance(result, _Face):
                     faces.append(replace(result, pips=tuple(ids[i] for i in group)))
         finally:
             region.elongation[kind] = saved
         return faces
+
+    @staticmethod
+    def _body(region: _Region, channel: int) -> float:
+        """The region's median of one Lab channel (the die's own lightness or redness), computed once."""
+        if channel not in region.bodies:
+            region.bodies[channel] = _byte_percentile(region.lab_bytes[:, :, channel][region.mask > 0], 50) if region.mask.any() else 0.0
+        return region.bodies[channel]
 
     def _local_body(self, region: _Region, channel: int, x: float, y: float, whole: float) -> float:
         """Median of one channel over the region near (x, y) (crop px); the whole region's where little of it is near."""
@@ -890,8 +945,9 @@ class DicePoolReader:
         return out
 
 
-def _groups(together: np.ndarray, members: list[int], size: int, dist: np.ndarray) -> list[list[int]]:
-    """Every group of `size` pips that are pairwise `together`, spread like a layout of that many."""
+def _groups(together: np.ndarray, members: list[int], size: int, dist: np.ndarray, seed: Sequence[int] = ()) -> list[list[int]]:
+    """Every group of `size` pips that are pairwise `together`, spread like a layout of that many
+    (and holding every pip of `seed`)."""
     ratio = _SPREAD[size]
     most = 1.3 * ratio
     apart = dist.tolist()  # pairs of a group are `together`, so never at one place (no zero distance)
@@ -914,7 +970,15 @@ def _groups(together: np.ndarray, members: list[int], size: int, dist: np.ndarra
                 continue  # the spread only grows as pips join: no layout of this many
             grow(group + [j], [x for x in candidates[k + 1:] if near[j][x]], lo, hi)
 
-    grow([], list(members), math.inf, 0.0)
+    shortest, longest = math.inf, 0.0
+    for k, i in enumerate(seed):
+        for j in seed[:k]:
+            if not near[i][j]:
+                return out
+            shortest, longest = min(shortest, apart[i][j]), max(longest, apart[i][j])
+    if seed and longest > most * shortest:
+        return out
+    grow(list(seed), [x for x in members if x not in seed and all(near[i][x] for i in seed)], shortest, longest)
     return out
 
 
@@ -932,6 +996,24 @@ def _elongation_and_halves(blob: np.ndarray) -> tuple[float, float, float]:
     o = math.sqrt(max(0.0, large - small))
     return (math.sqrt(large / small) if small > 1e-6 else 9.0), o * math.cos(angle), o * math.sin(angle)
 
+
+
+def _three_pips(blob: np.ndarray) -> tuple[float, float, float, float]:
+    """Length / width of a blob (second moments), the offset (dx, dy) from its centre to an end pip
+    were it three round pips in a row, evenly spaced, and how many pips as wide as it its area holds."""
+    m = cv2.moments(blob.astype(np.uint8), binaryImage=True)
+    if m["m00"] <= 0:
+        return 1.0, 0.0, 0.0, 0.0
+    a, b, c = m["mu20"] / m["m00"], m["mu11"] / m["m00"], m["mu02"] / m["m00"]
+    root = math.sqrt(max(0.0, ((a - c) / 2) ** 2 + b * b))
+    small, large = (a + c) / 2 - root, (a + c) / 2 + root
+    if small <= 1e-6:
+        return 9.0, 0.0, 0.0, 0.0
+    # Discs at -o, 0, +o along an axis: the variance along it exceeds the one across by 2/3 o^2;
+    # across, a disc of radius r has variance r^2 / 4.
+    angle = 0.5 * math.atan2(2 * b, a - c)
+    o = math.sqrt(1.5 * (large - small))
+    return math.sqrt(large / small), o * math.cos(angle), o * math.sin(angle), m["m00"] / (4 * math.pi * small)
 
 
 def _percentile(values: np.ndarray, q: float) -> float:

@@ -191,3 +191,44 @@ def test_a_red_die_beside_a_larger_white_die_keeps_its_light_pips():
     for white_px, pip_bgr in ((46, (200, 200, 225)), (52, (200, 200, 225)), (52, (215, 215, 235))):
         values = sorted(r.value for r in reader.read(_white_die_beside_a_red_four(white_px, pip_bgr)))
         assert values == [1, 4]
+
+
+def _dark_die_with_red_pips(turn_deg: float, pips: list[tuple[float, float]], drawn_out: float = 0.0,
+                            pip_px: int = 11, side: int = 40) -> np.ndarray:
+    """A dark die whose red pips are as light as the die (only their redness shows them), seen
+    through a camera that keeps colour at a lower resolution than lightness: the red spreads, so
+    pips close together run together in the red channel. `drawn_out`: each pip is smeared this far
+    toward the middle row of the face (a blurred die)."""
+    import cv2
+
+    image = np.full((160, 160, 3), 225, np.uint8)
+    turn = _turn(math.radians(turn_deg)).astype(np.float64)
+    corners = np.array([(-.5, -.5), (.5, -.5), (.5, .5), (-.5, .5)]) @ turn.T * side + 80
+    cv2.fillConvexPoly(image, np.round(corners * 16).astype(np.int32), (60, 55, 55), cv2.LINE_AA, shift=4)
+    for u, v in pips:
+        for k in np.linspace(0, 1, 7):
+            x, y = np.array([u, v * (1 - drawn_out * k)]) @ turn.T * side + 80
+            cv2.circle(image, (round(x * 16), round(y * 16)), round(pip_px / 2 * 16), (25, 20, 110), -1, cv2.LINE_AA, shift=4)
+    lab = cv2.cvtColor(cv2.GaussianBlur(image, (3, 3), 0), cv2.COLOR_BGR2LAB)
+    for channel in (1, 2):
+        lab[:, :, channel] = cv2.GaussianBlur(lab[:, :, channel], (0, 0), 3.0)
+    return cv2.cvtColor(lab, cv2.COLOR_LAB2BGR)
+
+
+def test_a_six_whose_rows_of_three_run_together_is_read():
+    """Red pips on a black die: each row of three is one red bar (real photos: red 6s on black and
+    dark marbled dice). A blob three pips long is also kept as its three pips, which a 6 may use."""
+    reader = DicePoolReader()
+    six = [(u, v) for u in (-.25, .25) for v in (-.28, 0, .28)]
+    for turn in (0, 15, 30, 45, 70):
+        assert [r.value for r in reader.read(_dark_die_with_red_pips(turn, six))] == [6]
+
+
+def test_a_four_whose_pips_are_drawn_out_along_its_columns_is_no_six():
+    """Each column of a blurred 4 is a bar as long as a 6's row, but weakest in its middle, between
+    its two pips: no row of three (real photos: a blurred dark 4 with red pips was read as a 6)."""
+    reader = DicePoolReader()
+    four = [(u, v) for u in (-.25, .25) for v in (-.25, .25)]
+    for turn in (0, 20, 45):
+        for pip_px in (9, 10):
+            assert 6 not in [r.value for r in reader.read(_dark_die_with_red_pips(turn, four, 0.5, pip_px))]
