@@ -545,7 +545,7 @@ class DicePoolReader:
                         halves.append((pair + region.off, f[2] / 2, f[3]))
         if rows:
             # Three pips run together (a 3's diagonal, a 6's row on a dark die, red pips blurred by the
-            # camera's colour resolution): kept as its three pips; only a 6 may use them, all three.
+            # camera's colour resolution): kept as its three pips; only a 6 or a 5 may use them, all three.
             shortest = 0.22 * (0.5 if region.single else self.MIN_SIDE_MULTI) * region.s_ref  # as pips of a face
             for cx, cy, area, contrast, dx, dy in rows:
                 if math.hypot(dx, dy) < shortest:
@@ -659,11 +659,11 @@ class DicePoolReader:
         return faces
 
     def _faces_from_split_blobs(self, region: _Region, kind: str, lo: float, hi: float) -> list[_Face]:
-        """6s whose pips run together: each blob two or three pips long taken as its pips.
+        """6s and 5s whose pips run together: each blob two or three pips long taken as its pips.
 
-        Only a 6 may use them (its pips are closer along a row than a pip's width from touching),
-        and a row of three only whole; every check of a face applies, with the blob's parts as
-        pips and the blob (or what its split at a higher level left) gone.
+        Only a 6 may use a blob's halves (its pips are closer along a row than a pip's width from
+        touching), a 6 or a 5 a row of three, and only whole; every check of a face applies, with
+        the blob's parts as pips and the blob (or what its split at a higher level left) gone.
         """
         centres, areas, contrasts = region.pips[kind]
         elongation = region.elongation[kind]
@@ -694,7 +694,8 @@ class DicePoolReader:
         e = np.concatenate([np.where(keep, elongation, 9.0), np.ones(len(new_c), np.float32)])
         ids += new_ids
         members = [i for i in range(len(c)) if i >= len(centres) or keep[i]]
-        if len(members) < 6:
+        threes = [blob for blob in blobs if len(blob) == 3]
+        if len(members) < (5 if threes else 6):
             return []
         dist = np.linalg.norm(c[:, None] - c[None], axis=2)
         area_ratio, contrast_ratio = a[:, None] / a[None, :], t[:, None] / t[None, :]
@@ -702,15 +703,17 @@ class DicePoolReader:
                     & (np.maximum(contrast_ratio, 1 / contrast_ratio) <= self.CONTRAST_RATIO))
         saved = region.elongation[kind]
         region.elongation[kind] = e
-        threes = [blob for blob in blobs if len(blob) == 3]
         groups = []
         seen = set()
         for blob in blobs:
-            for group in _groups(together, members, 6, dist, sorted(blob)):
-                chosen = set(group)
-                if tuple(sorted(group)) not in seen and all(t <= chosen or not t & chosen for t in threes):
-                    seen.add(tuple(sorted(group)))
-                    groups.append(group)
+            # A row of three is also a 5's diagonal (its middle pip the 5's centre): its pips are as
+            # close as a 3's, which a marbled die's red veins join.
+            for size in ((6, 5) if len(blob) == 3 else (6,)):
+                for group in _groups(together, members, size, dist, sorted(blob)):
+                    chosen = set(group)
+                    if tuple(sorted(group)) not in seen and all(t <= chosen or not t & chosen for t in threes):
+                        seen.add(tuple(sorted(group)))
+                        groups.append(group)
         faces = []
         try:
             for group in groups:

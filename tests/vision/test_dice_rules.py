@@ -232,3 +232,30 @@ def test_a_four_whose_pips_are_drawn_out_along_its_columns_is_no_six():
     for turn in (0, 20, 45):
         for pip_px in (9, 10):
             assert 6 not in [r.value for r in reader.read(_dark_die_with_red_pips(turn, four, 0.5, pip_px))]
+
+
+def _dark_five_with_a_red_vein(turn_deg: float) -> np.ndarray:
+    """A dark marbled 5 with red pips as light as the die: a red vein of the marbling runs along
+    one diagonal, so that diagonal's three pips are one red bar; the other two pips stay round."""
+    import cv2
+
+    image = np.full((160, 160, 3), 225, np.uint8)
+    turn = _turn(math.radians(turn_deg)).astype(np.float64)
+    corners = np.array([(-.5, -.5), (.5, -.5), (.5, .5), (-.5, .5)]) @ turn.T * 40 + 80
+    cv2.fillConvexPoly(image, np.round(corners * 16).astype(np.int32), (60, 55, 55), cv2.LINE_AA, shift=4)
+    pips = [np.array(p) @ turn.T * 40 + 80 for p in [(-.25, -.25), (.25, -.25), (0, 0), (-.25, .25), (.25, .25)]]
+    for x, y in pips:
+        cv2.circle(image, (round(x * 16), round(y * 16)), 5 * 16, (25, 20, 110), -1, cv2.LINE_AA, shift=4)
+    (x0, y0), (x1, y1) = pips[0], pips[4]
+    cv2.line(image, (round(x0 * 16), round(y0 * 16)), (round(x1 * 16), round(y1 * 16)), (25, 20, 110), 6, cv2.LINE_AA, shift=4)
+    lab = cv2.cvtColor(cv2.GaussianBlur(image, (3, 3), 0), cv2.COLOR_BGR2LAB)
+    for channel in (1, 2):
+        lab[:, :, channel] = cv2.GaussianBlur(lab[:, :, channel], (0, 0), 1.5)
+    return cv2.cvtColor(lab, cv2.COLOR_LAB2BGR)
+
+
+def test_a_five_whose_diagonal_runs_together_is_read():
+    """A row of three run together is also a 5's diagonal (real photos: a red 5 on a dark marbled die)."""
+    reader = DicePoolReader()
+    for turn in (0, 15, 30, 45, 70):
+        assert [r.value for r in reader.read(_dark_five_with_a_red_vein(turn))] == [5]
