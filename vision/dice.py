@@ -340,7 +340,7 @@ class DicePoolReader:
     MIN_SIDE_MULTI = 0.55   # a face side at least this many times the usual die side, among touching dice
     MAX_SIDE_SINGLE = 1.5   # a face side at most this many times the side of a one-die region (it may be only part of the die)
     TWO_PIP_LENGTH = (1.7, 3.5)  # a blob this long / wide may be two pips run together (a 6's row)
-    THREE_PIP_LENGTH = (3.0, 6.5)  # a blob this long / wide may be three pips run together (a 3's diagonal, a 6's row) ...
+    THREE_PIP_LENGTH = (3.0, 6.5)  # a blob this long / wide may be three pips run together (a 6's row, a 5's diagonal) ...
     THREE_PIP_AREA = (2.2, 4.5)   # ... when its area is this many pips as wide as the blob
     BODY_CONTRAST = 5.0     # a pip's centre against the die's median (L, or a for red pips)
     BODY_WINDOW = 0.35      # ... the die's median within this many die sides of the pip (along either axis)
@@ -544,7 +544,7 @@ class DicePoolReader:
                     if (sign * (at - body) > self.BODY_CONTRAST).all():
                         halves.append((pair + region.off, f[2] / 2, f[3]))
         if rows:
-            # Three pips run together (a 3's diagonal, a 6's row on a dark die, red pips blurred by the
+            # Three pips run together (a 6's row or a 5's diagonal on a dark die, red pips blurred by the
             # camera's colour resolution): kept as its three pips; only a 6 or a 5 may use them, all three.
             shortest = 0.22 * (0.5 if region.single else self.MIN_SIDE_MULTI) * region.s_ref  # as pips of a face
             for cx, cy, area, contrast, dx, dy in rows:
@@ -728,7 +728,8 @@ class DicePoolReader:
     def _body(region: _Region, channel: int) -> float:
         """The region's median of one Lab channel (the die's own lightness or redness), computed once."""
         if channel not in region.bodies:
-            region.bodies[channel] = _byte_percentile(region.lab_bytes[:, :, channel][region.mask > 0], 50) if region.mask.any() else 0.0
+            on_die = region.lab_bytes[:, :, channel][region.mask > 0]
+            region.bodies[channel] = _byte_percentile(on_die, 50) if on_die.size else 0.0
         return region.bodies[channel]
 
     def _local_body(self, region: _Region, channel: int, x: float, y: float, whole: float) -> float:
@@ -948,7 +949,8 @@ class DicePoolReader:
         return out
 
 
-def _groups(together: np.ndarray, members: list[int], size: int, dist: np.ndarray, seed: Sequence[int] = ()) -> list[list[int]]:
+def _groups(together: np.ndarray, members: list[int], size: int, dist: np.ndarray,
+            seed: Sequence[int] = ()) -> list[list[int]]:
     """Every group of `size` pips that are pairwise `together`, spread like a layout of that many
     (and holding every pip of `seed`)."""
     ratio = _SPREAD[size]
