@@ -197,6 +197,19 @@ def running_threads(window) -> list[QThread]:
     return [thread for thread in window.findChildren(QThread) if thread.isRunning()]
 
 
+def closes_with_no_thread_running(window, qtbot, settle_ms: int) -> None:
+    """Close the window: no thread of it may still run as it goes (that ends the app with a crash);
+    what arrives afterwards at the closed window changes nothing. The test's threads are ended after."""
+    try:
+        window.close()
+        assert running_threads(window) == [], "a thread still runs as the window goes: the app would crash"
+        qtbot.wait(settle_ms)
+    finally:
+        for thread in window.findChildren(QThread):
+            thread.quit()
+            thread.wait()
+
+
 def test_closing_the_window_while_tag_sheets_are_drawn_leaves_no_thread_running(window, qtbot):
     """The family asks for the tag sheets and closes the app at once. Before, the drawing thread was
     still running when the window went, and the app ended with a crash on the way out ("QThread:
@@ -204,14 +217,7 @@ def test_closing_the_window_while_tag_sheets_are_drawn_leaves_no_thread_running(
     t = Driver(window, qtbot)
     t.click("start:print")
     assert running_threads(window), "the sheets are being drawn"
-    try:
-        window.close()
-        assert running_threads(window) == [], "a thread still runs as the window goes: the app would crash"
-        qtbot.wait(300)           # the drawing's last words arrive at a closed window and change nothing
-    finally:
-        for thread in window.findChildren(QThread):
-            thread.quit()
-            thread.wait()
+    closes_with_no_thread_running(window, qtbot, settle_ms=300)    # the drawing's last words arrive late
 
 
 class SlowWebcam:
@@ -241,14 +247,7 @@ def test_closing_the_window_while_a_slow_camera_opens_leaves_no_thread_running(w
     monkeypatch.setattr("desktop.camera.WebcamSource", SlowWebcam)
     window.camera_panel.start_webcam(0)
     assert running_threads(window), "the camera is opening"
-    try:
-        window.close()
-        assert running_threads(window) == [], "a thread still runs as the window goes: the app would crash"
-        qtbot.wait(100)           # the camera's last words arrive at a closed window and change nothing
-    finally:
-        for thread in window.findChildren(QThread):
-            thread.quit()
-            thread.wait()
+    closes_with_no_thread_running(window, qtbot, settle_ms=100)    # the camera's last words arrive late
 
 
 class Voice:
