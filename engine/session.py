@@ -181,7 +181,14 @@ class Session:
     def resume(cls, path: str | Path) -> "Session":
         """Reopen a saved game: replaying its records gives the identical state."""
         store = EventStore.open(path)
-        session = cls._replayed(store.header, store.records())
+        try:
+            session = cls._replayed(store.header, store.records())
+        except BaseException:
+            # The store holds the file's write lock until closed: a refused game must be
+            # released now, not when the garbage collector gets to the exception's frames
+            # (until then the resume list calls it "open in another window").
+            store.close()
+            raise
         session.store = store
         return session
 
