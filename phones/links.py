@@ -5,6 +5,9 @@
 True
 >>> links.player_of(links.secret("Bob")), links.player_of("guess")
 ('Bob', None)
+>>> old = links.secret("Bob"); links.renew()
+>>> links.player_of(old), links.replaced(old), links.replaced("guess")
+(None, True, False)
 """
 
 from __future__ import annotations
@@ -14,6 +17,9 @@ import secrets
 
 #: random bytes per secret: 192 bits (the issue asks for at least 128)
 SECRET_BYTES = 24
+#: how many rounds of "new codes" are still recognised as replaced (a page left open with an old
+#: link is told to scan the new code, and its retries are not taken for guesses)
+REPLACED_ROUNDS = 16
 
 
 class PlayerLinks:
@@ -22,10 +28,13 @@ class PlayerLinks:
     def __init__(self, players: list[str] | tuple[str, ...]) -> None:
         self.players = tuple(players)
         self._secrets: dict[str, str] = {}
+        self._replaced: tuple[str, ...] = ()
         self.renew()
 
     def renew(self) -> None:
         """New secrets for everyone ("new codes"): every old link stops working at once."""
+        # A new tuple, never changed in place: the server's thread may be reading the old one.
+        self._replaced = (tuple(self._secrets.values()) + self._replaced)[:REPLACED_ROUNDS * len(self.players)]
         self._secrets = {p: secrets.token_urlsafe(SECRET_BYTES) for p in self.players}
 
     def secret(self, player: str) -> str:
@@ -39,6 +48,14 @@ class PlayerLinks:
         for player, own in self._secrets.items():
             if hmac.compare_digest(given, own.encode("ascii")):
                 found = player
+        return found
+
+    def replaced(self, secret: str) -> bool:
+        """Whether this was someone's link before "new codes" (compared as :meth:`player_of` does)."""
+        given = secret.encode("utf-8", "surrogatepass")
+        found = False
+        for old in self._replaced:
+            found |= hmac.compare_digest(given, old.encode("ascii"))
         return found
 
     def path(self, player: str) -> str:

@@ -2,6 +2,9 @@
 
 Every path is ``/p/<secret>/<what>``; an unknown secret, an unknown ``<what>`` or any other path
 is 404, and too many wrong secrets from one device turn that device away (:mod:`phones.guard`).
+A link replaced by "new codes" is 410 with words ("scan your new code"), never counted as a
+guess: a page left open with it stops retrying (an open WebSocket is closed with
+:data:`LINK_REPLACED`).
 
 =========================  =======================================================================
 ``GET  /p/<secret>/``      the page (static HTML; its script and style beside it)
@@ -48,6 +51,9 @@ MAX_ANSWER_BYTES = 16 * 1024
 MAX_SOCKETS_PER_PLAYER = 3
 #: photos read at once (each holds up to 12 MB in memory); more are asked to try again
 MAX_PHOTOS_AT_ONCE = 2
+#: the WebSocket close code that tells a page its link was replaced (page.js stops retrying on it)
+LINK_REPLACED = 4410
+REPLACED_WORDS = "These codes were replaced: scan your new code."
 ASSETS = {"": ("page.html", "text/html"), "page.js": ("page.js", "application/javascript"),
           "page.css": ("page.css", "text/css")}
 _ID = re.compile(r"[A-Za-z0-9_-]{8,64}")
@@ -158,7 +164,8 @@ class PhoneServer:
         """New codes: every old link (and every page open with one) stops working."""
         self.links.renew()
         if self._loop is not None:
-            self._loop.call_soon_threadsafe(lambda: asyncio.ensure_future(self._forget_links()))
+            # Queued before any publish that follows, so no old page is sent a newer snapshot.
+            self._loop.call_soon_threadsafe(self._forget_links)
 
     def joined(self, player: str) -> bool:
         """Whether the player has opened their page since the links were made."""
@@ -257,11 +264,12 @@ class PhoneServer:
         finally:
             ws._gumshoe_sending = False  # type: ignore[attr-defined]
 
-    async def _forget_links(self) -> None:
+    def _forget_links(self) -> None:
         for board in self._boards.values():
             board.joined = False
-            for ws in list(board.sockets):
-                await ws.close()
+            sockets, board.sockets = board.sockets, []
+            for ws in sockets:
+                asyncio.ensure_future(ws.close(code=LINK_REPLACED, message=b"replaced"))
             board.changed.set()
             board.changed = asyncio.Event()
 
@@ -314,6 +322,8 @@ class PhoneServer:
         player = self.links.player_of(request.match_info["secret"])
         what = request.match_info["what"]
         if player is None:
+            if self.links.replaced(request.match_info["secret"]):
+                return _replaced(what)
             raise web.HTTPNotFound()
         board = self._boards[player]
         if request.method == "GET" and not board.joined and (what in ASSETS or what in ("state", "ws")):
@@ -324,16 +334,20 @@ class PhoneServer:
             body, kind = self._files[what]
             return web.Response(body=body, content_type=kind, charset="utf-8")
         if request.method == "GET" and what == "state":
-            return await self._state(request, board)
+            return await self._state(request, board, player)
         if request.method == "GET" and what == "ws":
-            return await self._socket(request, board)
+            return await self._socket(request, board, player)
         if request.method == "POST" and what == "answer":
             return await self._answer(request, player)
         if request.method == "POST" and what == "photo":
             return await self._photo(request, board)
         raise web.HTTPNotFound()
 
-    async def _state(self, request: web.Request, board: _Board) -> web.Response:
+    def _still_current(self, request: web.Request, player: str) -> bool:
+        """Whether the request's link is still the player's (new codes may have come meanwhile)."""
+        return self.links.player_of(request.match_info["secret"]) == player
+
+    async def _state(self, request: web.Request, board: _Board, player: str) -> web.Response:
         try:
             after = int(request.query.get("after", "-1"))
         except ValueError:
@@ -343,11 +357,16 @@ class PhoneServer:
                 await asyncio.wait_for(board.changed.wait(), LONG_POLL_S)
             except asyncio.TimeoutError:
                 pass
+            if not self._still_current(request, player):
+                return _replaced("state")
         return web.Response(body=board.envelope(), content_type="application/json")
 
-    async def _socket(self, request: web.Request, board: _Board) -> web.StreamResponse:
+    async def _socket(self, request: web.Request, board: _Board, player: str) -> web.StreamResponse:
         ws = web.WebSocketResponse(heartbeat=20.0, max_msg_size=1024, autoping=True)
         await ws.prepare(request)
+        if not self._still_current(request, player):
+            await ws.close(code=LINK_REPLACED, message=b"replaced")
+            return ws
         board.sockets.append(ws)
         while len(board.sockets) > MAX_SOCKETS_PER_PLAYER:
             await board.sockets.pop(0).close()
@@ -433,6 +452,13 @@ class PhoneServer:
 
 def _refusal(status: int, message: str) -> web.Response:
     return web.json_response({"ok": False, "message": message}, status=status)
+
+
+def _replaced(what: str) -> web.Response:
+    """A link from before "new codes": said once, in words (the page stops retrying on 410)."""
+    if what == "":
+        return web.Response(status=410, text=REPLACED_WORDS, content_type="text/plain")
+    return web.json_response({"ok": False, "replaced": True, "message": REPLACED_WORDS}, status=410)
 
 
 def _not_found() -> web.Response:

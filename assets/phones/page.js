@@ -13,6 +13,8 @@
   let answerId = "";            // one per attempt: a retried send is applied once
   let chosen = {};              // field -> card id (one card) or [card ids] (several)
   let sending = false;
+  let linkGone = false;         // the link was replaced (new codes) or is unknown: stop asking
+  const LINK_REPLACED = 4410;   // the server's close code for a replaced link (phones/server.py)
 
   function newAnswerId() {
     const bytes = new Uint8Array(16);
@@ -30,6 +32,27 @@
   function setStatus(text, bad) {
     $("status").textContent = text;
     $("status").classList.toggle("bad", !!bad);
+  }
+
+  // A dead link is said once and never retried: each retry would look like a guess to the laptop.
+  function stopForGood(text) {
+    linkGone = true;
+    setStatus(text, true);
+    if (socket) { socket.onclose = null; socket.close(); socket = null; }
+  }
+
+  // The words when the response says this link is dead (410: replaced by new codes; 404: unknown),
+  // else "". A dead link stops every retry.
+  async function deadLink(response) {
+    let words = "";
+    if (response.status === 410) {
+      words = "These codes were replaced: scan your new code.";
+      try { words = (await response.json()).message || words; } catch (e) { /* the words above */ }
+    } else if (response.status === 404) {
+      words = "This link no longer works: scan your code again.";
+    }
+    if (words) stopForGood(words);
+    return words;
   }
 
   // --- the snapshot -------------------------------------------------------------------------
@@ -236,6 +259,8 @@
                                    encodeURIComponent(r.field),
                                    { method: "POST", body: file,
                                      headers: { "Content-Type": file.type || "application/octet-stream" } });
+      const gone = await deadLink(response);
+      if (gone) { say(gone); return; }
       const result = await response.json();
       input.value = "";
       if (!question || question.id !== asked) return;
@@ -264,6 +289,8 @@
     try {
       const response = await fetch(base + "answer", { method: "POST", body: body,
                                                       headers: { "Content-Type": "application/json" } });
+      const gone = await deadLink(response);
+      if (gone) { say(gone); return; }
       const result = await response.json();
       if (!question || question.id !== asked) {
         // The laptop has moved on (the next question may already be here): this reply is old news.
@@ -298,7 +325,7 @@
 
   // --- staying up to date: a WebSocket, or a long poll where that fails -------------------------
   function connect() {
-    if (socket && socket.readyState <= 1) return;
+    if (linkGone || (socket && socket.readyState <= 1)) return;
     let opened = false;
     try {
       socket = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + base + "ws");
@@ -313,8 +340,9 @@
       const text = typeof m.data === "string" ? m.data : new TextDecoder().decode(m.data);
       try { show(JSON.parse(text)); } catch (e) { /* a damaged message: the next one replaces it */ }
     };
-    socket.onclose = () => {
+    socket.onclose = (event) => {
       socket = null;
+      if (event.code === LINK_REPLACED) { stopForGood("These codes were replaced: scan your new code."); return; }
       if (!opened) socketFailures++;
       setStatus("Connection lost \u2014 trying again\u2026", true);
       if (socketFailures >= 3) poll();
@@ -325,10 +353,10 @@
   async function poll() {
     if (polling) return;
     polling = true;
-    while (!socket || socket.readyState !== 1) {
+    while (!linkGone && (!socket || socket.readyState !== 1)) {
       try {
         const response = await fetch(base + "state?after=" + version, { cache: "no-store" });
-        if (response.status === 404) { setStatus("This link no longer works: scan your code again.", true); break; }
+        if (await deadLink(response)) break;
         show(await response.json());
         setStatus("Connected to the laptop");
       } catch (e) {
@@ -342,6 +370,8 @@
   document.addEventListener("visibilitychange", () => {
     if (document.visibilityState === "visible") connect();
   });
-  fetch(base + "state", { cache: "no-store" }).then((r) => r.json()).then(show).catch(() => {});
+  fetch(base + "state", { cache: "no-store" })
+    .then(async (r) => { if (!(await deadLink(r))) show(await r.json()); })
+    .catch(() => {});
   connect();
 })();

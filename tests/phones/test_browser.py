@@ -156,3 +156,40 @@ def test_two_phones_a_photo_answers_a_private_look_and_nothing_leaks(t, browser,
     for handle in (ann, bob):
         browser.switch_to.window(handle)
         assert page_errors(browser) == []
+
+
+def test_a_page_left_open_after_new_codes_says_so_and_never_locks_its_phone_out(browser):
+    """Issue 27: after New codes, the old tab tells its player to scan the new code and stops
+    asking; its retries would otherwise count as wrong links from that phone and lock it out."""
+    from engine.session import Session
+    from phones import PlayerLinks, player_snapshot
+    from phones.guard import GuessLimiter
+    from phones.server import PhoneServer
+
+    session = Session.new("carmen-cards", ["Ann", "Bob"])
+    server = PhoneServer(PlayerLinks(session.players), "carmen-cards", lambda *a: None)
+    server.limiter = GuessLimiter(limit=2)           # two wrong links and the phone would be turned away
+    server.start(["127.0.0.1"])
+    try:
+        server.publish("Bob", player_snapshot(session, "Bob", "full"))
+        browser.get(server.url("Bob"))
+        in_browser(browser, lambda: "Bob's Evidence Journal" in browser.execute_script("return document.body.innerText"))
+        server.renew_links()
+        in_browser(browser, lambda: browser.find_element("id", "status").text ==
+                   "These codes were replaced: scan your new code.")
+        time.sleep(6)                                # longer than the page's longest wait before a retry
+        assert browser.find_element("id", "status").text == "These codes were replaced: scan your new code."
+        server.publish("Bob", player_snapshot(session, "Bob", "full"))
+        browser.switch_to.new_window("tab")         # the new code, scanned on the same phone
+        browser.get(server.url("Bob"))
+        in_browser(browser, lambda: "Bob's Evidence Journal" in browser.execute_script("return document.body.innerText"))
+    finally:
+        server.stop()
+
+
+def in_browser(browser, condition, timeout: float = 10.0) -> None:
+    """Wait until the browser shows ``condition`` (no laptop window to pump here)."""
+    end = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < end, "the page never showed it"
+        time.sleep(0.1)

@@ -109,8 +109,45 @@ def test_new_codes_close_every_old_link(laptop):
     old = laptop.url("Ann", "state")
     laptop.server.renew_links()
     time.sleep(0.1)
-    assert request(old)[0] == 404
+    status, reply = get_json(old)
+    assert status == 410 and reply["message"] == "These codes were replaced: scan your new code."
+    status, _, page = request(laptop.url("Ann").replace(laptop.links.secret("Ann"), old.split("/")[-2]))
+    assert status == 410 and page == b"These codes were replaced: scan your new code."
     assert get_json(laptop.url("Ann", "state"))[0] == 200
+
+
+def test_an_old_page_retrying_after_new_codes_never_locks_its_phone_out(laptop):
+    """The old tab's retries are not guesses: the same phone's new link still opens (issue 27)."""
+    old = laptop.url("Ann", "state")
+    laptop.server.renew_links()
+    for _ in range(3 * laptop.server.limiter.limit):
+        assert request(old)[0] == 410
+    assert get_json(laptop.url("Ann", "state"))[0] == 200
+
+
+def test_new_codes_close_an_open_page_saying_its_link_was_replaced(laptop):
+    import asyncio
+
+    import aiohttp
+
+    from phones.server import LINK_REPLACED
+
+    async def open_then_new_codes() -> tuple[int | None, int]:
+        url = laptop.url("Ann", "ws").replace("http://", "ws://")
+        async with aiohttp.ClientSession() as session:
+            async with session.ws_connect(url) as page:
+                await page.receive(timeout=5)                         # the snapshot
+                laptop.server.renew_links()
+                while (await page.receive(timeout=5)).type != aiohttp.WSMsgType.CLOSE:
+                    pass
+                closed_with = page.close_code
+            try:
+                await session.ws_connect(url)
+                again = 101
+            except aiohttp.WSServerHandshakeError as refused:
+                again = refused.status
+        return closed_with, again
+    assert asyncio.run(open_then_new_codes()) == (LINK_REPLACED, 410)
 
 
 def test_guessing_secrets_turns_the_device_away(laptop):
