@@ -1,9 +1,13 @@
 """Limits that keep a flood of requests from reaching the game: connections, idle time, guesses.
 
 - :class:`ConnectionGuard` wraps every accepted connection: at most ``max_total`` open at once
-  and ``max_per_address`` from one device; a connection that has sent no complete request for
-  ``idle_s`` seconds (a slow or silent client) is closed. A request being answered (a long poll,
-  an upload, a live page's WebSocket) is not idle; a WebSocket's liveness is its heartbeat.
+  and ``max_per_address`` from one device. Over a limit, the oldest connection that has not yet
+  shown a current link (from the device holding the most of them) is closed to make room, so a
+  device holding every slot cannot keep a player with a valid link out; the newcomer is refused
+  only when every connection in the way has shown one. A connection that has sent no useful
+  request for ``idle_s`` seconds (a slow or silent client) is closed. A request being answered (a
+  long poll, an upload, a live page's WebSocket) is not idle; a WebSocket's liveness is its
+  heartbeat. The server closes a connection after any refused request (see ``phones.server``).
 - :class:`GuessLimiter` counts wrong secrets per device: after ``limit`` in ``window_s`` seconds
   that device gets nothing more (not even a right secret) for ``block_s`` seconds.
 """
@@ -12,27 +16,21 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections import deque
+from collections import Counter, deque
 from typing import Callable
-
-
-class _Refused(asyncio.Protocol):
-    """A connection over the limits: closed at once, nothing read."""
-
-    def connection_made(self, transport) -> None:
-        transport.abort()
 
 
 class _Guarded(asyncio.Protocol):
     """Passes everything to the web server's own protocol and keeps the guard's books."""
 
-    def __init__(self, guard: "ConnectionGuard", inner: asyncio.Protocol) -> None:
+    def __init__(self, guard: "ConnectionGuard") -> None:
         self.guard = guard
-        self.inner = inner
+        self.inner: asyncio.Protocol | None = None      # made only once the connection is admitted
         self.transport = None
         self.address = ""
         self.busy = 0                   # requests being answered now
-        self.idle_since = time.monotonic()
+        self.vouched = False            # has sent a request with a current link
+        self.opened = self.idle_since = time.monotonic()
 
     def connection_made(self, transport) -> None:
         peer = transport.get_extra_info("peername")
@@ -41,6 +39,7 @@ class _Guarded(asyncio.Protocol):
             transport.abort()
             return
         self.transport = transport
+        self.inner = self.guard.make_protocol()
         self.guard.track(self)
         self.inner.connection_made(transport)
 
@@ -72,19 +71,31 @@ class ConnectionGuard:
         self.idle_s = idle_s
         self.open: dict[object, _Guarded] = {}     # transport -> connection
         self.refused = 0
+        self.evicted = 0
 
     def factory(self) -> asyncio.Protocol:
-        if len(self.open) >= self.max_total:
-            self.refused += 1
-            return _Refused()
-        return _Guarded(self, self.make_protocol())
+        return _Guarded(self)
 
     def admit(self, conn: _Guarded) -> bool:
-        same = sum(1 for c in self.open.values() if c.address == conn.address)
-        if len(self.open) >= self.max_total or same >= self.max_per_address:
+        same = [c for c in self.open.values() if c.address == conn.address]
+        if (len(same) >= self.max_per_address and not self._make_room(same)) \
+                or (len(self.open) >= self.max_total and not self._make_room(list(self.open.values()))):
             self.refused += 1
             return False
-        conn.idle_since = time.monotonic()
+        conn.opened = conn.idle_since = time.monotonic()
+        return True
+
+    def _make_room(self, among: list[_Guarded]) -> bool:
+        """Close one connection of ``among`` that has shown no current link: an idle one before
+        one being answered, from the device holding the most, the oldest; False when none can go."""
+        strangers = [c for c in among if not c.vouched]
+        if not strangers:
+            return False
+        held = Counter(c.address for c in strangers)
+        oldest = min(strangers, key=lambda c: (c.busy > 0, -held[c.address], c.opened))
+        self.open.pop(oldest.transport, None)       # gone from the books now; aborted just after
+        oldest.transport.abort()
+        self.evicted += 1
         return True
 
     def release(self, conn: _Guarded) -> None:
@@ -98,11 +109,19 @@ class ConnectionGuard:
         if conn is not None:
             conn.busy += 1
 
-    def request_finished(self, transport) -> None:
+    def vouch(self, transport) -> None:
+        """The connection sent a current link: it is a player's, never closed to make room."""
+        conn = self.open.get(transport)
+        if conn is not None:
+            conn.vouched = True
+
+    def request_finished(self, transport, useful: bool) -> None:
+        """A request was answered; only a ``useful`` one (a current link's) counts as activity."""
         conn = self.open.get(transport)
         if conn is not None:
             conn.busy = max(0, conn.busy - 1)
-            conn.idle_since = time.monotonic()
+            if useful:
+                conn.idle_since = time.monotonic()
 
     def sweep(self) -> int:
         """Close connections idle for too long (no request being answered); returns how many."""

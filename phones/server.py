@@ -53,6 +53,8 @@ MAX_SOCKETS_PER_PLAYER = 3
 MAX_PHOTOS_AT_ONCE = 2
 #: the WebSocket close code that tells a page its link was replaced (page.js stops retrying on it)
 LINK_REPLACED = 4410
+#: set on a request once its link is a player's current one
+PLAYER_KEY = web.RequestKey("player", str)
 REPLACED_WORDS = "These codes were replaced: scan your new code."
 ASSETS = {"": ("page.html", "text/html"), "page.js": ("page.js", "application/javascript"),
           "page.css": ("page.css", "text/css")}
@@ -279,6 +281,7 @@ class PhoneServer:
         guard = self.guard
         if guard is not None:
             guard.request_started(request.transport)
+        useful = False
         try:
             address = request.remote or ""
             delay = self.pacer.delay(address)
@@ -303,12 +306,16 @@ class PhoneServer:
                         response = _refusal(413, "That is too large to send.")
                     else:
                         response = _refusal(exc.status, "That request could not be used.")
+            useful = PLAYER_KEY in request
             if not response.prepared:
                 _secure(response, request.headers.get("Host", ""))
+                if not useful:
+                    # A refused request (a wrong link, 429...) never keeps its connection open.
+                    response.force_close()
             return response
         finally:
             if guard is not None:
-                guard.request_finished(request.transport)
+                guard.request_finished(request.transport, useful)
 
     def _host_ok(self, host: str) -> bool:
         """Only requests addressed to this server's own address and port (a page elsewhere that
@@ -325,6 +332,9 @@ class PhoneServer:
             if self.links.replaced(request.match_info["secret"]):
                 return _replaced(what)
             raise web.HTTPNotFound()
+        request[PLAYER_KEY] = player
+        if self.guard is not None:
+            self.guard.vouch(request.transport)
         board = self._boards[player]
         if request.method == "GET" and not board.joined and (what in ASSETS or what in ("state", "ws")):
             board.joined = True

@@ -295,6 +295,53 @@ def test_a_flood_of_connections_is_bounded_and_other_devices_still_get_in():
         lap.server.stop()
 
 
+def test_a_player_gets_in_while_another_device_holds_every_connection():
+    """Issue 27: a device with several addresses holding every slot (silent, or re-sending wrong
+    paths) cannot keep a player out: a connection that never showed a current link makes room,
+    and a player's open page is never the one closed."""
+    import asyncio
+    import json
+
+    import aiohttp
+
+    lap = Laptop(max_per_address=4, max_connections=8, idle_s=30)
+    try:
+        async def flood_around_ann() -> tuple[int, int, int]:
+            connector = aiohttp.TCPConnector(local_addr=("127.0.0.10", 0))
+            async with aiohttp.ClientSession(connector=connector) as ann:
+                async with ann.ws_connect(lap.url("Ann", "ws").replace("http://", "ws://")) as page:
+                    first = json.loads((await page.receive(timeout=5)).data)["version"]
+                    held = [await asyncio.open_connection("127.0.0.1", lap.server.port,
+                                                          local_addr=(f"127.0.0.{80 + n % 3}", 0)) for n in range(12)]
+                    async with ann.get(lap.url("Ann", "state")) as reply:    # a new connection of Ann's
+                        status = reply.status
+                    lap.server.publish("Ann", player_snapshot(lap.session, "Ann", "full"))
+                    newer = json.loads((await page.receive(timeout=5)).data)["version"]
+                    for _, writer in held:
+                        writer.close()
+                    return status, first, newer
+        status, first, newer = asyncio.run(flood_around_ann())
+        assert status == 200, "Ann's page opens while the slots are held"
+        assert newer == first + 1, "Ann's open page stays open and up to date"
+    finally:
+        lap.server.stop()
+
+
+@pytest.mark.parametrize("path", ["/x", "/p/{guess}/state", "/favicon.ico"])
+def test_a_refused_request_does_not_keep_its_connection_open(laptop, path):
+    """Issue 27: a refused request is no activity; only a current link keeps a connection open."""
+    host = f"127.0.0.1:{laptop.server.port}"
+    refused = raw_socket(laptop.server.port)
+    refused.sendall(f"GET {path.format(guess='A' * 32)} HTTP/1.1\r\nHost: {host}\r\n\r\n".encode())
+    assert refused.recv(4096).startswith(b"HTTP/1.1 404")
+    assert closed_by_server(refused, 2)
+    player = raw_socket(laptop.server.port)
+    player.sendall(f"GET {laptop.links.path('Ann')}state HTTP/1.1\r\nHost: {host}\r\n\r\n".encode())
+    assert player.recv(4096).startswith(b"HTTP/1.1 200")
+    assert not closed_by_server(player, 0.5)
+    player.close()
+
+
 def request_from(url: str, source: str) -> tuple[int, dict, bytes]:
     import http.client
     from urllib.parse import urlsplit
