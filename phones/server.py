@@ -4,7 +4,8 @@ Every path is ``/p/<secret>/<what>``; an unknown secret, an unknown ``<what>`` o
 is 404, and too many wrong secrets from one device turn that device away (:mod:`phones.guard`).
 A link replaced by "new codes" is 410 with words ("scan your new code"), never counted as a
 guess: a page left open with it stops retrying (an open WebSocket is closed with
-:data:`LINK_REPLACED`).
+:data:`LINK_REPLACED`). A request another site's page made (its ``Origin`` or ``Sec-Fetch-Site``
+says so) is 403 before its link is looked at, so it is never a guess either.
 
 =========================  =======================================================================
 ``GET  /p/<secret>/``      the page (static HTML; its script and style beside it)
@@ -294,6 +295,8 @@ class PhoneServer:
                                          "your own code again.")
             elif not self._host_ok(request.headers.get("Host", "")):
                 response = _not_found()
+            elif _from_another_site(request):
+                response = _refusal(403, "Only the player's own page can send that.")
             else:
                 try:
                     response = await handler(request)
@@ -462,6 +465,19 @@ class PhoneServer:
 
 def _refusal(status: int, message: str) -> web.Response:
     return web.json_response({"ok": False, "message": message}, status=status)
+
+
+def _from_another_site(request: web.Request) -> bool:
+    """Whether a browser says another site's page made this request: an ``Origin`` (sent with
+    every POST and WebSocket) that is not this server's own, or ``Sec-Fetch-Site`` naming another
+    site, except for opening a page from a link (the player's own choice, one at a time). Without
+    these headers (not a browser, or an old one) the request is taken as it comes."""
+    headers = request.headers
+    origin = headers.get("Origin")
+    if origin is not None and origin != "http://" + headers.get("Host", ""):
+        return True
+    opens_page = headers.get("Sec-Fetch-Mode") == "navigate" and headers.get("Sec-Fetch-Dest") == "document"
+    return headers.get("Sec-Fetch-Site") in ("cross-site", "same-site") and not opens_page
 
 
 def _replaced(what: str) -> web.Response:

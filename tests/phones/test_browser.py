@@ -193,3 +193,60 @@ def in_browser(browser, condition, timeout: float = 10.0) -> None:
     while not condition():
         assert time.monotonic() < end, "the page never showed it"
         time.sleep(0.1)
+
+
+EVIL_PAGE = """<!doctype html><title>a game site</title><body><script>
+const laptop = "127.0.0.1:%(port)d", link = "/p/%(secret)s/";
+for (let n = 0; n < 30; n++) {
+  const img = new Image();
+  img.src = "http://" + laptop + "/p/guess" + String(n).padStart(4, "0") + "aaaaaaaaaaaaaaaaaaaaaaaa/state";
+  document.body.appendChild(img);
+}
+fetch("http://" + laptop + link + "answer", {method: "POST", mode: "no-cors", headers: {"Content-Type": "text/plain"},
+      body: JSON.stringify({question: "%(question)s", answer: "forged-answer-1", cards: {card: "%(card)s"}})})
+  .catch(() => {}).finally(() => { window.posted = true; });
+const socket = new WebSocket("ws://" + laptop + link + "ws");
+socket.onopen = () => { window.socket = "open"; };
+socket.onerror = () => { window.socket = "refused"; };
+</script></body>"""
+
+
+def test_another_sites_page_on_the_phone_cannot_answer_or_get_the_phone_turned_away(browser):
+    """Issue 27 in a real browser: a page on another site (it knows Ann's link) sends thirty wrong
+    links as images, posts an answer and opens the WebSocket: nothing reaches the laptop's game,
+    and the phone's own page still opens."""
+    import threading
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    from .test_server_security import LOOT, Laptop, loot_question
+
+    laptop = Laptop()
+    question = loot_question()
+    laptop.publish("Ann", question)
+    page = (EVIL_PAGE % {"port": laptop.server.port, "secret": laptop.links.secret("Ann"), "question": question.id,
+                         "card": LOOT}).encode()
+
+    class Site(BaseHTTPRequestHandler):
+        def do_GET(self):
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html")
+            self.end_headers()
+            self.wfile.write(page)
+
+        def log_message(self, *args):
+            pass
+
+    site = ThreadingHTTPServer(("127.0.0.1", 0), Site)
+    threading.Thread(target=site.serve_forever, daemon=True).start()
+    try:
+        browser.get(f"http://localhost:{site.server_address[1]}/")          # another site
+        in_browser(browser, lambda: browser.execute_script("return window.posted && window.socket"))
+        assert browser.execute_script("return window.socket") == "refused"
+        time.sleep(0.5)
+        assert laptop.answers == []
+        assert not laptop.server.limiter.blocked("127.0.0.1")
+        browser.get(laptop.url("Ann"))                                       # the phone's own page
+        in_browser(browser, lambda: "Ann's Evidence Journal" in browser.execute_script("return document.body.innerText"))
+    finally:
+        site.shutdown()
+        laptop.server.stop()

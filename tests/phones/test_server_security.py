@@ -6,6 +6,7 @@ guessing is slowed to a stop; request sizes, uploads, connections and idle time 
 
 from __future__ import annotations
 
+import json
 import re
 import time
 from pathlib import Path
@@ -163,6 +164,44 @@ def test_a_request_addressed_to_another_host_name_gets_nothing(laptop):
     """A web page elsewhere that points its own name at this computer (DNS rebinding) gets nothing."""
     status, _, body = request(laptop.url("Ann", "state"), headers={"Host": "evil.example:80"})
     assert status == 404 and b"Ann" not in body
+
+
+def test_another_sites_page_can_neither_answer_nor_get_a_phone_turned_away(laptop):
+    """Issue 27: a page on another site, open on a phone, that knows (or guesses) a link: its
+    answers, photos and WebSockets are refused, and its wrong links never count against the phone."""
+    import asyncio
+
+    import aiohttp
+
+    evil = {"Origin": "http://evil.example"}
+    question = loot_question()
+    laptop.publish("Ann", question)
+    answer = json.dumps({"question": question.id, "answer": "abcdefgh1234", "cards": {"card": LOOT}}).encode()
+    status, _, body = request(laptop.url("Ann", "answer"), "POST", answer, {"Content-Type": "application/json", **evil})
+    assert status == 403 and b"Only the player's own page" in body and laptop.answers == []
+    status, _, _ = request(laptop.url("Ann", f"photo?question={question.id}&field=card"), "POST", photo_of(LOOT),
+                           {"Content-Type": "image/jpeg", **evil})
+    assert status == 403
+
+    async def socket_from(origin: str) -> int:
+        async with aiohttp.ClientSession() as session:
+            try:
+                async with session.ws_connect(laptop.url("Ann", "ws").replace("http://", "ws://"), origin=origin):
+                    return 101
+            except aiohttp.WSServerHandshakeError as refused:
+                return refused.status
+    assert asyncio.run(socket_from("http://evil.example")) == 403
+    assert asyncio.run(socket_from(f"http://127.0.0.1:{laptop.server.port}")) == 101    # the page's own
+
+    port = laptop.server.port
+    as_image = {"Sec-Fetch-Site": "cross-site", "Sec-Fetch-Mode": "no-cors", "Sec-Fetch-Dest": "image"}
+    for n in range(3 * laptop.server.limiter.limit):
+        wrong = f"http://127.0.0.1:{port}/p/guess{n:04d}aaaaaaaaaaaaaaaaaaa/state"
+        assert request(wrong, headers=as_image if n % 2 else evil)[0] == 403
+    assert get_json(laptop.url("Ann", "state"))[0] == 200, "the phone is not turned away"
+    status, _ = post_json(laptop.url("Ann", "answer"), {"question": question.id, "answer": "abcdefgh1234",
+                                                        "cards": {"card": LOOT}})
+    assert status == 200 and len(laptop.answers) == 1                 # the player's own page still answers
 
 
 def test_the_page_runs_no_inline_script_and_writes_no_markup(laptop):
