@@ -7,6 +7,10 @@ guess: a page left open with it stops retrying (an open WebSocket is closed with
 :data:`LINK_REPLACED`). A request another site's page made (its ``Origin`` or ``Sec-Fetch-Site``
 says so) is 403 before its link is looked at, so it is never a guess either.
 
+Every answer, errors included (aiohttp's own for a malformed request, a handler's failure),
+carries the same security headers and ``Server: Gumshoe`` (no version), and nothing a request
+sent (its line holds a link, a secret) is written to a log: there is no access log.
+
 =========================  =======================================================================
 ``GET  /p/<secret>/``      the page (static HTML; its script and style beside it)
 ``GET  .../state?after=N`` the player's snapshot, at once if newer than version N, else when it
@@ -28,8 +32,10 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import json
+import logging
 import re
 import threading
+import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
@@ -63,6 +69,7 @@ _ID = re.compile(r"[A-Za-z0-9_-]{8,64}")
 _HOST = re.compile(r"[A-Za-z0-9.:\[\]-]{1,100}")
 
 Answer = Callable[[str, dict, Callable[[dict], None]], None]
+log = logging.getLogger(__name__)
 
 
 def assets_folder() -> Path:
@@ -201,15 +208,18 @@ class PhoneServer:
         self._photo_slots = asyncio.Semaphore(MAX_PHOTOS_AT_ONCE)
         for player in self.links.players:
             self._boards[player] = _Board()
-        app = web.Application(client_max_size=MAX_PHOTO_BYTES + 1024, middlewares=[self._middleware],
-                              handler_args={"max_field_size": 4096, "max_line_size": 4096})
+        app = web.Application(client_max_size=MAX_PHOTO_BYTES + 1024, middlewares=[self._middleware])
         app.router.add_route("*", "/p/{secret}/{what:[a-z.]*}", self._dispatch)
+        app.on_response_prepare.append(_add_headers)
         self._runner = web.AppRunner(app, handle_signals=False, access_log=None)
         await self._runner.setup()
+        web_server, loop = self._runner.server, asyncio.get_running_loop()
         total, per_address, idle = self._limits
-        self.guard = ConnectionGuard(self._runner.server, max_total=total, max_per_address=per_address,
-                                     idle_s=idle)
-        loop = asyncio.get_running_loop()
+        # No access log (each line would hold a link, a secret); our own error answers.
+        self.guard = ConnectionGuard(
+            lambda: _PlainErrors(web_server, loop=loop, access_log=None, logger=log, max_field_size=4096,
+                                 max_line_size=4096),
+            max_total=total, max_per_address=per_address, idle_s=idle)
         for host in hosts:
             server = await loop.create_server(self.guard.factory, host, port, reuse_address=True)
             self._servers.append(server)
@@ -310,11 +320,9 @@ class PhoneServer:
                     else:
                         response = _refusal(exc.status, "That request could not be used.")
             useful = PLAYER_KEY in request
-            if not response.prepared:
-                _secure(response, request.headers.get("Host", ""))
-                if not useful:
-                    # A refused request (a wrong link, 429...) never keeps its connection open.
-                    response.force_close()
+            if not useful and not response.prepared:
+                # A refused request (a wrong link, 429...) never keeps its connection open.
+                response.force_close()
             return response
         finally:
             if guard is not None:
@@ -405,7 +413,7 @@ class PhoneServer:
         try:
             body = await asyncio.wait_for(request.read(), BODY_S)
             payload = json.loads(body)
-        except (ValueError, UnicodeDecodeError):
+        except (ValueError, UnicodeDecodeError, RecursionError):    # RecursionError: nested too deep
             return _refusal(400, "That answer could not be read: reload the page and answer again.")
         except asyncio.TimeoutError:
             return _refusal(408, "The answer took too long to arrive. Try again.")
@@ -461,6 +469,35 @@ class PhoneServer:
                 del data
         names = dict(question.read(field_name).choices)
         return web.json_response({"ok": True, "field": field_name, "cards": [[c, names[c]] for c in cards]})
+
+
+class _PlainErrors(web.RequestHandler):
+    """aiohttp's connection handler, with our own answer where aiohttp would make its own page (a
+    malformed request or a line over 4 KB, which reach no handler; a handler that failed): the same
+    headers as every answer, no server version, nothing of the request echoed back, and a log line
+    that holds nothing the sender sent (the request line holds a link, a secret)."""
+
+    def handle_error(self, request: web.BaseRequest, status: int = 500, exc: BaseException | None = None,
+                     message: str | None = None) -> web.StreamResponse:
+        if request.writer.output_size > 0:         # as aiohttp does: part of an answer went out
+            raise ConnectionError("Response is sent already, cannot send another response with the error message")
+        # The kind of error and where it happened (file, line, code); never the error's own words.
+        kind = type(exc).__name__ if exc is not None else "no exception"
+        if status >= 500:
+            where = "".join(traceback.format_tb(exc.__traceback__)) if exc is not None else ""
+            log.error("A phone's request failed (%d, %s):\n%s", status, kind, where)
+            words = "Something went wrong on the laptop. Reload the page and try again."
+        else:
+            log.info("A request that could not be read was refused (%d, %s)", status, kind)
+            words = "That request could not be used."
+        response = _refusal(status, words)
+        _secure(response, request.headers.get("Host", ""))
+        response.force_close()
+        return response
+
+
+async def _add_headers(request: web.Request, response: web.StreamResponse) -> None:
+    _secure(response, request.headers.get("Host", ""))
 
 
 def _refusal(status: int, message: str) -> web.Response:

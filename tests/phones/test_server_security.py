@@ -219,6 +219,87 @@ def test_the_page_runs_no_inline_script_and_writes_no_markup(laptop):
         assert forbidden not in script
 
 
+SECURITY_HEADERS = ("Content-Security-Policy", "Referrer-Policy", "X-Content-Type-Options", "X-Frame-Options",
+                    "Cache-Control")
+
+
+def raw_exchange(port: int, sent: bytes) -> tuple[str, dict, bytes]:
+    """What the server answers to exactly these bytes: (status line, headers, body)."""
+    s = raw_socket(port)
+    s.sendall(sent)
+    answer = b""
+    while b"\r\n\r\n" not in answer or len(answer.split(b"\r\n\r\n", 1)[1]) < content_length(answer):
+        chunk = s.recv(65536)
+        if not chunk:
+            break
+        answer += chunk
+    s.close()
+    head, _, body = answer.partition(b"\r\n\r\n")
+    lines = head.decode("latin1").split("\r\n")
+    return lines[0], dict(line.split(": ", 1) for line in lines[1:]), body
+
+
+def content_length(answer: bytes) -> int:
+    found = re.search(rb"Content-Length: (\d+)", answer)
+    return int(found.group(1)) if found else 0
+
+
+def answers_to_every_kind_of_request(laptop) -> dict[str, tuple[str, dict, bytes]]:
+    """One request of every kind the server answers, good and bad, as raw bytes."""
+    port, secret = laptop.server.port, laptop.links.secret("Ann")
+    host = f"Host: 127.0.0.1:{port}\r\n"
+    deep = b"[" * 1500 + b"]" * 1500
+    answer = json.dumps({"question": "q", "answer": "abcdefgh12345678"})
+    laptop.server.on_answer = lambda player, payload, reply: reply({"ok": True, "secret": {}.__getitem__(secret)})
+    cases = {
+        "page": f"GET /p/{secret}/ HTTP/1.1\r\n{host}\r\n",
+        "not found": f"GET /p/{secret[::-1]}/state HTTP/1.1\r\n{host}\r\n",
+        "another site": f"POST /p/{secret}/answer HTTP/1.1\r\n{host}Origin: http://evil.example\r\n"
+                        f"Content-Length: 2\r\n\r\n{{}}",
+        "deep json": f"POST /p/{secret}/answer HTTP/1.1\r\n{host}Content-Type: application/json\r\n"
+                     f"Content-Length: {len(deep)}\r\n\r\n{deep.decode()}",
+        "handler failed": f"POST /p/{secret}/answer HTTP/1.1\r\n{host}Content-Type: application/json\r\n"
+                          f"Content-Length: {len(answer)}\r\n\r\n{answer}",
+        "line too long": f"GET /p/{secret}/state?{'A' * 5000} HTTP/1.1\r\n{host}\r\n",
+        "header too long": f"GET /p/{secret}/state HTTP/1.1\r\n{host}Referer: /p/{secret}/{'A' * 5000}\r\n\r\n",
+        "not http": f"GET /p/{secret}/ HTTP/9\r\n{host}\r\n",
+        "no socket": f"GET /p/{secret}/ws HTTP/1.1\r\n{host}Upgrade: websocket\r\nConnection: Upgrade\r\n\r\n",
+    }
+    answers = {name: raw_exchange(port, sent.encode()) for name, sent in cases.items()}
+    laptop.server.renew_links()
+    answers["replaced"] = raw_exchange(port, f"GET /p/{secret}/state HTTP/1.1\r\n{host}\r\n".encode())
+    return answers
+
+
+def test_every_answer_errors_too_carries_the_same_headers_and_no_version(laptop):
+    """Issue 27: aiohttp's own pages (a malformed request, a handler that failed) had the server's
+    version, no security headers, and echoed the request line."""
+    answers = answers_to_every_kind_of_request(laptop)
+    assert {name: status.split(" ")[1] for name, (status, _, _) in answers.items()} == {
+        "page": "200", "not found": "404", "another site": "403", "deep json": "400", "handler failed": "500",
+        "line too long": "400", "header too long": "400", "not http": "400", "no socket": "400",
+        "replaced": "410"}
+    for name, (status, headers, body) in answers.items():
+        assert all(h in headers for h in SECURITY_HEADERS), (name, headers)
+        assert headers["Server"] == "Gumshoe", (name, headers)
+        assert b"AAAA" not in body and b"/p/" not in body, (name, body)
+    assert b"could not be read" in answers["deep json"][2]
+    assert b"Something went wrong on the laptop" in answers["handler failed"][2]
+
+
+def test_no_link_is_ever_written_to_the_log(laptop, caplog):
+    """Issue 27: the log line of a malformed request held the request line, a player's link."""
+    import logging
+
+    secret = laptop.links.secret("Ann")
+    with caplog.at_level(logging.DEBUG):
+        answers_to_every_kind_of_request(laptop)
+        time.sleep(0.2)
+    assert any(r.levelno >= logging.ERROR for r in caplog.records), "the failed handler is logged"
+    assert secret not in caplog.text
+    assert all(secret not in r.getMessage() for r in caplog.records)
+
+
 def test_names_with_markup_arrive_as_plain_text_in_the_data():
     session = Session.new("carmen-cards", ["<script>alert(1)", "Bob"])
     links = PlayerLinks(session.players)
