@@ -428,9 +428,19 @@ class TableScreen(QWidget):
         self._hide_message()
         if self.speaker is not None:
             self.speaker.stop()          # the voice does not read on about a closed game
+        self._drop_table()
+
+    def _drop_table(self) -> None:
+        """The table leaves the screen now and is deleted by Qt at the next turn of the event loop.
+
+        Qt alone owns it to the end: it is taken out of the layout, never given back to Python
+        with ``setParent(None)``. A table handed to Python while Qt deletes it had two owners, and
+        under PySide 6.11 that broke the wrapper bookkeeping of unrelated widgets: going back and
+        forth between a game and the start screen, a saved-games row's Python wrapper was freed
+        while its row lived, and the list's next ``clear()`` crashed the app (issue 27)."""
         if self.table is not None:
+            self.table_holder.removeWidget(self.table)
             self.table.hide()
-            self.table.setParent(None)
             self.table.deleteLater()
             self.table = None
 
@@ -444,9 +454,7 @@ class TableScreen(QWidget):
         self._was_over = controller.session.outcome is not None
         # Before the new table exists: its sizes are asked only once it shows the game.
         self._hide_message()
-        if self.table is not None:
-            self.table.hide()
-            self.table.deleteLater()
+        self._drop_table()
         self.table = table_class(controller.game_id)(self)
         self.table.place_clicked.connect(self.place_picked)
         self.table_holder.addWidget(self.table)

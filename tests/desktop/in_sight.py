@@ -1,0 +1,48 @@
+"""Clicks where a person would click: at a widget's place on screen, after checking that a person
+can see it there whole (inside the window, not clipped by a parent or scrolled away, nothing
+drawn over it).
+
+Usable with or without pytest-qt (a test's child process has no ``qtbot``).
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QPoint, QRect, Qt
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QAbstractScrollArea, QApplication, QWidget
+
+
+def why_not_in_sight(widget: QWidget) -> str:
+    """'' when ``widget`` is whole in sight in its window; else what a person would see wrong."""
+    name = widget.objectName() or type(widget).__name__
+    if not widget.isVisible():
+        return f"{name!r} is not shown"
+    window = widget.window()
+    rect = QRect(widget.mapTo(window, QPoint(0, 0)), widget.size())
+    if not window.rect().contains(rect):
+        return f"{name!r} at {rect.getRect()} is not inside the window {window.rect().getRect()}"
+    parent = widget.parentWidget()
+    while parent is not None and parent is not window:
+        if isinstance(parent, QAbstractScrollArea):
+            view = parent.viewport()
+            seen = QRect(view.mapTo(window, QPoint(0, 0)), view.size())
+            if not seen.contains(rect):
+                return f"{name!r} is scrolled out of sight (or partly) in {parent.objectName() or type(parent).__name__}"
+        parent = parent.parentWidget()
+    visible = widget.visibleRegion()
+    if visible.boundingRect() != widget.rect() or visible.rectCount() != 1:
+        return f"{name!r} is clipped or covered: only {visible.boundingRect().getRect()} of {widget.rect().getRect()} shows"
+    for point in (rect.center(), rect.topLeft() + QPoint(2, 2), rect.bottomRight() - QPoint(2, 2)):
+        top = window.childAt(point)
+        if top is not None and top is not widget and not widget.isAncestorOf(top):
+            return f"{name!r} is covered at {point.toTuple()} by {top.objectName() or type(top).__name__}"
+    return ""
+
+
+def click_in_sight(widget: QWidget) -> None:
+    """Click the middle of ``widget`` as a person would, once it is whole in sight (else fail)."""
+    problem = why_not_in_sight(widget)
+    assert not problem, problem
+    assert widget.isEnabled(), f"{widget.objectName() or type(widget).__name__!r} is greyed out"
+    QTest.mouseClick(widget, Qt.LeftButton, Qt.NoModifier, widget.rect().center())
+    QApplication.processEvents()
