@@ -4,12 +4,31 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import re
 import sys
+from typing import Any
 
 from .errors import RuleViolation
 from .game import Assist
 from .replay import LogError, format_journals, outcome_json, replay, run
 from .store import StoreError
+
+
+# A lone surrogate escape (\ud800) is valid JSON syntax in a log but no character: it cannot be
+# written as UTF-8, and a refused line is echoed in the output's "violations". In the JSON text
+# it can only stand inside a string, so it is replaced there (no walk of the value: an echoed
+# line may be nested hundreds deep).
+_LONE_SURROGATE = re.compile(r"[\ud800-\udfff]")
+
+
+def _print_json(value: Any) -> None:
+    text = _LONE_SURROGATE.sub("\ufffd", json.dumps(value, indent=2, ensure_ascii=False))
+    try:
+        print(text)
+    except UnicodeEncodeError:
+        # Standard output that cannot take every character (not UTF-8): the same JSON, escaped.
+        print(json.dumps(json.loads(text), indent=2, ensure_ascii=True))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -27,8 +46,12 @@ def main(argv: list[str] | None = None) -> int:
             result = run(args.log)
             for warning in result.session.warnings:
                 print(f"warning: {warning}", file=sys.stderr)
-            print(json.dumps(outcome_json(result, assist), indent=2, ensure_ascii=False))
+            _print_json(outcome_json(result, assist))
             return 0
+        if hasattr(sys.stdout, "reconfigure"):
+            # A terminal that is not UTF-8 shows an escape for a character it cannot show,
+            # rather than the replay stopping with a traceback.
+            sys.stdout.reconfigure(errors="backslashreplace")
         warned = False
         for session, step in replay(args.log):
             if not warned:
@@ -43,6 +66,11 @@ def main(argv: list[str] | None = None) -> int:
     except (LogError, StoreError, RuleViolation) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        # The reader stopped reading (`... | head`): nothing is wrong with the log. Python would
+        # report the pipe again when it flushes standard output on the way out.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
 
 
 if __name__ == "__main__":

@@ -18,6 +18,7 @@ from typing import Any, Mapping
 
 from .errors import BadInput, RuleViolation
 from .events import Event
+from .fields import field_problem, kind_of, type_problem
 from .game import Action, Assist, GameState, Journal, Outcome, Prompt, Rules, action_from_json
 from .games import rules_for
 from .knowledge import EVERYONE, PUBLIC, REFEREE
@@ -31,12 +32,14 @@ UNDO, REDO = "undo", "redo"
 _BAD_VALUE = (KeyError, ValueError, TypeError, AttributeError, IndexError, RecursionError)
 
 
-def _say(exc: BaseException) -> str:
-    text = str(exc)
-    return text if len(text) <= 160 else text[:160] + "…"
-
-
 MAX_ACTION_TEXT = 1000
+
+
+def _unfit(action: Action) -> str:
+    """The refusal for a value the rules could not use although every field has its declared
+    type (engine.fields): Python's own words ("list index out of range") would say nothing to
+    a family, so say which action, plainly."""
+    return f"The action '{action.type}' cannot be used: one of its values is not one this game knows here."
 
 
 def _unusable_text(value: Any, depth: int = 0) -> str | None:
@@ -80,29 +83,58 @@ def parse_header(head: Any) -> tuple[str, tuple[str, ...], dict]:
     >>> parse_header({"game": "carmen-cards", "players": "AB"})
     Traceback (most recent call last):
     ...
-    engine.session.HeaderError: The players must be a list of names, not str.
+    engine.session.HeaderError: The players must be a list of names, not text.
     """
     from .games import GAMES
     if not isinstance(head, Mapping):
         raise HeaderError("The header must be a table like {\"game\": ..., \"players\": [...]}.")
+    if "game" not in head:
+        raise HeaderError("The header has no 'game' (a game id like \"carmen-cards\").")
     game = head.get("game")
     if not isinstance(game, str):
-        raise HeaderError(f"The header's 'game' must be a game id (text), not {type(game).__name__}.")
+        raise HeaderError(f"The header's 'game' must be a game id (text), not {kind_of(game)}.")
     if game not in GAMES:
         shown = game if len(game) <= 40 else game[:40] + "…"
         raise HeaderError(f"Unknown game {shown!r}; known games: {', '.join(sorted(GAMES))}.")
+    if "players" not in head:
+        raise HeaderError("The header has no 'players' (a list of names like [\"Ann\", \"Bob\"]).")
     players = head.get("players")
     if isinstance(players, (str, bytes)) or not isinstance(players, (list, tuple)):
-        raise HeaderError(f"The players must be a list of names, not {type(players).__name__}.")
+        raise HeaderError(f"The players must be a list of names, not {kind_of(players)}.")
     for p in players:
         if not isinstance(p, str):
-            raise HeaderError(f"Every player's name must be text, not {type(p).__name__} ({str(p)[:20]}).")
+            raise HeaderError(f"Every player's name must be text, not {kind_of(p)} ({str(p)[:20]}).")
     options = head.get("options")
     if options is None:
         options = {}
     if not isinstance(options, Mapping):
-        raise HeaderError(f"The header's 'options' must be a table, not {type(options).__name__}.")
+        raise HeaderError(f"The header's 'options' must be a table, not {kind_of(options)}.")
+    problem = _app_options_problem(options)
+    if problem:
+        raise HeaderError(f"The game could not be set up with these options: {problem}.")
     return game, tuple(players), dict(options)
+
+
+def _app_options_problem(options: Mapping[str, Any]) -> str | None:
+    """What is wrong with the options every game may carry (the youngest starts, the journal's
+    assist level, a demo's shuffle), in words; None when they are fine or absent. A game's own
+    options are checked by its setup."""
+    ages = options.get("ages")
+    if ages is not None:
+        if not isinstance(ages, Mapping):
+            return f"'ages' must be a table of each player's age (like {{\"Ann\": 8}}), not {kind_of(ages)}"
+        for name, age in ages.items():
+            if isinstance(age, bool) or not isinstance(age, (int, float)) or age != age or abs(age) == float("inf"):
+                shown = name if len(str(name)) <= 24 else str(name)[:24] + "…"
+                return f"'ages' must give each age as a number: {shown!r} has {kind_of(age)}"
+    assist = options.get("assist")
+    if assist is not None and assist not in {a.value for a in Assist}:
+        return ("'assist' must be one of " + ", ".join(repr(a.value) for a in Assist)
+                + f", not {repr(assist)[:20] if isinstance(assist, str) else kind_of(assist)}")
+    seed = options.get("demo_seed")
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+        return f"'demo_seed' must be a whole number, not {kind_of(seed)}"
+    return None
 
 
 @dataclass(frozen=True)
@@ -146,7 +178,11 @@ class Session:
             # An option of the wrong shape in a hand-written log or a damaged file.
             if isinstance(exc, RuleViolation):
                 raise
-            raise HeaderError(f"The game could not be set up with these options ({_say(exc)}).") from None
+            # Python's own words ("'int' object is not iterable") would say nothing to a family.
+            named = ", ".join(sorted(str(k)[:24] for k in self.options))[:120]
+            raise HeaderError(f"The game could not be set up with these options ({named}): one of them "
+                              f"is not what {rules.title} expects." if named else
+                              f"{rules.title} could not be set up for these players.") from None
         self.state: GameState = self.initial
         self.done: list[Action] = []
         self.undone: list[Action] = []
@@ -276,6 +312,15 @@ class Session:
         problem = _unusable_text(action)
         if problem:
             raise BadInput(f"The action cannot be used: {problem}.")
+        if isinstance(action, Mapping):
+            # Each field against its declared type, so the rules never meet a list where a
+            # card id belongs (and never answer in Python's words).
+            problem = type_problem(action)
+            cls = self.rules.actions.get(action["type"]) if problem is None else None
+            if cls is not None:
+                problem = field_problem(cls, action)
+            if problem:
+                raise BadInput(problem)
         try:
             return action_from_json(action, self.rules.actions)
         except TypeError as exc:
@@ -289,7 +334,7 @@ class Session:
             # A value the rules could not use (wrong type in a hand-written log, say).
             if isinstance(exc, RuleViolation):
                 raise
-            raise BadInput(f"The action could not be used: {_say(exc)}") from None
+            raise BadInput(_unfit(action)) from None
         return new
 
     def _describe(self, state: GameState, action: Action) -> str:
@@ -298,14 +343,15 @@ class Session:
         except _BAD_VALUE as exc:
             if isinstance(exc, RuleViolation):
                 raise
-            raise BadInput(f"The action could not be used: {_say(exc)}") from None
+            raise BadInput(_unfit(action)) from None
 
     def _commit(self, record: dict, events: list[Event]) -> None:
         if self.store is not None:
             try:
                 self.store.append(record, [e.to_json() for e in events])
             except (ValueError, TypeError) as exc:     # raised before anything is written
-                raise BadInput(f"The action holds a value that cannot be saved ({_say(exc)}).") from None
+                raise BadInput("The action holds a value a saved game cannot hold (something that is not a "
+                               "number, or lists nested too deeply).") from None
 
     def _undo(self) -> None:
         action = self.done.pop()
