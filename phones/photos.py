@@ -1,11 +1,13 @@
 """Reading a card from a phone's photo: decoded in memory, never written to disk, read by vision.
 
 Only JPEG and PNG are accepted (a phone's camera page sends JPEG; an iPhone converts its HEIC
-photos to JPEG for a web page). The size is checked before decoding, the pixel count before the
-pixels are decoded (a small file can claim a huge picture), and a damaged or cut-short file is a
-refusal in words. A JPEG is decoded at a reduced size straight from its compressed data
-(Pillow's draft mode): a tag in a close-up photo stays large, and a 12-megapixel photo is read in
-a fraction of the time.
+photos to JPEG for a web page). The size is checked before decoding, the pixel count from the
+header before any pixel is decoded (a small file can claim a huge picture), and a damaged or
+cut-short file is a refusal in words. A JPEG is decoded at a reduced size straight from its
+compressed data (Pillow's draft mode): a tag in a close-up photo stays large, and a 12-megapixel
+photo is read in a fraction of the time. A PNG can only be decoded whole, so it may claim fewer
+pixels. Each photo is decoded once: the tags are read on a smaller copy first, then on the
+decoded image itself when no card was found there.
 """
 
 from __future__ import annotations
@@ -22,10 +24,12 @@ from phones.questions import AnswerRefused
 
 #: the largest photo accepted, in bytes (a phone's full-size JPEG is 2-8 MB)
 MAX_PHOTO_BYTES = 12 * 1024 * 1024
-#: the most pixels a photo may claim (a 48-megapixel phone camera is the largest in common use)
-MAX_PIXELS = 50_000_000
+#: the most pixels a photo may claim, by format: a JPEG (a 48-megapixel phone camera is the
+#: largest in common use) is decoded at a quarter of its size or less; a PNG only whole, so it is
+#: held to a phone's screenshot (a 0.2 MB PNG claiming 50 megapixels took 250 MB and 3-6 s)
+MAX_PIXELS = {"JPEG": 50_000_000, "PNG": 12_000_000}
 #: the photo's longer side is brought down to this before reading tags; when no card is found
-#: there, a larger photo is read again at :data:`SECOND_SIDE` (a card far from the lens)
+#: there, the decoded photo is read again at up to :data:`SECOND_SIDE` (a card far from the lens)
 READ_SIDE = 1024
 SECOND_SIDE = 2048
 FORMATS = ("JPEG", "PNG")
@@ -40,8 +44,9 @@ class PhotoReading:
     other_tags: int
 
 
-def decode_photo(data: bytes, side: int = READ_SIDE) -> np.ndarray:
-    """A grey image (uint8) of the photo, its longer side at most ``side``; ``AnswerRefused``
+def decode_photo(data: bytes) -> np.ndarray:
+    """A grey image (uint8) of the photo, its longer side at most :data:`SECOND_SIDE` (a JPEG
+    decoded straight at the smallest size whose sides reach :data:`READ_SIDE`); ``AnswerRefused``
     in words for anything that is not a whole JPEG or PNG photo of a sensible size."""
     if len(data) > MAX_PHOTO_BYTES:
         raise AnswerRefused(f"That photo is too large ({len(data) // (1024 * 1024)} MB; at most "
@@ -51,12 +56,12 @@ def decode_photo(data: bytes, side: int = READ_SIDE) -> np.ndarray:
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("error", Image.DecompressionBombWarning)
-            image = Image.open(io.BytesIO(data), formats=FORMATS)
+            image = Image.open(io.BytesIO(data), formats=FORMATS)      # reads the header only
             width, height = image.size
-            if width * height > MAX_PIXELS or width < 16 or height < 16:
+            if width * height > MAX_PIXELS[image.format] or width < 16 or height < 16:
                 raise AnswerRefused(UNUSUAL_SIZE)
             if image.format == "JPEG":
-                image.draft("L", (side, side))
+                image.draft("L", (READ_SIDE, READ_SIDE))
             image = image.convert("L")
     except AnswerRefused:
         raise
@@ -67,9 +72,16 @@ def decode_photo(data: bytes, side: int = READ_SIDE) -> np.ndarray:
     except (OSError, ValueError, SyntaxError):
         raise AnswerRefused("That photo could not be read: it is damaged or arrived only in part. "
                             "Take it again.") from None
-    if max(image.size) > side:
-        image.thumbnail((side, side))
-    return np.asarray(image)
+    return np.asarray(at_most(image, SECOND_SIDE))
+
+
+def at_most(image: Image.Image, side: int) -> Image.Image:
+    """The image with its longer side brought down to ``side`` (itself when it is no longer)."""
+    if max(image.size) <= side:
+        return image
+    smaller = image.copy()
+    smaller.thumbnail((side, side))
+    return smaller
 
 
 class PhotoReader:
@@ -95,14 +107,12 @@ class PhotoReader:
         return self._detector
 
     def read(self, data: bytes) -> PhotoReading:
-        gray = decode_photo(data)
+        photo = decode_photo(data)
         with self._lock:
-            detections = self._detector_now().detect(gray)
-        if not any(d.card_id for d in detections) and max(gray.shape) >= READ_SIDE:
-            gray = decode_photo(data, SECOND_SIDE)
-            if max(gray.shape) > READ_SIDE:
-                with self._lock:
-                    detections = self._detector_now().detect(gray)
+            detections = self._detector_now().detect(np.asarray(at_most(Image.fromarray(photo), READ_SIDE)))
+        if not any(d.card_id for d in detections) and max(photo.shape) > READ_SIDE:
+            with self._lock:
+                detections = self._detector_now().detect(photo)
         cards = list(dict.fromkeys(d.card_id for d in detections if d.card_id and d.status.value == "card"))
         others = sum(1 for d in detections if not (d.card_id and d.status.value == "card"))
         return PhotoReading(cards, others)

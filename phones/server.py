@@ -17,7 +17,9 @@ sent (its line holds a link, a secret) is written to a log: there is no access l
                            changes (a long poll of at most :data:`LONG_POLL_S` seconds)
 ``GET  .../ws``            a WebSocket: the snapshot now and after every change
 ``POST .../answer``        ``{"question", "answer", "cards", "confirm"}``: handed to the desktop,
-                           which applies it (once per answer id) and says how it went
+                           which applies it (once per answer key) and says how it went; the
+                           desktop gets ``answer`` as the key ``(player, the page's answer id)``,
+                           so one player's id never finds another player's reply
 ``POST .../photo``         ``?question=...&field=...``, the photo as the body: the cards it shows
                            that can answer that field (read here, in memory, never stored)
 =========================  =======================================================================
@@ -427,7 +429,9 @@ class PhoneServer:
         def reply(result: dict) -> None:
             loop.call_soon_threadsafe(lambda: done.done() or done.set_result(result))
 
-        self.on_answer(player, {k: payload.get(k) for k in ("question", "answer", "cards", "confirm")}, reply)
+        handed = {k: payload.get(k) for k in ("question", "cards", "confirm")}
+        handed["answer"] = (player, payload["answer"])     # remembered per player: ids come from the pages
+        self.on_answer(player, handed, reply)
         try:
             result = await asyncio.wait_for(done, ANSWER_WAIT_S)
         except asyncio.TimeoutError:

@@ -103,6 +103,18 @@ def test_an_answer_sent_twice_is_applied_once_and_a_replay_later_changes_nothing
     assert len(t.session.done) == done
 
 
+def test_another_player_sending_the_same_answer_id_gets_no_one_elses_reply(t):
+    """Issue 27: answers were remembered by id alone, so Bob re-sending the id of Ann's answer got
+    her cached "Noted in your journal"."""
+    ann, bob, place = both_join_then_ann_peeks(t)
+    question = state(t, ann)["question"]
+    assert answer(t, ann, question["id"], {"card": t.card_at(place)}, "ann-s-answer-id")[1]["ok"]
+    done = len(t.session.done)
+    status, reply = answer(t, bob, question["id"], {"card": t.card_at(place)}, "ann-s-answer-id")
+    assert reply == {"ok": False, "message": "There is no open question for you now. Look at your page again."}
+    assert len(t.session.done) == done
+
+
 def test_another_players_link_out_of_turn_and_forged_answers_change_nothing(t):
     ann, bob, place = both_join_then_ann_peeks(t)
     card = t.card_at(place)

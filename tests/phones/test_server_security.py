@@ -327,8 +327,8 @@ def test_answers_are_bounded_and_must_be_well_formed(laptop):
     assert post_json(url, ["a", "list"])[0] == 400
     assert laptop.answers == []                                              # none reached the game
     status, reply = post_json(url, {"question": "q", "answer": "abcdefgh1234", "cards": {}})
-    assert status == 200 and laptop.answers == [("Ann", {"question": "q", "answer": "abcdefgh1234", "cards": {},
-                                                         "confirm": None})]
+    assert status == 200 and laptop.answers == [("Ann", {"question": "q", "answer": ("Ann", "abcdefgh1234"),
+                                                         "cards": {}, "confirm": None})]
 
 
 def test_a_photo_of_the_card_is_read_for_its_player_only(laptop):
@@ -386,6 +386,55 @@ def test_a_picture_claiming_a_huge_size_is_not_decoded():
         chunk(b"IDAT", zlib.compress(b"\0" * 1000)) + chunk(b"IEND", b"")
     with pytest.raises(AnswerRefused, match="unusual size"):
         decode_photo(png)
+
+
+def blank_png(width: int, height: int) -> bytes:
+    """A real grey PNG of that size, all black: a few kilobytes however many pixels it holds."""
+    import struct
+    import zlib
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+    packer, row = zlib.compressobj(9), b"\0" * (width + 1)
+    pixels = b"".join(packer.compress(row) for _ in range(height)) + packer.flush()
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0))
+            + chunk(b"IDAT", pixels) + chunk(b"IEND", b""))
+
+
+@pytest.fixture
+def decodes(monkeypatch) -> list[str]:
+    """Each time Pillow decodes a picture's pixels (the header alone is not counted)."""
+    from PIL import ImageFile
+    counted: list[str] = []
+    decode = ImageFile.ImageFile.load
+
+    def counting(image):
+        if image.tile:                                  # pixels still to decode (else: already done)
+            counted.append(image.format)
+        return decode(image)
+    monkeypatch.setattr(ImageFile.ImageFile, "load", counting)
+    return counted
+
+
+def test_a_png_claiming_fifty_megapixels_is_refused_before_a_pixel_is_decoded(laptop, decodes):
+    """Issue 27: a 0.05 MB PNG claiming 50 megapixels was decoded whole, twice (250 MB, 3-6 s)."""
+    question = loot_question()
+    laptop.publish("Ann", question)
+    bomb = blank_png(7071, 7071)
+    began = time.perf_counter()
+    status, reply = post_photo(laptop.url("Ann", f"photo?question={question.id}&field=card"), bomb, "image/png")
+    assert not reply["ok"] and "unusual size" in reply["message"]
+    assert time.perf_counter() - began < 2.0 and decodes == []
+
+
+def test_a_photo_is_decoded_once_even_when_read_twice(decodes):
+    """No card in the small copy: the tags are read again on the photo already decoded."""
+    from phones.photos import PhotoReader
+    noise = __import__("numpy").random.default_rng(7).integers(0, 255, (2000, 3000), dtype="uint8")
+    reading = PhotoReader("carmen-cards").read(cv2.imencode(".jpg", noise)[1].tobytes())
+    assert reading.cards == [] and decodes == ["JPEG"]
+    png = blank_png(4000, 3000)                         # a screenshot's size: decoded, once
+    assert PhotoReader("carmen-cards").read(png).cards == [] and decodes == ["JPEG", "PNG"]
 
 
 def test_silent_and_slow_connections_are_closed():
