@@ -16,7 +16,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QFrame, QHBoxLayout, QListWidg
 
 from engine.errors import Contradiction, RuleViolation
 
-from .games import GameController, public_texts
+from .games import GameController, MoveNotSaved, public_texts
 from .widgets import button, label
 
 
@@ -356,6 +356,9 @@ class CardEntry(QWidget):
             return
         except RuleViolation as exc:
             self._show_error(exc.message + (f"\n(Rulebook: {exc.section})" if exc.section else ""))
+            return
+        except MoveNotSaved as exc:          # the card is still in hand: it can be sent again
+            self._show_error(exc.message)
             return
         self.done.emit(public_texts(events))
 

@@ -8,8 +8,10 @@ engine commits before ``apply`` returns).
 
 from __future__ import annotations
 
+import errno
 import os
 import random
+import sqlite3
 from datetime import datetime
 from pathlib import Path
 from typing import Any, Mapping
@@ -27,6 +29,43 @@ from engine.saves import SavedGame
 from engine.store import StoreError
 
 SUFFIX = ".gumshoe"
+
+
+class MoveNotSaved(Exception):
+    """A move (or an undo) the engine refused because it could not be written to the game file.
+
+    Nothing changed: the game and its file are as they were before the move, and the move can be
+    made again once the disk has room (or the memory stick is back). ``message`` says so in a
+    family's words, with the likely cause."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+def _why_not_saved(exc: StoreError) -> str:
+    """The likely cause of a failed save, as the end of the sentence 'could not save this move: ...'."""
+    cause: BaseException | None = exc
+    while isinstance(cause, StoreError) and (cause.__cause__ or cause.__context__) is not None:
+        cause = cause.__cause__ or cause.__context__
+    name = getattr(cause, "sqlite_errorname", "") or ""
+    number = getattr(cause, "errno", None)
+    if name == "SQLITE_FULL" or number in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG):
+        return "the disk is full"
+    if name.startswith("SQLITE_READONLY") or number in (errno.EROFS, errno.EACCES, errno.EPERM):
+        return "the game's folder can no longer be written to"
+    if name.startswith(("SQLITE_IOERR", "SQLITE_CANTOPEN")) or isinstance(cause, (OSError, sqlite3.Error)):
+        return "the disk could not be written to (it may be full, or a memory stick was pulled out)"
+    return "the game file could not be written to"
+
+
+def move_not_saved(exc: StoreError, what: str = "this move") -> MoveNotSaved:
+    """The words for a refused save, the same on every screen (the table, a private look, a phone)."""
+    why = _why_not_saved(exc)
+    fix = ("free some space" if why == "the disk is full" else
+           "check the disk (put the memory stick back, or free some space)")
+    return MoveNotSaved(f"Gumshoe could not save {what}: {why}. Nothing was lost: the game is as it was "
+                        f"before. {fix[0].upper()}{fix[1:]}, then try again.")
 
 
 def games_dir() -> Path:
@@ -171,16 +210,23 @@ class GameController(QObject):
 
     # --- playing ---------------------------------------------------------------------
     def apply(self, action: Mapping[str, Any]) -> list[Event]:
-        """Send an action to the engine; raises RuleViolation (nothing changed) or returns events."""
+        """Send an action to the engine; returns its events, or raises RuleViolation (a rule forbids
+        it) or MoveNotSaved (it could not be written to the file); either way nothing changed."""
         before = self.session.current
-        events = self.session.apply(dict(action))
+        try:
+            events = self.session.apply(dict(action))
+        except StoreError as exc:
+            raise move_not_saved(exc) from exc
         self._after(before)
         self.applied.emit(events)
         return events
 
     def undo(self) -> str:
         before = self.session.current
-        words = self.session.undo()
+        try:
+            words = self.session.undo()
+        except StoreError as exc:
+            raise move_not_saved(exc, "taking the move back") from exc
         self._after(before)
         return words
 

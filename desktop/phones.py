@@ -25,7 +25,7 @@ from phones.network import lan_addresses
 from phones.qr import qr_modules
 
 from .card_entry import card_names
-from .games import GameController, public_texts
+from .games import GameController, MoveNotSaved, public_texts
 from .widgets import button, clear_layout, label
 
 #: answers remembered per game (by answer id), so one sent twice is applied once
@@ -197,6 +197,8 @@ class PhoneTable(QObject):
             return {"ok": False, "confirm": True, "message": exc.message}
         except RuleViolation as exc:
             return {"ok": False, "message": exc.message + (f" (Rulebook: {exc.section})" if exc.section else "")}
+        except MoveNotSaved as exc:
+            return {"ok": False, "message": exc.message}
         if self.open is current:
             self.open = None
         self.publish()                                  # the question leaves the page, the card joins the journal

@@ -27,7 +27,7 @@ from .die.mapping import explain_roll
 from .die.widgets import DieStatusLight
 from .drawn import EventList, PlayerButton, player_colours
 from .drawn.text import ELLIPSIS, KEY_PX, LEAST_PX
-from .games import GameController, public_texts
+from .games import GameController, MoveNotSaved, public_texts
 from .table_base import GameTable
 from .tables import table_class
 from .widgets import WrappingButton, button, clear_layout, label, plain_tip, shorten_names
@@ -777,8 +777,11 @@ class TableScreen(QWidget):
         self._set_message(self.banner, text)
         self._place_message(self.banner)
 
-    def complain(self, exc: RuleViolation) -> None:
-        text = exc.message + (f" (Rulebook: {exc.section})" if exc.section else "")
+    def complain(self, exc: RuleViolation | MoveNotSaved) -> None:
+        """Why a move was refused, in the error's place: a rule (with its rulebook section) or a
+        save the disk refused."""
+        section = getattr(exc, "section", None)
+        text = exc.message + (f" (Rulebook: {section})" if section else "")
         self._set_message(self.error, text)
         self._place_message(self.error)
 
@@ -791,7 +794,7 @@ class TableScreen(QWidget):
             return False          # the game was closed: a late click or clock changes nothing
         try:
             events = self.controller.apply(action)
-        except RuleViolation as exc:
+        except (RuleViolation, MoveNotSaved) as exc:
             self.complain(exc)
             return False
         self.say(public_texts(events))
@@ -960,7 +963,7 @@ class TableScreen(QWidget):
         self.flow = None
         try:
             words = self.controller.undo()
-        except RuleViolation as exc:
+        except (RuleViolation, MoveNotSaved) as exc:
             self.complain(exc)
             return
         self.say([f"Undone: {words}."])
