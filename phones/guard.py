@@ -71,7 +71,6 @@ class ConnectionGuard:
         self.idle_s = idle_s
         self.open: dict[object, _Guarded] = {}     # transport -> connection
         self.refused = 0
-        self.evicted = 0
 
     def factory(self) -> asyncio.Protocol:
         return _Guarded(self)
@@ -95,7 +94,6 @@ class ConnectionGuard:
         oldest = min(strangers, key=lambda c: (c.busy > 0, -held[c.address], c.opened))
         self.open.pop(oldest.transport, None)       # gone from the books now; aborted just after
         oldest.transport.abort()
-        self.evicted += 1
         return True
 
     def release(self, conn: _Guarded) -> None:

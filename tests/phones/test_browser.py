@@ -173,7 +173,7 @@ def test_a_page_left_open_after_new_codes_says_so_and_never_locks_its_phone_out(
     try:
         server.publish("Bob", player_snapshot(session, "Bob", "full"))
         browser.get(server.url("Bob"))
-        in_browser(browser, lambda: "Bob's Evidence Journal" in browser.execute_script("return document.body.innerText"))
+        in_browser(browser, lambda: "Bob's Evidence Journal" in page_text(browser))
         server.renew_links()
         in_browser(browser, lambda: browser.find_element("id", "status").text ==
                    "These codes were replaced: scan your new code.")
@@ -182,9 +182,13 @@ def test_a_page_left_open_after_new_codes_says_so_and_never_locks_its_phone_out(
         server.publish("Bob", player_snapshot(session, "Bob", "full"))
         browser.switch_to.new_window("tab")         # the new code, scanned on the same phone
         browser.get(server.url("Bob"))
-        in_browser(browser, lambda: "Bob's Evidence Journal" in browser.execute_script("return document.body.innerText"))
+        in_browser(browser, lambda: "Bob's Evidence Journal" in page_text(browser))
     finally:
         server.stop()
+
+
+def page_text(browser) -> str:
+    return browser.execute_script("return document.body.innerText")
 
 
 def in_browser(browser, condition, timeout: float = 10.0) -> None:
@@ -246,7 +250,7 @@ def test_another_sites_page_on_the_phone_cannot_answer_or_get_the_phone_turned_a
         assert laptop.answers == []
         assert not laptop.server.limiter.blocked("127.0.0.1")
         browser.get(laptop.url("Ann"))                                       # the phone's own page
-        in_browser(browser, lambda: "Ann's Evidence Journal" in browser.execute_script("return document.body.innerText"))
+        in_browser(browser, lambda: "Ann's Evidence Journal" in page_text(browser))
     finally:
         site.shutdown()
         laptop.server.stop()
