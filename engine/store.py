@@ -12,11 +12,15 @@ acknowledged move and never leaves half of one. Resuming a game is replaying
     ...     store.records()
     [{'action': 'roll', 'face': 3}]
 
+Every record, every event and the header is stored with its CRC-32 (file format 2):
+a byte changed on disk (a failing USB stick, a bad sector) is reported as damage,
+naming the record, instead of being read back as another move.
+
 Files that are corrupted, or written by a newer program, raise a ``StoreError``
 and are never written to. Older files are copied to ``<name>.v<old>.bak`` before
 they are migrated.
 
-Pure standard library (sqlite3, json): the engine must not depend on Qt.
+Pure standard library (sqlite3, json, zlib): the engine must not depend on Qt.
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ import shutil
 import sqlite3
 import tempfile
 import uuid
+import zlib
 from collections.abc import Callable
 from datetime import datetime, timezone
 from typing import Any
@@ -44,7 +49,7 @@ __all__ = [
     "read_only_reason",
 ]
 
-SCHEMA_VERSION: int = 1
+SCHEMA_VERSION: int = 2
 
 # PRAGMA application_id lets us tell our files from any other SQLite database
 # (a photo library, a browser profile...) before looking at a single table.
@@ -54,6 +59,8 @@ _MAGIC = b"SQLite format 3\x00"
 
 # Every version of the file format keeps the `meta` key/value table with the
 # keys below, so that any version can be identified, summarised and migrated.
+# A new file is made in format 1 and migrated (MIGRATIONS), so a new file and
+# an updated old one have the same tables.
 _SCHEMA_V1 = """
 CREATE TABLE meta (
     key   TEXT PRIMARY KEY,
@@ -72,10 +79,43 @@ CREATE TABLE events (
 ) WITHOUT ROWID;
 """
 
+
+
+def _record_crc(seq: int, at: bytes, record: bytes) -> int:
+    # Over the bytes as stored (read back with CAST(... AS BLOB), so a byte that is no
+    # longer UTF-8 is still checked), with the number, so a record moved is damage too.
+    return zlib.crc32(b"%d\x00%s\x00%s" % (seq, at, record))
+
+
+def _event_crc(seq: int, idx: int, event: bytes) -> int:
+    return zlib.crc32(b"%d\x00%d\x00%s" % (seq, idx, event))
+
+
+def _header_crc(header: bytes) -> int:
+    return zlib.crc32(header)
+
+
+def _add_checksums(conn: sqlite3.Connection) -> None:
+    """Format 1 -> 2: a CRC-32 for every record and event, and the header's in `meta`.
+
+    The checksums are of the rows as they are: a format-1 file was checked (JSON,
+    numbering) when it was opened, and this is the last moment its bytes can be vouched for.
+    """
+    conn.execute("ALTER TABLE records ADD COLUMN crc INTEGER")
+    conn.execute("ALTER TABLE events ADD COLUMN crc INTEGER")
+    rows = conn.execute("SELECT seq, CAST(at AS BLOB), CAST(record AS BLOB) FROM records").fetchall()
+    conn.executemany("UPDATE records SET crc = ? WHERE seq = ?",
+                     [(_record_crc(seq, at, record), seq) for seq, at, record in rows])
+    rows = conn.execute("SELECT seq, idx, CAST(event AS BLOB) FROM events").fetchall()
+    conn.executemany("UPDATE events SET crc = ? WHERE seq = ? AND idx = ?",
+                     [(_event_crc(seq, idx, event), seq, idx) for seq, idx, event in rows])
+    (header,) = conn.execute("SELECT CAST(value AS BLOB) FROM meta WHERE key = 'header'").fetchone()
+    conn.execute("INSERT INTO meta (key, value) VALUES ('header_crc', ?)", (str(_header_crc(header)),))
+
+
 # MIGRATIONS[v] upgrades an open connection, inside a transaction, from
-# version v to v + 1. There is no older format yet; the first change to the
-# tables above adds MIGRATIONS[1] and bumps SCHEMA_VERSION to 2.
-MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {}
+# version v to v + 1.
+MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {1: _add_checksums}
 
 # How long to wait for another connection before calling the file locked.
 # Short: the only other writer we expect is another copy of the app, which
@@ -244,20 +284,37 @@ def _read_meta(conn: sqlite3.Connection, path: pathlib.Path) -> dict[str, str]:
         raise StoreCorrupted(
             f"{_name(path)} is an SQLite database, but not a Gumshoe game file."
         )
-    meta = dict(conn.execute("SELECT key, value FROM meta").fetchall())
+    # As bytes: a damaged entry that is no longer UTF-8 is named, not an SQLite error.
+    raw = {_text(key): value for key, value in
+           conn.execute("SELECT CAST(key AS BLOB), CAST(value AS BLOB) FROM meta").fetchall()}
     for key in ("schema_version", "header", "created_at", "updated_at"):
-        if key not in meta:
+        if key not in raw:
             raise StoreCorrupted(
                 f"The game file {_name(path)} is damaged: its '{key}' entry is missing."
             )
+    meta: dict[str, Any] = {key: _text(value) for key, value in raw.items()}
     try:
-        meta["schema_version"] = int(meta["schema_version"])  # type: ignore[assignment]
+        meta["schema_version"] = int(meta["schema_version"])
     except (TypeError, ValueError):
         raise StoreCorrupted(
             f"The game file {_name(path)} is damaged: its version number is unreadable."
         ) from None
-    meta["header"] = _decode_dict(meta["header"], "the game header", path)  # type: ignore[assignment]
+    if 2 <= meta["schema_version"] <= SCHEMA_VERSION:
+        # Files of format 2 on vouch for their header (the game, players and options).
+        if meta.get("header_crc") != str(_header_crc(raw["header"] or b"")):
+            raise StoreCorrupted(
+                f"The game file {_name(path)} is damaged: its header (the game, players and "
+                "options) is not as it was saved (its checksum does not match)."
+            )
+    meta["header"] = _decode_dict(raw["header"], "the game header", path)
     return meta
+
+
+def _text(value: Any) -> str:
+    """A meta key or value read as bytes, as text (a damaged one with U+FFFD in it)."""
+    if isinstance(value, bytes):
+        return value.decode("utf-8", "replace")
+    return "" if value is None else str(value)
 
 
 def _check_version(meta: dict[str, Any], path: pathlib.Path) -> int:
@@ -277,6 +334,8 @@ def _check_version(meta: dict[str, Any], path: pathlib.Path) -> int:
 
 def _decode_dict(text: Any, what: str, path: pathlib.Path) -> dict:
     try:
+        if isinstance(text, bytes):
+            text = text.decode("utf-8")     # json.loads would also guess UTF-16 and -32
         value = json.loads(text)
     except (TypeError, ValueError, RecursionError):
         raise StoreCorrupted(
@@ -284,7 +343,7 @@ def _decode_dict(text: Any, what: str, path: pathlib.Path) -> dict:
         ) from None
     if not isinstance(value, dict):
         raise StoreCorrupted(
-            f"The game file {_name(path)} is damaged: {what} is not a record."
+            f"The game file {_name(path)} is damaged: {what} is not a JSON object."
         )
     return value
 
@@ -308,31 +367,54 @@ def _load(conn: sqlite3.Connection, path: pathlib.Path) -> tuple[list[dict], lis
                 f"The game file {_name(path)} is damaged: its '{table}' table is missing."
             )
     records: list[dict] = []
-    for expected, (seq, text) in enumerate(
-        conn.execute("SELECT seq, record FROM records ORDER BY seq"), start=1
-    ):
+    for expected, (seq, at, text, crc) in enumerate(conn.execute(_RECORDS_SQL), start=1):
         if seq != expected:
             raise StoreCorrupted(
-                f"The game file {_name(path)} is damaged: move {expected} is missing "
-                f"(the next one stored is move {seq})."
+                f"The game file {_name(path)} is damaged: record {expected} is missing "
+                f"(the next one stored is record {seq})."
             )
-        records.append(_decode_dict(text, f"move {seq}", path))
+        records.append(_checked_record(seq, at, text, crc, path))
     events: list[tuple[int, dict]] = []
     last = (0, -1)
-    for seq, idx, text in conn.execute("SELECT seq, idx, event FROM events ORDER BY seq, idx"):
+    for seq, idx, text, crc in conn.execute(_EVENTS_SQL):
         if not (isinstance(seq, int) and 1 <= seq <= len(records)):
             raise StoreCorrupted(
-                f"The game file {_name(path)} is damaged: it has events for move {seq}, "
+                f"The game file {_name(path)} is damaged: it has events for record {seq}, "
                 "which is not stored."
             )
         expected_idx = last[1] + 1 if seq == last[0] else 0
         if idx != expected_idx:
             raise StoreCorrupted(
-                f"The game file {_name(path)} is damaged: an event of move {seq} is missing."
+                f"The game file {_name(path)} is damaged: an event of record {seq} is missing."
             )
-        events.append((seq, _decode_dict(text, f"an event of move {seq}", path)))
+        events.append((seq, _checked_event(seq, idx, text, crc, path)))
         last = (seq, idx)
     return records, events
+
+
+# Texts as bytes: the checksum is of the bytes stored, and a byte that is no longer UTF-8
+# must be named with its record, not stop SQLite's own decoding halfway through the rows.
+_RECORDS_SQL = "SELECT seq, CAST(at AS BLOB), CAST(record AS BLOB), crc FROM records ORDER BY seq"
+_EVENTS_SQL = "SELECT seq, idx, CAST(event AS BLOB), crc FROM events ORDER BY seq, idx"
+
+
+def _checked_record(seq: Any, at: Any, text: Any, crc: Any, path: pathlib.Path) -> dict:
+    if not (isinstance(at, bytes) and isinstance(text, bytes) and isinstance(seq, int)
+            and crc == _record_crc(seq, at, text)):
+        raise StoreCorrupted(
+            f"The game file {_name(path)} is damaged: record {seq} is not as it was saved "
+            "(its checksum does not match)."
+        )
+    return _decode_dict(text, f"record {seq}", path)
+
+
+def _checked_event(seq: int, idx: Any, text: Any, crc: Any, path: pathlib.Path) -> dict:
+    if not (isinstance(text, bytes) and isinstance(idx, int) and crc == _event_crc(seq, idx, text)):
+        raise StoreCorrupted(
+            f"The game file {_name(path)} is damaged: an event of record {seq} is not as it "
+            "was saved (its checksum does not match)."
+        )
+    return _decode_dict(text, f"an event of record {seq}", path)
 
 
 def _inspect(path: pathlib.Path) -> tuple[dict[str, Any], int | None, sqlite3.Connection]:
@@ -560,12 +642,17 @@ class EventStore:
                 conn.executemany(
                     "INSERT INTO meta (key, value) VALUES (?, ?)",
                     [
-                        ("schema_version", str(SCHEMA_VERSION)),
+                        ("schema_version", "1"),
                         ("header", header_text),
                         ("created_at", now),
                         ("updated_at", now),
                     ],
                 )
+                # Made in format 1 and updated, so new and updated files have the same tables
+                # (not _migrate: a full disk here is "could not create", not "could not update").
+                for version in range(1, SCHEMA_VERSION):
+                    MIGRATIONS[version](conn)
+                conn.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'", (str(SCHEMA_VERSION),))
                 conn.execute("COMMIT")
             finally:
                 conn.close()  # checkpoints: the whole file is in `tmp` itself now
@@ -748,15 +835,17 @@ class EventStore:
         event_texts = [_dumps(e) for e in events]
         seq = self._count + 1
         now = _now()
+        # "surrogatepass": a text SQLite cannot store fails below, inside the transaction.
+        record_crc = _record_crc(seq, now.encode(), record_text.encode("utf-8", "surrogatepass"))
+        event_rows = [(seq, i, text, _event_crc(seq, i, text.encode("utf-8", "surrogatepass")))
+                      for i, text in enumerate(event_texts)]
         try:
             conn.execute("BEGIN IMMEDIATE")
             conn.execute(
-                "INSERT INTO records (seq, at, record) VALUES (?, ?, ?)", (seq, now, record_text)
+                "INSERT INTO records (seq, at, record, crc) VALUES (?, ?, ?, ?)",
+                (seq, now, record_text, record_crc),
             )
-            conn.executemany(
-                "INSERT INTO events (seq, idx, event) VALUES (?, ?, ?)",
-                [(seq, i, text) for i, text in enumerate(event_texts)],
-            )
+            conn.executemany("INSERT INTO events (seq, idx, event, crc) VALUES (?, ?, ?, ?)", event_rows)
             conn.execute("UPDATE meta SET value = ? WHERE key = 'updated_at'", (now,))
             conn.execute("COMMIT")
         except _DB_ERRORS as exc:
@@ -786,8 +875,8 @@ class EventStore:
         conn = self._require_open()
         try:
             return [
-                _decode_dict(text, f"move {seq}", self.path)
-                for seq, text in conn.execute("SELECT seq, record FROM records ORDER BY seq")
+                _checked_record(seq, at, text, crc, self.path)
+                for seq, at, text, crc in conn.execute(_RECORDS_SQL)
             ]
         except _DB_ERRORS as exc:
             raise StoreCorrupted(
@@ -805,8 +894,8 @@ class EventStore:
         conn = self._require_open()
         try:
             return [
-                (seq, _decode_dict(text, f"an event of move {seq}", self.path))
-                for seq, text in conn.execute("SELECT seq, event FROM events ORDER BY seq, idx")
+                (seq, _checked_event(seq, idx, text, crc, self.path))
+                for seq, idx, text, crc in conn.execute(_EVENTS_SQL)
             ]
         except _DB_ERRORS as exc:
             raise StoreCorrupted(

@@ -28,6 +28,8 @@ from engine.store import (
     StoreTooNew,
 )
 
+from .game_files import write_v1
+
 HEADER = {"game": "carmen-cards", "players": ["Julie", "Amberley", "Mark"], "seed": None}
 
 
@@ -335,8 +337,10 @@ def test_file_from_a_newer_program_is_refused_untouched(tmp_path):
 
 @pytest.fixture
 def v0_file(tmp_path, monkeypatch):
-    """A fake file of format 0, and a migration 0 -> 1 that adds a meta key."""
-    path = make_game(tmp_path / "old.gumshoe", moves=4)
+    """A fake file of format 0 (format 1's tables), a migration 0 -> 1 that adds a meta key,
+    and the real migrations from format 1 on."""
+    path = write_v1(tmp_path / "old.gumshoe", HEADER,
+                    [({"n": k, "who": "Julie"}, [{"of": k, "i": i} for i in range(k % 3)]) for k in range(1, 5)])
     tamper(path, "UPDATE meta SET value = '0' WHERE key = 'schema_version'")
     calls = []
 
@@ -344,7 +348,7 @@ def v0_file(tmp_path, monkeypatch):
         calls.append(1)
         conn.execute("INSERT INTO meta (key, value) VALUES ('migrated', 'yes')")
 
-    monkeypatch.setattr(store_module, "MIGRATIONS", {0: migrate_0_to_1})
+    monkeypatch.setattr(store_module, "MIGRATIONS", {**store_module.MIGRATIONS, 0: migrate_0_to_1})
     return path, calls
 
 
@@ -399,7 +403,7 @@ def test_failed_migration_leaves_the_file_at_its_old_version(v0_file, monkeypatc
         conn.execute("INSERT INTO meta (key, value) VALUES ('half', 'done')")
         raise RuntimeError("disk on fire")
 
-    monkeypatch.setattr(store_module, "MIGRATIONS", {0: broken})
+    monkeypatch.setattr(store_module, "MIGRATIONS", {**store_module.MIGRATIONS, 0: broken})
     with pytest.raises(StoreError, match="old.gumshoe"):
         EventStore.open(path)
     assert meta_value(path, "schema_version") == "0"
