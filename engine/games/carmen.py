@@ -25,7 +25,7 @@ from ..dice import DieError, DieSpec, load_die
 from ..errors import BadInput, RuleViolation
 from ..game import (Action, Assist, Deduction, GameState, Journal, JournalEntry, Option, Outcome, Prompt,
                     Rules)
-from ..knowledge import PUBLIC, private
+from ..knowledge import EVERYONE, PUBLIC, private
 from ..sim import CARMEN_WEIGHTS, Simulator
 from ..table import Place
 from ..worlds import card_marginals
@@ -125,6 +125,9 @@ class CarmenState(GameState):
         self.phase = START
         self.rolled: str | None = None      # card type the die showed this turn
         self.looked = False                 # this turn's one look is done
+        # (player, token): that gumshoe has had an opportunity to look at that card (Chasing Leads),
+        # a public fact: everyone saw them look at it.
+        self.had_look: set[tuple[str, int]] = set()
         self.warrant_used = False
         self.warrant_at_start = False
         self.final = False                  # the warrant under way is the final one
@@ -264,10 +267,16 @@ class CarmenRules(Rules):
         return any(self.column_tokens(state, player, k) for k in KINDS)
 
     def peek_targets(self, state: CarmenState, player: str, kind: str) -> tuple[list[int], bool]:
-        """Legal slots for a look, and whether they are the player's own unseen cards."""
-        known = state.knowledge[player]
+        """Legal slots for a look, and whether they are the player's own unseen cards.
+
+        "Unseen" is public (Chasing Leads: "until you have had an opportunity to look at your new card"):
+        a card counts as seen once everyone saw its owner look at it, or saw it face up. Never the
+        player's own notes: a note dropped after their own two reads clashed (a private question)
+        would otherwise change the shared prompt and tell the table of the mix-up (issue 27).
+        """
+        public = state.knowledge[EVERYONE]
         own = self.column_tokens(state, player, kind)
-        unseen = [t for t in own if known.card_at(t) is None]
+        unseen = [t for t in own if (player, t) not in state.had_look and public.card_at(t) is None]
         if unseen:
             return unseen, True
         others = self.all_column_tokens(state, kind, exclude=player)
@@ -353,6 +362,7 @@ class CarmenRules(Rules):
                     LEADS)
             raise RuleViolation("You have seen all your own cards of this type: look at another gumshoe's.", LEADS)
         state.observe(token, a.card, private(a.player), confirm=a.confirm)
+        state.had_look.add((a.player, token))
         state.emit("peek", f"{a.player} looked at {self.slot_words(place, a.player)}.", place=str(place))
         state.emit("seen", f"{a.player} saw {self.deck.name_of(a.card)} ({self.label(state, place)}).",
                    private(a.player), place=str(place), card=a.card)

@@ -12,7 +12,10 @@ hold the engine to what a family would notice:
     hand change nothing another player or the shared screen sees (we replay each such input with
     another card and compare), and public texts name only cards shown to everyone;
 (d) reopening the SQLite game file gives the identical game, also after undo and redo;
-(e) undo gives back exactly what everyone saw.
+(e) undo gives back exactly what everyone saw;
+(f) privacy as a difference (issue 27, :mod:`tests.engine.privacy`): a game and its twin that differ only
+    in one player's private read (a look, a card from the FBI Files, a noted hand) show everyone else the
+    same prompt, offers, table, log and journals, also over the next moves.
 
 Plus the exact outlaw odds against brute-force enumeration of worlds, on the game's own states.
 ``GUMSHOE_LONG=1`` runs many more and longer games. A failure names the seed to replay.
@@ -44,6 +47,8 @@ LONG = os.environ.get("GUMSHOE_LONG") == "1"
 GAMES = 40 if LONG else 1            # per player count, checked after every input
 STORE_GAMES = 10 if LONG else 1
 WHOLE_GAMES = 300 if LONG else 2
+TWIN_GAMES = 20 if LONG else 1       # per player count: games whose every private read gets a twin
+TWIN_ACTIONS = 1500 if LONG else 400
 
 
 class Failure(AssertionError):
@@ -484,6 +489,22 @@ def _game_with_a_look() -> Watch:
             if a["type"] == "look":
                 return w
     raise AssertionError("no look in 50 games")
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_private_read_changes_nothing_anyone_else_sees(players: int) -> None:
+    """Play ("look at that card without showing anyone else"), Ted Hinton ("take any one card from the FBI
+    Files without showing anyone else"), issue 27: every private read of a random game gets a twin with
+    another card (one nobody saw, or the reader's own mix-up, confirmed); for the next moves both show
+    everyone else the same prompt, offered actions, table, public log and journals. (A captor's later
+    mix-up used to change the hand's scoring, read from the referee's notes.)"""
+    from .privacy import new_game, play_with_twins
+    made = 0
+    for seed in range(TWIN_GAMES):
+        s = new_game(GAME, PLAYERS[:players])
+        made += play_with_twins(s, 60 * players + seed, max_actions=TWIN_ACTIONS,
+                                label=f"bonnie twins seed={60 * players + seed} players={players}").made
+    assert made >= 10 * TWIN_GAMES, f"only {made} private reads got a twin"
 
 
 def test_leak_checkers_catch_a_private_card_shown_to_someone_else() -> None:

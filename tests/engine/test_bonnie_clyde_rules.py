@@ -529,6 +529,34 @@ def go_out(s: Session, p: str, car_locations=None, finds=(B, C)) -> None:
     a(s, "discard", p, card=E(9, "f"))
 
 
+def test_a_captured_outlaw_scores_whatever_its_captor_later_misreads():
+    """Scoring ("Bonnie or Clyde 10 points" each, face up in front of the captor) and docs/rules (Checking),
+    issue 27: Ann captured Bonnie in front of everyone; later she reads a card under another location as
+    Bonnie (a mix-up, confirmed behind the gate) and leaves it. The hand's scoring, shown to all, still
+    counts her Bonnie: it named captured outlaws from the referee's notes, which followed her private
+    misread, so everyone's scores told of it."""
+    def game(mix_up: bool) -> Session:
+        s = dealt()
+        a(s, "draw", "Ann")
+        a(s, "meld", "Ann", cards=[E(1, "a"), E(1, "b"), E(1, "c")])
+        a(s, "look", "Ann", location="board/1", card=B)                 # captured at the car
+        a(s, "discard", "Ann", card=E(9, "a"))
+        a(s, "draw", "Bob")
+        a(s, "discard", "Bob", card=E(9, "b"))
+        a(s, "draw", "Ann")
+        a(s, "meld", "Ann", cards=[E(5, "a"), E(5, "b"), E(5, "c")])    # the car is on 2: board/5 is away
+        s.apply({"type": "look", "player": "Ann", "location": "board/5", "card": B if mix_up else E(8, "a"),
+                 "confirm": mix_up})
+        a(s, "leave", "Ann")
+        return s
+
+    right, mixed = game(False), game(True)
+    assert mixed.view(None) == right.view(None) and mixed.view("Bob") == right.view("Bob")
+    scores = [s.rules.score_hand(s.state, "Bob", False) for s in (right, mixed)]
+    assert scores[0] == scores[1]
+    assert any(ln["item"] == "capture" and ln["card"] == B for ln in scores[1]["lines"] if ln["player"] == "Ann")
+
+
 def test_going_out_scores_the_cars_number_and_a_shut_out():
     """Ending a Hand / Scoring: sideways 4, Bonnie and Clyde 10 each, bonus = the car's location, and
     the shut-out: everyone else scores 0."""

@@ -464,6 +464,33 @@ def test_last_gumshoe_standing_wins():
 
 
 # --- Contradictions ----------------------------------------------------------------------------
+def test_your_own_mix_up_does_not_change_what_the_table_is_asked():
+    """Chasing Leads ("until you have had an opportunity to look at your new card") and docs/rules (Checking),
+    issue 27: Ann reads her Center Loot as the card she had noted at her Top (a mix-up, confirmed behind the
+    gate): her Top note is dropped, hers only. She has had her look at her Top, so the next Loot roll sends
+    her to another gumshoe's cards exactly as if she had read it right: the shared prompt used to say "look
+    at your Top Loot card", telling everyone of her mix-up."""
+    def game(mix_up: bool) -> Table:
+        t = Table(["Ann", "Bob"], deal={"Ann/loot/top": "gandhis-glasses"})
+        t.turn("Ann", "loot", "Ann/loot/top")
+        t.turn("Bob", "henchman", "Bob/henchman/top")
+        t.roll("Ann", "loot")
+        read = "carmen.loot.gandhis-glasses" if mix_up else t.card("Ann/loot/center")
+        t.s.apply({"type": "peek", "player": "Ann", "slot": "Ann/loot/center", "card": read, "confirm": mix_up})
+        t.end("Ann")
+        t.turn("Bob", "henchman", "Bob/henchman/center")
+        t.turn("Ann", "loot", "Ann/loot/bottom")
+        t.turn("Bob", "henchman", "Bob/henchman/bottom")
+        t.roll("Ann", "loot")
+        return t
+
+    right, mixed = game(False), game(True)
+    assert mixed.where("Ann", "gandhis-glasses") == "Ann / Center"            # her note moved, hers only
+    assert mixed.s.view(None) == right.s.view(None) and mixed.s.view("Bob") == right.s.view("Bob")
+    assert mixed.s.prompt().text == "Ann, look at another gumshoe's Loot card."
+    assert "Ann/loot/top" not in mixed.s.prompt().option("peek").targets["slot"]
+
+
 def test_a_card_you_noted_elsewhere_asks_you_first():
     """docs/rules (Checking): a sighting that disagrees with your own notes is a question, not a record."""
     t = Table(["Ann", "Bob"], deal={"Ann/loot/top": "gandhis-glasses"})

@@ -10,7 +10,9 @@ engine to what a family would notice:
 (c) no private identity leaks: each screen, log, journal and the shared screen and undo history
     name only Clue Cards that viewer saw named in an event they were allowed to see;
 (d) the saved game reopened is the identical game (also after undo and redo);
-(e) the exact Crook odds equal a brute-force count of every world.
+(e) the exact Crook odds equal a brute-force count of every world;
+(f) privacy as a difference (issue 27, :mod:`tests.engine.privacy`): a game and its twin that differ only
+    in one agent's secret look show everyone else the same prompt, offers, table, log and journals.
 
 ``GUMSHOE_LONG=1`` plays many more games.
 """
@@ -39,6 +41,7 @@ LONG = os.environ.get("GUMSHOE_LONG") == "1"
 NAMES = ("Ann", "Bob", "Cy", "Di", "Ed", "Flo")
 GAMES = 60 if LONG else 8
 STORE_GAMES = 12 if LONG else 2
+TWIN_GAMES = 40 if LONG else 6       # per player count: games whose every secret look gets a twin
 
 
 class Failure(AssertionError):
@@ -255,6 +258,21 @@ def test_reopened_game_file_is_identical_also_after_undo_and_redo(players):
                 assert live.referee_view() == again.referee_view()
             finally:
                 again.close()
+
+
+@pytest.mark.parametrize("players", [2, 4, 6])
+def test_a_secret_look_changes_nothing_anyone_else_sees(players):
+    """Clue Cards ("they look at the card, memorize it, and return it ... face down, without showing it"),
+    issue 27: every secret look of a random game gets a twin with another Crook (one nobody saw, or the
+    agent's own mix-up, confirmed); for the next moves both show everyone else the same prompt, offered
+    actions, table, public log and journals. (A mix-up used to put a second look on the shared screen.)"""
+    from .privacy import new_game, play_with_twins
+    made = 0
+    for seed in range(TWIN_GAMES):
+        s = new_game("carmen-usa", NAMES[:players])
+        made += play_with_twins(s, 50 * players + seed, max_actions=1500,
+                                label=f"usa twins seed={50 * players + seed} players={players}").made
+    assert made >= TWIN_GAMES, f"only {made} secret looks got a twin"
 
 
 def test_another_agents_private_look_never_changes_my_journal():

@@ -856,3 +856,31 @@ def test_a_family_board_graph_checks_the_allowance(tmp_path, monkeypatch):
     (tmp_path / "boards" / "carmen-usa-graph.toml").write_text('[landmarks]\nnarnia = "x"\n[neighbours]\nx = []\n')
     s = Session.new("carmen-usa", ["Ann", "Bob"])
     assert s.rules.graph is None and "landmark of this board" in s.rules.warnings[0]
+
+
+def test_an_agents_own_mix_up_puts_no_second_look_on_the_shared_screen():
+    """Clue Cards ("When agents reach a landmark, they secretly look") and docs/rules/carmen-usa.md (a card the
+    agent looked at needs no second look), issue 27: Ann reads Mammoth Cave's Crook as the one she had seen
+    at Arches (a mix-up, confirmed behind the gate): her Arches note is dropped, hers only. Back at Arches
+    she has had her look, so no look is asked, as if she had read it right; the shared screen used to ask
+    her to look again, telling everyone of her mix-up."""
+    def game(mix_up: bool) -> UsaTable:
+        t = two()
+        t.go("arches")                                   # Ann looks: the orange Crook
+        t.ask()
+        t.answer(False)                                  # Bob answers wrong
+        t.ask()
+        t.answer(True)
+        t.move("mammoth-cave")
+        card = cid("orange-crook") if mix_up else t.card("mammoth-cave")
+        t.s.apply({"type": "look", "player": "Ann", "box": "box/mammoth-cave", "card": card, "confirm": mix_up})
+        t.ask()
+        t.answer(False)
+        t.ask()
+        t.answer(True)
+        t.move("arches")
+        return t
+
+    right, mixed = game(False), game(True)
+    assert mixed.s.view(None) == right.s.view(None) and mixed.s.view("Bob") == right.s.view("Bob")
+    assert mixed.p.option("look") is None

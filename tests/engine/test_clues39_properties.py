@@ -9,7 +9,9 @@ included, so we hold the engine to what a family would notice:
 (c) scores equal the sum of the retrieved and stolen stacks' Secrets and Founders;
 (d) the app never learns a hand card before it is played, and every action the random player
     makes is one the prompt offered;
-(e) reopening the saved game gives the identical game, also after undo and redo.
+(e) reopening the saved game gives the identical game, also after undo and redo;
+(f) privacy as a difference (issue 27): the game has no private read at all, so no two games can differ
+    in one; if a private read ever appears, :mod:`tests.engine.privacy` checks its twins.
 
 ``GUMSHOE_LONG=1`` plays many more games.
 """
@@ -197,3 +199,17 @@ def test_the_checker_catches_a_false_journal_and_a_wrong_score() -> None:
     s.state.knowledge[EVERYONE].learn(tok, other)
     with pytest.raises(Failure, match="thinks token"):
         check(s, sim.truth.cards, "bad read")
+
+
+def test_no_read_is_private_so_everyone_sees_the_same():
+    """Cards Available for Play and Play (issue 27's privacy property): every card the app reads is read
+    in front of everyone (the table, the mission stacks, a hand card as it is played; hands are only
+    counted), so the shared screen and every phone show the same and nothing depends on a private read.
+    The twin check runs anyway: should a private read appear, its twins are compared."""
+    from .privacy import play_with_twins
+    for players in (2, 3, 4):
+        s = Session.new("39-clues", list(PLAYERS[:players]))
+        w = play_with_twins(s, 40 + players, max_actions=300, label=f"39 clues twins players={players}")
+        assert not [e.text for e in s.log if e.visibility.scope != "public"]
+        assert not [o for o in s.prompt().options if o.private]
+        assert w.made == 0

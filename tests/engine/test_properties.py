@@ -10,7 +10,9 @@ can hold the engine to what a family at the table would notice:
     public log and undo/redo history only ever name cards that viewer saw named in an
     event they were allowed to see;
 (d) reopening the game file gives the identical game (also after undo/redo);
-(e) undo restores exactly what everyone saw before the action, and redo what they saw after.
+(e) undo restores exactly what everyone saw before the action, and redo what they saw after;
+(f) privacy as a difference (issue 27, :mod:`tests.engine.privacy`): a game and its twin that differ
+    only in one gumshoe's look show everyone else the same prompt, offers, table, log and journals.
 
 Plus the exact Carmen odds (:mod:`engine.worlds`) against brute-force enumeration.
 
@@ -40,6 +42,8 @@ from engine.sim import CARMEN_WEIGHTS, Truth, random_action
 from engine.table import Place
 from engine.worlds import brute_force_marginals, card_marginals, count_worlds
 
+from .privacy import Leak, play_with_twins
+
 GAME = "carmen-cards"
 PLAYERS = ("Ann", "Bob", "Cyd", "Dee")
 LONG = os.environ.get("GUMSHOE_LONG") == "1"
@@ -50,6 +54,7 @@ HYPO_GAMES = 300 if LONG else 8
 SEEDED_GAMES = 600 if LONG else 6           # spread over 2, 3 and 4 players
 STORE_GAMES = 60 if LONG else 2
 FULL_GAMES = 3000 if LONG else 6            # whole games to the end, cheaper checks
+TWIN_GAMES = 60 if LONG else 1              # per player count: games whose every look gets a twin
 
 
 # --------------------------------------------------------------------------------------
@@ -464,6 +469,37 @@ def test_whole_games_to_the_end_keep_table_and_journals_true() -> None:
         if session.outcome is not None:
             w.check_all(assist_levels=True)
     assert finished >= FULL_GAMES * 0.6, f"only {finished} of {FULL_GAMES} random games reached an end"
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_private_look_changes_nothing_anyone_else_sees(players: int) -> None:
+    """It's Getting Dicey ("secretly look at one card") and Chasing Leads, issue 27: every look of a random
+    game gets a twin where the card read is another (one nobody saw, or the gumshoe's own mix-up,
+    confirmed); for the next moves both show everyone else the same prompt, offered actions, table,
+    public log and journals. (A mix-up used to change the shared prompt: "look at your Top Loot card".)"""
+    made = 0
+    for seed in range(TWIN_GAMES):
+        w = play_with_twins(Session.new(GAME, PLAYERS[:players]), 300 * players + seed, max_actions=400,
+                            label=f"carmen twins seed={300 * players + seed} players={players}")
+        made += w.made
+    assert made >= 10 * TWIN_GAMES, f"only {made} looks got a twin"
+
+
+def test_the_twin_check_catches_a_prompt_that_follows_a_players_notes(monkeypatch) -> None:
+    """The check can fail: with "your own unseen cards" read from the gumshoe's notes (as before issue 27),
+    a mix-up shows on the shared prompt and the twin check says so."""
+    rules = type(Session.new(GAME, ["Ann", "Bob"]).rules)
+
+    def by_notes(self, state, player, kind):
+        known = state.knowledge[player]
+        own = self.column_tokens(state, player, kind)
+        unseen = [t for t in own if known.card_at(t) is None]
+        return (unseen, True) if unseen else (self.all_column_tokens(state, kind, exclude=player) or own, False)
+
+    monkeypatch.setattr(rules, "peek_targets", by_notes)
+    with pytest.raises(Leak, match="shared prompt differ"):
+        for seed in range(6):
+            play_with_twins(Session.new(GAME, PLAYERS[:3]), seed, max_actions=600, label=f"self-test {seed}")
 
 
 # --------------------------------------------------------------------------------------

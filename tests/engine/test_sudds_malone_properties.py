@@ -3,8 +3,10 @@
 After every action: bullets and cards are conserved, the end-of-turn limits hold between turns,
 each score is the sum of its sources, no journal states something false or something its player
 did not see, the shared screen never names a face-down suspect or a kept hunch; reopening the game
-file gives the identical game; undo gives back exactly the views before. ``GUMSHOE_LONG=1`` plays many
-more games.
+file gives the identical game; undo gives back exactly the views before; and (issue 27,
+:mod:`tests.engine.privacy`) a game and its twin that differ only in one player's private read (the card
+taken while investigating, a peek, hunch cards drawn or kept) show everyone else the same prompt, offered
+actions, table, public log and journals. ``GUMSHOE_LONG=1`` plays many more games.
 """
 
 from __future__ import annotations
@@ -222,3 +224,44 @@ def test_a_refused_action_changes_nothing():
         with pytest.raises(RuleViolation):
             s.apply(bad)
     assert view_of(s) == before
+
+
+TWIN_GAMES = 20 if LONG else 1
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_a_private_read_changes_nothing_anyone_else_sees(n):
+    """Investigate, step 2 ("place it face down in front of you"), Calendar and The Office (peek "secretly"),
+    Close Cases ("secretly choose and keep only one hunch card"), issue 27: every private read of a random
+    game gets a twin with another card (a stoolie for a suspect, one nobody saw, or the reader's own mix-up,
+    confirmed); for the next moves both show everyone else the same prompt, offered actions, table, public
+    log and journals. (The shared screen offered "Use a stoolie" exactly when the card taken was one, and
+    another player's journal said whether a hunch card they had seen was the one kept.)"""
+    from .privacy import play_with_twins
+    made = 0
+    for seed in range(TWIN_GAMES):
+        s = Session.new("sudds-malone", list(PLAYERS[:n]), {"box_file": None})
+        made += play_with_twins(s, 70 * n + seed, max_actions=3000, label=f"sudds twins seed={70 * n + seed} n={n}").made
+    assert made >= 15 * TWIN_GAMES, f"only {made} private reads got a twin"
+
+
+def test_the_twin_check_catches_the_stoolie_offer_of_issue_27(monkeypatch):
+    """The check can fail: with the stoolie offered only to a stoolie's holder (as before issue 27), the
+    offered actions of a game and its twin differ and the check says so."""
+    from engine.game import Option
+    from engine.games.sudds_malone import view
+    from engine.table import Place
+
+    from .privacy import Leak, play_with_twins
+
+    def holders_only(rules, state, p):
+        know = state.knowledge[p]
+        if any(rules.role.get(know.card_at(t) or "") == "stoolie" for t in state.table.at(Place("found", owner=p))):
+            return (Option("use_stoolie", "Use a stoolie ($1, peek)", {}, {}, private=True),)
+        return ()
+
+    monkeypatch.setattr(view, "_stoolie_option", holders_only)
+    with pytest.raises(Leak, match="offered actions differ"):
+        for seed in range(4):
+            play_with_twins(Session.new("sudds-malone", ["Ann", "Bob", "Cyd"], {"box_file": None}), seed,
+                            max_actions=3000, label=f"self-test {seed}")

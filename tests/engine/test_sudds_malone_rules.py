@@ -361,6 +361,60 @@ def test_stoolie_cannot_peek_at_a_covered_suspect():
     assert board(s, "Ann").cash == 1
 
 
+def test_the_shared_prompt_after_investigate_is_the_same_for_a_suspect_or_a_stoolie():
+    """Investigate, step 2 (issue 27): the card taken is seen by its taker alone ("place it face down in
+    front of you"); a Stoolie "you may reveal". The shared screen offered "Use a stoolie" exactly when the
+    card was one. Now the offer, and everything else the table and the other players see, is the same
+    whether Ann took a Mole or a Stoolie; behind the privacy gate she names the stoolie she reveals."""
+    def after_investigate(found: str) -> Session:
+        s = new_game(roll=dice_for(("Ann", "Bob"), 3))
+        act(s, "take_die", die="white-1")
+        act(s, "investigate", path=["queens"], found=found, draw=FF(20))
+        return s
+
+    mole, stoolie = after_investigate(SUSPECT("mole-1")), after_investigate(SUSPECT("stoolie-1"))
+    assert mole.view(None) == stoolie.view(None) and mole.view("Bob") == stoolie.view("Bob")
+    assert mole.rules.public_table(mole.state) == stoolie.rules.public_table(stoolie.state)
+    offer = mole.prompt().option("use_stoolie")
+    assert offer is not None and offer.label == "Use a stoolie ($1, peek)" and offer.private
+    # Behind the gate: Ann with a Mole has none to reveal (said to her only); nothing changes.
+    before = mole.view(None)
+    for picked, why in ((SUSPECT("mole-1"), "is a suspect, not a stoolie"), ("", "none to reveal"),
+                        (SUSPECT("stoolie-2"), "not among the cards you took")):
+        with pytest.raises(RuleViolation, match=why):
+            act(mole, "use_stoolie", stoolie=picked)
+    assert mole.view(None) == before
+
+
+def test_a_stoolie_is_revealed_then_its_peek_is_asked_privately():
+    """Investigate, step 2: "reveal it and discard $1 ... to peek at a Suspect in 'The Conspiracy' that is
+    not covered by Flimflam", during any of your turns: revealed to all, then the peek, a private step like
+    every peek; used before taking a die, the turn goes back to taking a die."""
+    s = new_game(roll=dice_for(("Ann", "Bob"), 3))
+    act(s, "take_die", die="white-1")
+    act(s, "investigate", path=["queens"], found=SUSPECT("stoolie-1"), draw=FF(20))
+    act(s, "end_turn")
+    act(s, "take_die", player="Bob", die="white-2")
+    act(s, "investigate", player="Bob", path=["midtown"], found=SUSPECT("rat-1"), draw=FF(21))
+    act(s, "end_turn", player="Bob")
+    assert s.prompt().player == "Ann" and s.state.phase == "die"
+    log = act(s, "use_stoolie", stoolie=SUSPECT("stoolie-1"))
+    assert any("Ann revealed Stoolie" in line and "paid $1" in line for line in log)
+    assert board(s, "Ann").cash == 0
+    peek = s.prompt().option("peek")
+    assert peek is not None and peek.private and "the stoolie's peek" in s.prompt().text
+    assert s.prompt().option("take_die") is None                  # the peek first
+    covered = set(s.state.covers)
+    assert not covered & set(peek.targets["position"])
+    free = peek.targets["position"][0]
+    truth = SUSPECT("frog-1")
+    log = act(s, "peek", position=free, card=truth)
+    assert log == [f"Ann peeked at suspect {free} of the Conspiracy."]
+    assert s.journal("Ann").where(truth) == f"Conspiracy {free}" and s.journal("Bob").where(truth) == "Unknown"
+    assert s.journal("Bob").where(SUSPECT("stoolie-1")) == "Returned to the box"
+    assert s.state.phase == "die" and s.prompt().option("take_die") is not None
+
+
 def test_investigate_bullets_are_limited_by_the_board():
     """Investigate / Dice Action note: gained bullets only as many as lie on the board."""
     s = new_game(roll=dice_for(("Ann", "Bob"), 3))
@@ -743,6 +797,33 @@ def test_a_hunch_card_returned_under_the_deck_is_remembered_and_a_misread_is_ask
         act(s, "hunch", cards=[CASE(1), CASE(5)], drawn=[HUNCH(1), HUNCH(7), HUNCH(8)])
     act(s, "hunch", cards=[CASE(1), CASE(5)], drawn=[HUNCH(1), HUNCH(7), HUNCH(8)], confirm=True)
     assert s.journal("Ann").where(HUNCH(1)) == "Just drawn"
+
+
+def test_which_hunch_card_is_kept_is_told_to_nobody_else():
+    """Close Cases, Draw hunch cards: "secretly choose and keep only one hunch card ... return the others ...
+    to the bottom of the hunch deck". Bob once saw a card that Ann now draws (he had put it under the deck):
+    whether she keeps it or puts it back, Bob's journal reads the same (issue 27: it said "Ann's hunches"
+    when she kept it and "Hunch deck" when she did not)."""
+    from engine.games.sudds_malone.state import HUNCH_PILE
+    from engine.knowledge import private
+
+    def ann_keeps(card: str) -> Session:
+        s = new_game()
+        top = s.state.table.at(HUNCH_PILE)[-1]
+        s.state.observe(top, HUNCH(1), private("Bob"))          # as if Bob had drawn it and put it back
+        after_action(s)
+        board(s, "Ann").above = [CASE(4), CASE(3)]
+        act(s, "hunch", cards=[CASE(4), CASE(3)], drawn=[HUNCH(1), HUNCH(2), HUNCH(3)])
+        assert s.journal("Bob").where(HUNCH(1)) == "Drawn by Ann"     # he saw it go, as everyone saw
+        act(s, "keep_hunch", card=card)
+        return s
+
+    kept, returned = ann_keeps(HUNCH(1)), ann_keeps(HUNCH(2))
+    assert kept.journal("Bob") == returned.journal("Bob")
+    assert HUNCH(1) not in [e.card for e in kept.journal("Bob").entries]   # kept or under the deck: he cannot tell
+    assert kept.view(None) == returned.view(None)
+    assert kept.journal("Ann").where(HUNCH(1)) == "Your hunches"
+    assert returned.journal("Ann").where(HUNCH(1)) == "Hunch deck"
 
 
 # --- Investigate, step 1: the Flimflam turned face up (its face is read) ---------------------------------

@@ -35,7 +35,7 @@ from engine.game import Journal, Option, action_from_json
 from engine.games.sudds_malone.box import EVIDENCE, TRACKS
 from engine.games.sudds_malone.rules import DAY_NAME, TRACK_NAME
 from engine.games.sudds_malone.scoring import hunch_points
-from engine.games.sudds_malone.state import HUNCH_PILE, city_place
+from engine.games.sudds_malone.state import HUNCH_PILE, city_place, found_place
 from engine.session import PlayerView
 
 from ... import style
@@ -62,7 +62,7 @@ AUTO = {"improve", "investigate", "take_flimflam", "take_cases", "take_case", "r
 #: Case display's place while a suspect of the Conspiracy is clicked, under the dice for the deal and
 #: the reveal, on the left (beside the board being changed) otherwise, or under the dice when its
 #: choices would not all be in sight there at their full size (``_fit_or_widen``)
-PANEL_AT = {"investigate": "right", "peek": "strip", "use_stoolie": "strip", "deal": "wide", "reveal": "wide"}
+PANEL_AT = {"investigate": "right", "peek": "strip", "deal": "wide", "reveal": "wide"}
 # Words on the table read from across it: the panels' words and choices (issue 23).
 TABLE_STYLE = ('QLabel[role="sm"] { font-size: 17px; } QLabel[role="smhead"] { font-size: 18px; font-weight: bold; }'
                ' QScrollArea#sm\\:scroll, QWidget#sm\\:panel, QWidget#sm\\:final { background: transparent; }')
@@ -683,7 +683,7 @@ class SuddsTable(GameTable):
             return set() if s.get("die") else {str(d) for d in self.option("take_die").targets["die"]}
         if m == "investigate":
             return set(self._next_locations())
-        if m in ("peek", "use_stoolie"):
+        if m == "peek":
             return {f"conspiracy/{p}" for p in self.option(m).targets["position"]}
         return set()
 
@@ -1214,15 +1214,31 @@ class SuddsTable(GameTable):
     def _panel_peek(self) -> None:
         self.panel_title.setText(f"{self.player}, click the uncovered suspect you peek at (\u25B6).")
 
-    _panel_use_stoolie = _panel_peek
-
     def _click_peek(self, place: str) -> None:
         if place in self._mode_legal():
             pos = int(place.split("/")[1])
             self._read({"type": self.mode, "position": pos}, [("card", place)],
                        f"{self.player}, peek at suspect {pos} of the Conspiracy")
 
-    _click_use_stoolie = _click_peek
+    def _start_use_stoolie(self) -> None:
+        """Investigate, step 2, decided behind the privacy gate (issue 27). The shared screen offers "Use a
+        stoolie" to whoever took a card, whatever it is; the taker picks the stoolie to reveal among the
+        cards they took, or, holding none, reads so and goes back to the table: nobody else is told. The
+        peek is asked next, as every peek is."""
+        p = self.player
+        self.mode = None
+        know = self.state.knowledge[p]
+        mine = [c for t in self.state.table.at(found_place(p)) if (c := know.card_at(t))]
+        stoolies = [c for c in mine if self.rules.role.get(c) == "stoolie"]
+        if stoolies:
+            heading = (f"{p}, reveal a stoolie to everyone and pay $1, then peek at an uncovered suspect: "
+                       f"which stoolie do you reveal?")
+        else:
+            took = ", ".join(self.name(c) for c in mine) or "no card you know"
+            heading = (f"{p}, none of the cards you took is a stoolie ({took}): you have none to reveal. "
+                       f"Press Cancel to go back to the table; nobody is told.")
+        self.shell.read_cards({"type": "use_stoolie", "player": p}, [("stoolie", str(found_place(p)))],
+                              private=True, heading=heading, choices={"stoolie": stoolies})
 
     # Close Cases --------------------------------------------------------------------------------------
     def _panel_close_case(self) -> None:

@@ -28,7 +28,7 @@ from ...cards import Card, Deck, load_game_deck
 from ...errors import BadInput, RuleViolation
 from ...game import (Action, Assist, Deduction, GameState, Journal, JournalEntry, Option, Outcome, Prompt,
                      Rules)
-from ...knowledge import EVERYONE, PUBLIC, REFEREE, Knowledge, private
+from ...knowledge import EVERYONE, PUBLIC, Knowledge, private
 from ...paths import assets_dir
 from ...scores import Scoreboard
 from ...table import Place
@@ -919,8 +919,11 @@ class BonnieClydeRules(Rules):
         """The hand's scoring, line by line (as the rulebook's Scoring section lists it)."""
         lines: list[dict[str, Any]] = []
         points: dict[str, int] = {}
-        ref = state.knowledge[REFEREE]
-        captured = {p: sorted(c for t in state.table.at(captured_place(p)) if (c := ref.card_at(t)))
+        # Captured outlaws lie face up: named as everyone saw them captured. (The referee's notes may
+        # follow a player's private misread of that card, confirmed behind the gate: the scores, shown
+        # to all, must not change with it.)
+        everyone = state.knowledge[EVERYONE]
+        captured = {p: sorted(c for t in state.table.at(captured_place(p)) if (c := everyone.card_at(t)))
                     for p in state.players}
         shut_out = set(self.outlaws) <= set(captured[ender])
         for p in state.players:

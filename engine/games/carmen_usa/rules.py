@@ -208,6 +208,7 @@ class CarmenUsaState(GameState):
         self.turned_up_warrant = False           # this turn, the agent turned up a Warrant
         self.look_at: str | None = None          # the landmark whose card must be looked at
         self.looked: set[int] = set()            # boxes somebody looked at (everyone saw them look)
+        self.looked_by: set[tuple[str, int]] = set()     # (agent, box token): everyone saw that agent look
         self.accuse_colour: str | None = None
         self.accuse_from: str | None = None      # landmark the Warrant was picked up from
         self.held: dict[int, str] = {}           # token in the accuser's hand -> landmark it came from
@@ -519,7 +520,11 @@ class CarmenUsaRules(Rules):
             state.emit("empty_box", f"The Landmark Box at {name} is empty: its card left play.")
             self._end_turn(state, a.player)
             return
-        if not state.table.face_up(tok) and state.knowledge[a.player].card_at(tok) is None:
+        # Whether the agent looks is decided by public facts only (they looked at this card before, or
+        # it was shown to everyone), never by their notes: a note dropped after their own two reads
+        # clashed (a private question) would otherwise put a look on the shared screen (issue 27).
+        if not state.table.face_up(tok) and (a.player, tok) not in state.looked_by \
+                and state.knowledge[EVERYONE].card_at(tok) is None:
             state.look_at = lm
             state.phase = LOOKING
             return
@@ -548,6 +553,7 @@ class CarmenUsaRules(Rules):
         name = self.landmark_name[lm]
         face_down = kind == CROOK or (kind == LOOT and state.variant == BIGGER)
         state.looked.add(tok)
+        state.looked_by.add((a.player, tok))
         if face_down:
             state.observe(tok, a.card, private(a.player), confirm=a.confirm)
             state.emit("look", f"{a.player} looked at the card at {name} and put it back face down.",

@@ -179,7 +179,8 @@ class KeepHunch(Action):
 
 @dataclass(frozen=True)
 class UseStoolie(Action):
-    """Reveal a stoolie, pay $1 and peek at the uncovered suspect at ``position`` (it is ``card``)."""
+    """Reveal the stoolie ``stoolie`` (the taker's pick, behind the privacy gate) and pay $1; the peek
+    follows as its own step. Older games: with ``position`` and ``card``, the peek in the same move."""
     type = "use_stoolie"
     position: int = 0
     card: str = ""

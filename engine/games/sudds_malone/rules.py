@@ -20,7 +20,7 @@ from typing import Any, Mapping
 from ...cards import Deck, load_game_deck
 from ...errors import BadInput, RuleViolation
 from ...game import Action, Assist, GameState, Journal, Outcome, Prompt, Rules
-from ...knowledge import private
+from ...knowledge import REFEREE, private
 from ...table import Place
 from . import actions as A
 from .box import (DAYS, EVIDENCE, LEVELS, PLAIN_EVIDENCE, TABS, TRACKS, WEEKS, Box, BoxError, Question,
@@ -893,8 +893,10 @@ class SuddsRules(Rules):
 
     def _do_peek(self, state: SuddsState, a: A.Peek) -> None:
         item = self._pending(state, "peek", OFFICE)
-        self._look(state, a.player, a.position, a.card, "peek", a.confirm)
+        self._look(state, a.player, a.position, a.card, item.get("why", "peek"), a.confirm)
         self._pop(state, item)
+        if item.get("back") == DIE and state.phase == AFTER and not state.pending:
+            state.phase = DIE           # a stoolie's peek before the die was taken: now take a die
 
     def _look(self, state: SuddsState, p: str, position: Any, card: str, why: str, confirm: bool = False) -> None:
         section = INVESTIGATE if why == "stoolie" else CALENDAR
@@ -1161,12 +1163,19 @@ class SuddsRules(Rules):
         b.hunches.append(a.card)
         know = state.knowledge[p]
         back = []
-        for token in state.table.at(drawn_place(p)):
+        moved = list(state.table.at(drawn_place(p)))
+        for token in moved:
             if know.card_at(token) == a.card:
                 state.table.move(token, hunches_place(p))
             else:
                 state.table.move(token, HUNCH_PILE, bottom=True)     # in the order drawn
                 back.append(token)
+        # Which card was kept is the keeper's secret: nobody else can follow these cards now, not even one
+        # they saw before (and put under the deck), or their journal would say whether it was kept.
+        for observer, k in state.knowledge.items():
+            if observer not in (p, REFEREE):
+                for token in moved:
+                    k.forget(token)
         state.drawn = []
         state.emit("keep_hunch", f"{p} kept one hunch card face down and put {len(back)} under the hunch deck.",
                    player=p, returned=len(back))
@@ -1197,6 +1206,11 @@ class SuddsRules(Rules):
         self._pop(state, item)
 
     def _do_use_stoolie(self, state: SuddsState, a: A.UseStoolie) -> None:
+        """Investigate, step 2. Which card a player took is theirs alone, so the table offers "Use a
+        stoolie" to whoever holds a card taken while investigating, and the taker says behind the privacy
+        gate which stoolie they reveal (``stoolie``; a refusal is shown there only). The peek follows as
+        its own private step. (``position`` and ``card`` given: reveal and peek in one move, as games
+        saved before issue 27 did.)"""
         p = a.player
         if state.phase not in (DIE, AFTER):
             # Before taking a die or after the action: not in the middle of an action or a hunch draw
@@ -1204,23 +1218,41 @@ class SuddsRules(Rules):
             raise RuleViolation("Use a stoolie before you take a die or once your action is done.", INVESTIGATE)
         b = state.boards[p]
         know = state.knowledge[p]
-        stoolies = [t for t in state.table.at(found_place(p))
-                    if (c := know.card_at(t)) is not None and self.role.get(c) == "stoolie"]
+        held = [t for t in state.table.at(found_place(p)) if know.card_at(t) is not None]
+        if not held:
+            raise RuleViolation("You have no card taken while investigating: no stoolie to reveal.", INVESTIGATE)
+        stoolies = [t for t in held if self.role.get(know.card_at(t) or "") == "stoolie"]
         if a.stoolie:
-            stoolies = [t for t in stoolies if know.card_at(t) == a.stoolie]
+            mine = [t for t in held if know.card_at(t) == a.stoolie]
+            if not mine:
+                raise RuleViolation(f"{self.deck.name_of(a.stoolie)} is not among the cards you took.", INVESTIGATE)
+            if self.role.get(a.stoolie) != "stoolie":
+                raise RuleViolation(f"{self.deck.name_of(a.stoolie)} is a suspect, not a stoolie: only a stoolie "
+                                    f"is revealed for a peek. Keep it face down.", INVESTIGATE)
+            stoolies = mine
         if not stoolies:
-            raise RuleViolation("You have no stoolie to reveal.", INVESTIGATE)
+            raise RuleViolation("None of the cards you took is a stoolie: you have none to reveal.", INVESTIGATE)
         if b.cash < 1:
             raise RuleViolation("Using a stoolie costs $1.", INVESTIGATE)
+        two_steps = not a.position and not a.card
+        if two_steps and not self._uncovered(state):
+            raise RuleViolation("Every suspect in the Conspiracy is covered: there is nothing to peek at.",
+                                INVESTIGATE)
         token = stoolies[0]
         card = know.card_at(token)
         assert card is not None
-        self._look(state.clone(), p, a.position, a.card, "stoolie", a.confirm)   # check first
+        if not two_steps:
+            self._look(state.clone(), p, a.position, a.card, "stoolie", a.confirm)   # check first
         b.cash -= 1
         state.reveal(token, card)
         state.table.move(token, BOX_PLACE)
         state.emit("stoolie", f"{p} revealed {self.deck.name_of(card)}, paid $1 and returns it to the box.",
                    player=p, card=card)
+        if two_steps:
+            # The peek is the next step, asked privately like any peek; then back to where the turn was.
+            state.pending.insert(0, {"kind": "peek", "why": "stoolie", "back": state.phase})
+            state.phase = PENDING
+            return
         self._look(state, p, a.position, a.card, "stoolie", a.confirm)
 
     # --- end of turn ----------------------------------------------------------------------------------

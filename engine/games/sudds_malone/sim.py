@@ -311,12 +311,11 @@ class SuddsSimulator(Simulator):
         return None
 
     def _stoolie(self, state: SuddsState, p: str) -> dict | None:
+        """Reveal a stoolie the player holds (their own knowledge decides, as behind the privacy gate);
+        the peek comes as the next step."""
         know = state.knowledge[p]
-        has = any(self.rules.role.get(know.card_at(t) or "") == "stoolie"
-                  for t in state.table.at(Place("found", owner=p)))
-        free = self.rules._uncovered(state)
-        if not has or state.boards[p].cash < 1 or not free:
+        stoolies = [c for t in state.table.at(Place("found", owner=p))
+                    if self.rules.role.get(c := know.card_at(t) or "") == "stoolie"]
+        if not stoolies or state.boards[p].cash < 1 or not self.rules._uncovered(state):
             return None
-        pos = self.rng.choice(free)
-        return {"type": "use_stoolie", "player": p, "position": pos,
-                "card": self.truth.cards[state.table.top(conspiracy_place(pos))]}
+        return {"type": "use_stoolie", "player": p, "stoolie": stoolies[0]}

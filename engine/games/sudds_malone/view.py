@@ -108,7 +108,8 @@ def prompt(rules: "SuddsRules", state: SuddsState) -> Prompt:
         return Prompt(p, f"{p}, place a snitch.", (Option("place_snitch", "Place a snitch",
                                                           {"location": free, "evidence": tuple(dict.fromkeys(b.snitches))}),))
     if kind == "peek":
-        return Prompt(p, f"{p}, peek at an uncovered suspect of the Conspiracy.",
+        why = " (the stoolie's peek)" if head.get("why") == "stoolie" else ""
+        return Prompt(p, f"{p}, peek at an uncovered suspect of the Conspiracy{why}.",
                       (Option("peek", "Peek", {"position": tuple(rules._uncovered(state))}, {"card": "position"},
                               private=True),))
     if kind == "evidence":
@@ -132,11 +133,13 @@ def prompt(rules: "SuddsRules", state: SuddsState) -> Prompt:
 
 
 def _stoolie_option(rules: "SuddsRules", state: SuddsState, p: str) -> tuple[Option, ...]:
-    know = state.knowledge[p]
-    has = any(rules.role.get(know.card_at(t) or "") == "stoolie" for t in state.table.at(Place("found", owner=p)))
-    if has and state.boards[p].cash >= 1 and rules._uncovered(state):
-        return (Option("use_stoolie", "Use a stoolie ($1, peek)", {"position": tuple(rules._uncovered(state))},
-                       {"card": "position"}, private=True),)
+    """Offered to whoever holds a card taken while investigating, whatever that card is: the shared screen
+    knows how many cards a player took, never which (issue 27: offering it only to a stoolie's holder told
+    the table what they took). The taker picks the stoolie behind the privacy gate; with none, they go
+    back to the table and nobody is told."""
+    found = str(Place("found", owner=p))
+    if state.table.count(Place("found", owner=p)) and state.boards[p].cash >= 1 and rules._uncovered(state):
+        return (Option("use_stoolie", "Use a stoolie ($1, peek)", {}, {"stoolie": found}, private=True),)
     return ()
 
 
@@ -306,7 +309,8 @@ def describe(rules: "SuddsRules", state: SuddsState, a: Action) -> str:
         if isinstance(a, A.KeepHunch):
             return f"{p} kept a hunch card"
         if isinstance(a, A.UseStoolie):
-            return f"{p} used a stoolie to peek at suspect {a.position}"
+            return (f"{p} used a stoolie to peek at suspect {a.position}" if a.position
+                    else f"{p} revealed a stoolie and paid $1 to peek")
         if isinstance(a, A.EndTurn):
             return f"{p} ended the turn"
         if isinstance(a, A.Discard):

@@ -855,7 +855,8 @@ def click_step(t, seen: Counter) -> None:
         press(t, "action:reveal")
         press(t, "sm:send")
     elif s.phase == DIE:
-        if "use_stoolie" in opts and rng.random() < 0.6:
+        # The shared screen offers a stoolie to whoever took a card; only a stoolie's holder uses it.
+        if "use_stoolie" in opts and sim._stoolie(s, p) and rng.random() < 0.6:
             use_stoolie(t)
             seen["use_stoolie"] += 1
             return
@@ -893,7 +894,7 @@ def click_step(t, seen: Counter) -> None:
             press(t, "sm:send")
             gate_pick_list(t, "drawn", hunch["drawn"])
             seen["hunch"] += 1
-        elif "use_stoolie" in opts and rng.random() < 0.7:
+        elif "use_stoolie" in opts and sim._stoolie(s, p) and rng.random() < 0.7:
             use_stoolie(t)
             seen["use_stoolie"] += 1
         else:
@@ -962,10 +963,16 @@ def click_step(t, seen: Counter) -> None:
 
 
 def use_stoolie(t) -> None:
+    """Investigate, step 2: the stoolie revealed is picked behind the privacy gate (its peek is the next
+    step, a peek like any other)."""
     t.click("action:use_stoolie")
-    place = t.rng.choice(sorted(t.legal_slots()))
-    t.click(f"slot:{place}")
-    gate_pick(t, place)
+    assert t.window.stack.currentWidget() is t.window.gate, "no privacy gate"
+    t.click("gate:reveal")
+    lst = t.find("choose:stoolie")
+    assert lst.count(), visible_texts(t.window)
+    t.choose("stoolie", lst.item(0).data(Qt.UserRole))
+    t.click("entry:submit")
+    assert not t.visible("entry-error"), visible_texts(t.window)
 
 
 def play_by_clicks(t, until, limit: int = 3000) -> Counter:
@@ -1086,17 +1093,82 @@ def test_a_stoolie_peek_behind_the_privacy_gate(game):
     t.click("action:end_turn")
     cash = board(t, "Ann").cash
     t.click("action:use_stoolie")
+    assert t.window.stack.currentWidget() is t.window.gate   # which card is a stoolie: behind the gate
+    private_card(t, "sudds.suspect.stoolie-1", "stoolie")
+    assert board(t, "Ann").cash == cash - 1
+    assert "the stoolie's peek" in t.prompt
+    t.click("action:peek")
     assert "conspiracy/3" not in t.legal_slots()          # covered by the Flimflam of Queens: no peek
     t.click("slot:conspiracy/2")
     assert t.window.stack.currentWidget() is t.window.gate
     private_card(t, "sudds.suspect.frog-3")
-    assert board(t, "Ann").cash == cash - 1
     assert "Frog (3)" not in " ".join(visible_texts(t.window)) and "Frog (3)" not in " ".join(t.log())
     log = " ".join(t.log())
     assert "Ann revealed Stoolie" in log and "Ann peeked at suspect 2 of the Conspiracy" in log
     j = t.session.journal("Ann")
     assert j.where("sudds.suspect.frog-3") == "Conspiracy 2"
     assert j.where("sudds.suspect.stoolie-1") == "Returned to the box"
+
+
+def investigate_queens_and_take(t, card: str) -> None:
+    """Ann's first die: Investigate to Queens, where she takes ``card`` behind the privacy gate."""
+    deal(t)
+    roll(t, ROLL)
+    take(t, "black-3", "3")
+    t.click("slot:queens")
+    pick(t, "sm:face", FF.format(3))
+    pick(t, "sm:draw", FF.format(10))
+    press(t, "sm:send")
+    private_card(t, card, "found")
+    assert t.window.stack.currentWidget() is t.window.table
+
+
+def shared_screen(t) -> tuple:
+    """What everyone sees at the table: the prompt, the actions offered, the log, the engine's shared view."""
+    actions = sorted((b.objectName(), " ".join(b.text().split())) for b in t.window.table.findChildren(QAbstractButton)
+                     if b.isVisible() and b.objectName().startswith("action:"))
+    return t.prompt, actions, tuple(t.log()), t.session.view(None), t.session.rules.public_table(t.session.state)
+
+
+def second_window(qtbot):
+    from desktop.main_window import MainWindow
+    from tests.desktop.driver import Driver
+    win = MainWindow()
+    qtbot.addWidget(win)
+    win.show()
+    qtbot.waitExposed(win)
+    t = Driver(win, qtbot)
+    t.choose_game("sudds-malone")
+    t.new_game(PLAYERS)
+    return t
+
+
+def test_the_stoolie_offer_is_the_same_whatever_card_was_taken(game, qtbot):
+    """Investigate, step 2 (issue 27): the card taken is private to its taker, who "may reveal it" if it
+    is a Stoolie. The shared screen offered "Use a stoolie" exactly when it was one, telling everyone.
+    Now it offers it to whoever took a card; the taker finds out behind the privacy gate: with a Mole,
+    there is nothing to reveal, Cancel goes back to the table and nothing anyone sees has changed."""
+    stoolie, mole = game, second_window(qtbot)
+    investigate_queens_and_take(stoolie, "sudds.suspect.stoolie-1")
+    investigate_queens_and_take(mole, "sudds.suspect.mole-2")
+    assert shared_screen(stoolie) == shared_screen(mole)
+    assert ("action:use_stoolie", "Use a stoolie ($1, peek)") in shared_screen(mole)[1]
+    before = shared_screen(mole)
+    for t in (stoolie, mole):
+        t.click("action:use_stoolie")
+        assert t.window.stack.currentWidget() is t.window.gate
+        assert t.text("gate:text") == "Pass the laptop to Ann \u2014 everyone else look away."
+    assert stoolie.window.gate.gate_reason.text() == mole.window.gate.gate_reason.text()
+    mole.click("gate:reveal")
+    inside = " ".join(visible_texts(mole.window))
+    assert "none of the cards you took is a stoolie" in inside and "Mole (2)" in inside
+    assert mole.find("choose:stoolie").count() == 0       # nothing to reveal
+    mole.click("entry:cancel")
+    assert mole.window.stack.currentWidget() is mole.window.table
+    assert shared_screen(mole) == before
+    assert board(mole, "Ann").cash == 1 and "Mole" not in " ".join(mole.log())
+    stoolie.click("gate:reveal")
+    assert stoolie.find("choose:stoolie").count() == 1     # the stoolie she took, and only it
 
 
 def test_the_flimflam_turned_up_is_read_on_the_shared_screen(game):
