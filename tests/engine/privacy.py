@@ -36,6 +36,7 @@ from engine.game import Assist
 from engine.knowledge import REFEREE
 from engine.session import Session
 from phones.snapshot import player_snapshot
+from tests.robustness.games import card_fields, private_readers, replace_card, with_confirm
 
 #: Fields of a game's state that may differ between two games that differ only in a private read,
 #: because no screen shows them to anyone but their owner: private records (what a reader saw, kept as
@@ -144,48 +145,6 @@ def shown_to_others(session: Session, readers: Iterable[str]) -> dict[str, Any]:
     return parts
 
 
-def _mentions(event: Event, card: str, name: str) -> bool:
-    return card in event.text or card in json.dumps(dict(event.data), sort_keys=True, default=str) \
-        or (len(name) > 3 and name in event.text)
-
-
-def private_readers(deck: Any, card: str, events: list[Event]) -> frozenset[str]:
-    """Who saw ``card`` privately in these events (empty when it was named in public, or nowhere)."""
-    name = deck.name_of(card)
-    if any(e.visibility.scope == "public" and _mentions(e, card, name) for e in events):
-        return frozenset()
-    return frozenset(p for e in events if e.visibility.scope == "private" and _mentions(e, card, name)
-                     for p in e.visibility.players)
-
-
-def card_fields(action: dict, deck: Any) -> list[tuple[str, int | None, str]]:
-    """(field, index in a list or None, card id) for every card the action names."""
-    out = []
-    for key, value in action.items():
-        if key in ("type", "player"):
-            continue
-        if isinstance(value, str) and value in deck:
-            out.append((key, None, value))
-        elif isinstance(value, list):
-            out += [(key, i, v) for i, v in enumerate(value) if isinstance(v, str) and v in deck]
-    return out
-
-
-def _replace(action: dict, key: str, index: int | None, card: str) -> dict:
-    new = dict(action)
-    if index is None:
-        new[key] = card
-    else:
-        new[key] = list(new[key])
-        new[key][index] = card
-    return new
-
-
-def _has_confirm(session: Session, action: dict) -> bool:
-    cls = session.rules.actions.get(action.get("type"))
-    return cls is not None and "confirm" in {f.name for f in dataclasses.fields(cls)}
-
-
 def alternatives(session: Session, action: dict, key: str, index: int | None, card: str, reader: str,
                  rng: random.Random) -> list[dict]:
     """The same action with the private read changed: to a card of the same kind nobody has seen
@@ -204,10 +163,10 @@ def alternatives(session: Session, action: dict, key: str, index: int | None, ca
     unseen.sort(key=lambda c: deck.card(c).role == role)        # another role first
     noted = [c for c in same if mine.token_of(c) is not None]
     rng.shuffle(noted)
-    confirm = _has_confirm(session, action)
-    misreads = [dict(_replace(action, key, index, c), confirm=True) for c in noted[:2]] if confirm else []
-    known = [_replace(action, key, index, c) for c in noted[:2]]
-    fresh = [_replace(action, key, index, c) for c in unseen[:3]]
+    where = (key, index, card)
+    known = [replace_card(action, where, c) for c in noted[:2]]
+    misreads = [m for a in known if (m := with_confirm(session, a)) is not None]
+    fresh = [replace_card(action, where, c) for c in unseen[:3]]
     return (misreads + fresh + known) if rng.random() < 0.4 else (fresh + misreads + known)
 
 
@@ -240,7 +199,7 @@ class TwinWatch:
     def _twin_for(self, action: dict, events: list[Event], before: Session) -> None:
         deck = self.s.rules.deck
         for key, index, card in card_fields(action, deck):
-            readers = private_readers(deck, card, events)
+            readers = private_readers(deck, card, events)     # None: named in public, or nowhere
             if not readers:
                 continue
             reader = action.get("player") if action.get("player") in readers else sorted(readers)[0]
@@ -251,7 +210,7 @@ class TwinWatch:
                 except RuleViolation:
                     continue
                 new = alt[key] if index is None else alt[key][index]
-                if private_readers(deck, new, alt_events) != readers:
+                if (private_readers(deck, new, alt_events) or frozenset()) != readers:
                     continue        # the rules show this card to others (Bonnie under the car): not private
                 changed = f"{action['type']} {key}: {card} or {new}" + (" (confirmed)" if alt.get("confirm") else "")
                 self.made += 1
