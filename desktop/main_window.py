@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from PySide6.QtCore import QMargins, QPoint, QRect, QSize, Qt
+from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QApplication, QFrame, QMainWindow, QScrollArea, QStackedWidget, QVBoxLayout, QWidget
 
 from engine.cards import DeckError
@@ -24,12 +26,33 @@ from .private import JournalView, PrivacyGate
 from .setup_screen import SetupScreen
 from .sounds import Sounds
 from .speech import Speaker
-from .start_screen import StartScreen
+from .start_screen import StartScreen, family_settings
 from .table_screen import TableScreen
 
 WINDOW_TITLE = "Gumshoe"
 #: the smallest window every screen must fit (a 1366x768 laptop less its taskbar)
 MIN_SIZE = (1280, 680)
+#: room kept free around a window opened to fit its screen: a window manager's frame and title bar
+FRAME_ROOM = QMargins(8, 36, 8, 8)
+
+
+def fit_window(available: QRect, saved: QRect | None = None) -> QRect:
+    """The window's place and size (its frame not counted) on a screen whose free area is
+    ``available``: as large as that area less room for a frame, centred; or ``saved`` (where the
+    family left it) made no larger than that and moved whole onto the area. Never smaller than
+    ``MIN_SIZE``: a screen smaller than that cannot show every screen whole anyway."""
+    inner = available.marginsRemoved(FRAME_ROOM)
+    least = QSize(*MIN_SIZE)
+    most = inner.size().expandedTo(least)
+    if saved is None or saved.isEmpty():
+        rect = QRect(QPoint(0, 0), most)
+        rect.moveCenter(inner.center())
+    else:
+        rect = QRect(saved.topLeft(), saved.size().boundedTo(most).expandedTo(least))
+    # Whole on the screen; when it cannot be, its top-left corner (the title, the first words) is.
+    rect.moveLeft(max(inner.left(), min(rect.left(), inner.right() + 1 - rect.width())))
+    rect.moveTop(max(inner.top(), min(rect.top(), inner.bottom() + 1 - rect.height())))
+    return rect
 
 
 class MainWindow(QMainWindow):
@@ -43,7 +66,7 @@ class MainWindow(QMainWindow):
         self.camera_index = camera_index
         self.setWindowTitle(WINDOW_TITLE)
         self.setMinimumSize(*MIN_SIZE)
-        self.resize(1500, 940)
+        self._place_window()
         self.controller: GameController | None = None
         self.entry: CardEntry | None = None        # the card entry now on screen, if any
         self._story_shown = False                  # the end of this game has been shown once
@@ -131,6 +154,30 @@ class MainWindow(QMainWindow):
         deck = rules_for(game).deck
         names = {k: kind.name for k, kind in deck.kinds.items()}
         DieTestDialog(self.die_reader, load_die(info.die), names, self).exec()
+
+    # --- the window's place on the screen (kept in the family's settings) -------------
+    def _place_window(self) -> None:
+        """Open where the family left the window, made smaller and moved onto the screen if that
+        no longer fits (another screen, a lower resolution); the first time, fitted to the screen
+        and centred."""
+        settings = family_settings()
+        try:
+            x, y, w, h = (int(v) for v in str(settings.value("window/geometry", "")).split(","))
+            saved: QRect | None = QRect(x, y, w, h)
+        except ValueError:                       # nothing kept yet, or a hand-edited line
+            saved = None
+        screen = (saved is not None and QGuiApplication.screenAt(saved.center())) or QGuiApplication.primaryScreen()
+        if screen is not None:
+            self.setGeometry(fit_window(screen.availableGeometry(), saved))
+        if saved is not None and settings.value("window/maximized", False, type=bool):
+            self.setWindowState(self.windowState() | Qt.WindowMaximized)
+
+    def _remember_place(self) -> None:
+        maximized = bool(self.windowState() & (Qt.WindowMaximized | Qt.WindowFullScreen))
+        rect = self.normalGeometry() if maximized and self.normalGeometry().isValid() else self.geometry()
+        settings = family_settings()
+        settings.setValue("window/geometry", f"{rect.x()},{rect.y()},{rect.width()},{rect.height()}")
+        settings.setValue("window/maximized", maximized)
 
     # --- screens -------------------------------------------------------------------
     def show_start(self) -> None:
@@ -487,6 +534,7 @@ class MainWindow(QMainWindow):
             self.gate.close_private()
 
     def closeEvent(self, event) -> None:
+        self._remember_place()
         if self.die_reader is not None:
             self.die_reader.stop()
         self._close_game()

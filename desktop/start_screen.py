@@ -21,6 +21,12 @@ from .tables import installed_games, table_class
 from .widgets import button, label
 
 
+def family_settings() -> QSettings:
+    """The family's settings (sounds, read aloud, less motion, the window's place and size), kept in
+    their own folder beside the saved games, so they survive a restart."""
+    return QSettings(str(user_dir() / "settings.ini"), QSettings.IniFormat)
+
+
 #: the side of a game's emblem on the shelf (smallest, largest) and beside the chosen game's facts, in pixels
 SHELF_EMBLEM = (52, 72)
 CHOSEN_EMBLEM = 44
@@ -234,7 +240,7 @@ class StartScreen(QWidget):
         self.sound.setObjectName("start:sound")
         self.sound.setToolTip("A tick for a card read, the verdicts, the end of the game")
         # Kept in the family's own folder beside the saved games, so it survives a restart.
-        self.settings = QSettings(str(user_dir() / "settings.ini"), QSettings.IniFormat)
+        self.settings = family_settings()
         self.sound.setChecked(self.settings.value("sound", True, type=bool))
         self.sound.toggled.connect(lambda on: self.settings.setValue("sound", on))
         settings_row.addWidget(self.sound)

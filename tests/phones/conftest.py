@@ -26,6 +26,9 @@ def t(qtbot, qapp):
 
     apply_style(qapp)
     win = MainWindow()
+    # The size these tests were written at: the window now opens fitted to its screen (Qt's offscreen
+    # screen is 800x800), which tests/desktop/test_window_size.py checks on screens of real sizes.
+    win.resize(1500, 940)
     win.phone_hosts = ["127.0.0.1"]          # loopback only in tests
     qtbot.addWidget(win)
     win.show()
