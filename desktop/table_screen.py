@@ -28,6 +28,7 @@ from .die.widgets import DieStatusLight
 from .drawn import EventList, PlayerButton, player_colours
 from .drawn.text import ELLIPSIS, KEY_PX, LEAST_PX
 from .games import GameController, MoveNotSaved, public_texts
+from .more_actions import MoreActions
 from .table_base import GameTable
 from .tables import table_class
 from .widgets import WrappingButton, button, clear_layout, label, plain_tip, shorten_names
@@ -36,6 +37,8 @@ SIDE_WIDTH = 320
 BOTTOM_HEIGHT = 96         # what happened: its height; the journals and the camera fit beside it
 MESSAGE_LINES = 2          # the message area shows the newest lines; the log keeps them all
 MESSAGE_ROOM_LINES = 4     # two messages longer than this many lines: the newest shows alone
+#: the lines a message keeps beside many actions (what happened, or a refusal's reason), at LEAST_PX
+MESSAGE_LEAST_LINES = (2, 4)
 # Under a long message the actions keep this much: their title and a scroll bar. Small, so that on
 # a 720p laptop the newest event still shows whole under a game's die and its three choices.
 ACTIONS_LEAST = 40
@@ -159,6 +162,10 @@ class TableScreen(QWidget):
         self._message_fitted: tuple | None = None
         #: each message label's whole words (a message too long for the column shows shortened)
         self._message_words: dict[QLabel, str] = {}
+        self._least_measured: dict[tuple, int | None] = {}
+        #: the options behind "More actions…" (those the column could not hold)
+        self._behind: list[WrappingButton] = []
+        self.more_panel: MoreActions | None = None
 
         # The side column starts level with the table, under the prompt.
         body = QHBoxLayout()
@@ -280,16 +287,16 @@ class TableScreen(QWidget):
             column += self.die_box.sizeHint().height() + self.side.spacing()
         return body - column
 
-    def _message_height(self, width: int) -> int:
-        """The shown message's height at the side column's ``width`` (0 with none).
+    def _message_height(self, width: int, allowance: int | None = None) -> int:
+        """The shown message's height at the side column's ``width`` (0 with none), in at most
+        ``allowance`` pixels (what the actions leave it).
 
-        Read at a metre, whole words in large type come first, and the actions must stay in
-        view: a message longer than MESSAGE_ROOM_LINES lines gets smaller type (never below
-        LEAST_PX); still longer, it takes the room under the actions, which scroll meanwhile (an
-        error's reason and its rulebook section are read whole rather than hidden in a tooltip
-        nobody at the table hovers). Only a message longer than the whole column
-        (_message_cap) is shortened with "\u2026", its whole words in the tooltip (and, for what
-        happened, in the log): the column never grows past the body, so the table never moves."""
+        Read at a metre, whole words in large type come first: a message longer than
+        MESSAGE_ROOM_LINES lines gets smaller type (never below LEAST_PX); still longer than the
+        room the actions leave it (they are never covered, and give way to "More actions…" only
+        for the message's least lines, _message_least), it is shortened with "…", its whole
+        words in the tooltip (and, for what happened, in the log). The column never grows past
+        the body (_message_cap), so the table never moves."""
         page = self.messages.currentWidget()
         if self.messages.isHidden() or page is self.quiet:
             return 0
@@ -298,6 +305,8 @@ class TableScreen(QWidget):
         # Not on screen (a camera's problem said while the start screen shows): no room is known
         # yet, so nothing is shortened; showEvent fits it once the screen is laid out.
         cap = self._message_cap() if self.isVisible() else None
+        if cap is not None and allowance is not None:
+            cap = max(min(cap, allowance), 1)
         if self._message_fitted != (words, whole, width, cap):
             self._message_fitted = (words, whole, width, cap)
             words.setText(whole)
@@ -319,6 +328,29 @@ class TableScreen(QWidget):
         if page is self.undo_panel:
             return self.undo_panel.layout().totalHeightForWidth(width)
         return page.heightForWidth(width)
+
+    def _message_least(self, width: int) -> int:
+        """The least height the shown message keeps beside the actions at ``width``: its whole
+        words at the least type size, or MESSAGE_LEAST_LINES of them (the undo question with its
+        two buttons). Past that the actions give way (behind "More actions…")."""
+        page = self.messages.currentWidget()
+        if self.messages.isHidden() or page is self.quiet:
+            return 0
+        words = self.undo_question if page is self.undo_panel else page
+        whole = self._message_words.get(words, words.text())
+        key = (page, whole, width)
+        if self._least_measured.get(key) is None:
+            probe = label(whole, words.property("role"))
+            probe.setStyleSheet(f"font-size: {LEAST_PX}px;")
+            probe.ensurePolished()
+            lines = label("\n".join(["Ag"] * MESSAGE_LEAST_LINES[page is self.error]), words.property("role"))
+            lines.setStyleSheet(f"font-size: {LEAST_PX}px;")
+            lines.ensurePolished()
+            least = min(probe.heightForWidth(width), lines.sizeHint().height())
+            if page is self.undo_panel:
+                least += (self.undo_panel.layout().totalHeightForWidth(width) - self.undo_question.heightForWidth(width))
+            self._least_measured = {key: least}
+        return self._least_measured[key]
 
     @staticmethod
     def _shortened(words: QLabel, whole: str, width: int, height: int) -> str:
@@ -627,14 +659,15 @@ class TableScreen(QWidget):
         self._offered = offer
         clear_layout(self.action_layout)
         self._build_actions(prompt, over)
-        # Styled before they are shown: the column never stands taller for a moment.
+        if len(self._action_buttons()) > 1:       # shown only when the column cannot hold them all
+            self._action_button("More actions\u2026", "action:more", None, self.show_more_actions)
+        # Styled and sorted (in the column or behind "More") before they are shown: the column
+        # never stands taller for a moment.
         self._fit_action_column()
-        for b in self._action_buttons():
-            b.show()
 
     def _action_buttons(self) -> list[WrappingButton]:
         items = [self.action_layout.itemAt(i).widget() for i in range(self.action_layout.count())]
-        return [b for b in items if isinstance(b, WrappingButton)]
+        return [b for b in items if isinstance(b, WrappingButton) and b.objectName() != "action:more"]
 
     def eventFilter(self, watched, event) -> bool:
         if watched in (self.side_widget, self.die_box) and event.type() == QEvent.Resize:
@@ -657,67 +690,104 @@ class TableScreen(QWidget):
         return handled
 
     def _fit_action_column(self) -> None:
-        """Room for every option whole at 24 px. When the buttons' lines need more height than the
-        column has, the buttons get less padding; then the column widens (fewer lines), taking
-        width from the table down to what the table needs and at least TABLE_SHARE of the width;
-        only then does the column scroll. Each button is as high as its lines: never squeezed."""
+        """Every action whole and in sight, never scrolled, never under the message.
+
+        Room for every option at 24 px: when the buttons' lines need more height than the column
+        has (less the message's least), the buttons get less padding; then the column widens
+        (fewer lines), taking width from the table down to what the table needs and at least
+        TABLE_SHARE of the width; when even that is too little, the last options (the secondary
+        ones first) go behind one "More actions…" button. The message takes the room the
+        actions leave (smaller type, then shortened, its whole words in the tooltip and the log).
+        Each button is as high as its lines: never squeezed."""
         if self.table is None:
             return
         buttons = self._action_buttons()
+        more = self._more_button()
         hints = [w for w in (self.action_layout.itemAt(i).widget() for i in range(self.action_layout.count()))
                  if isinstance(w, QLabel) and not w.isHidden()]
         self.action_box.ensurePolished()
         frame, margins = self.action_box.contentsMargins(), self.action_layout.contentsMargins()
-        spacing = self.action_layout.spacing() * max(len(buttons) + len(hints) - 1, 0)
-        chrome = frame.top() + frame.bottom() + margins.top() + margins.bottom() + spacing
         room = self.side_widget.height()
         if self.die_box.isVisibleTo(self):
             room -= self.die_box.sizeHint().height() + self.side.spacing()
         across = frame.left() + frame.right() + margins.left() + margins.right()
+        message_shown = not self.messages.isHidden()
 
-        def need(width: int, compact: bool, bar: int = 0) -> int:
-            inner = width - across - bar
-            return chrome + (sum(b.height_for(inner, compact) for b in buttons)
-                             + sum(h.heightForWidth(inner) for h in hints))
+        def need(width: int, compact: bool, behind: frozenset = frozenset()) -> int:
+            inner = width - across
+            shown = [b for b in buttons if b not in behind] + ([more] if behind and more is not None else [])
+            spacing = self.action_layout.spacing() * max(len(shown) + len(hints) - 1, 0)
+            return (frame.top() + frame.bottom() + margins.top() + margins.bottom() + spacing
+                    + sum(b.height_for(inner, compact) for b in shown) + sum(h.heightForWidth(inner) for h in hints))
+
+        def for_actions(width: int) -> int:
+            return room - (self._message_least(width) + self.side.spacing() if message_shown else 0)
 
         outer = self.layout().contentsMargins()
         body = self.width() - outer.left() - outer.right() - self.body.spacing()
         table_least = max(self.table.minimumSizeHint().expandedTo(self.table.minimumSize()).width(),
                           int(body * TABLE_SHARE))
         widest = max(SIDE_WIDTH, body - table_least)
-        width, compact, scroll = SIDE_WIDTH, len(buttons) >= COMPACT_FROM, False
-        if buttons and need(width, compact) > room:
+        width, compact, behind = SIDE_WIDTH, len(buttons) >= COMPACT_FROM, frozenset()
+        if buttons and need(width, compact) > for_actions(width):
             compact = True
-            if need(width, compact) > room:
-                if need(widest, compact) > room:
-                    width, scroll = widest, True
-                else:
-                    # The narrowest column that holds them (fewer lines as it widens).
-                    low, high = SIDE_WIDTH, widest
-                    while high - low > 4:
-                        mid = (low + high) // 2
-                        low, high = (low, mid) if need(mid, True) <= room else (mid, high)
-                    width = high
+            if need(width, compact) > for_actions(width):
+                if need(widest, compact) > for_actions(widest):
+                    # As many in sight as the widest column holds; the rest behind "More".
+                    behind = self._behind_more(buttons, lambda hidden: need(widest, True, hidden)
+                                               <= for_actions(widest))
+                # The narrowest column that holds those in sight (fewer lines as it widens).
+                low, high = SIDE_WIDTH, widest
+                while high - low > 4:
+                    mid = (low + high) // 2
+                    low, high = (low, mid) if need(mid, True, behind) <= for_actions(mid) else (mid, high)
+                width = high
         if self.side_widget.width() != width:
             self.side_widget.setFixedWidth(width)
-        # The column's width is the actions' alone: a message never moves the table sideways. It
-        # takes the room under them, and where they need that room too, they scroll meanwhile.
-        if not self.messages.isHidden():
-            self.messages.setFixedHeight(self._message_height(width))
-            if (buttons or hints) and need(width, compact) + self.messages.height() + self.side.spacing() > room:
-                scroll = True
-        bar = self.action_scroll.verticalScrollBar().sizeHint().width() if scroll else 0
-        self.action_scroll.setVerticalScrollBarPolicy(Qt.ScrollBarAlwaysOn if scroll else Qt.ScrollBarAlwaysOff)
-        inner = width - across - bar
+        inner = width - across
         for b in buttons:
+            b.setVisible(b not in behind)
             if b.compact != compact:
                 b.set_compact(compact)
+        if more is not None:
+            more.setVisible(bool(behind))
+            if more.compact != compact:
+                more.set_compact(compact)
+        self._behind = [b for b in buttons if b in behind]
         for h in hints:
             # As high as its lines at the column's width: the buttons under it keep their own height.
             h.setMinimumHeight(h.heightForWidth(inner))
+        actions = need(width, compact, behind) if buttons else 0
         # The box is never squeezed below its buttons' lines (a button's own least height is its
-        # style sheet's): with less room the column scrolls.
-        self.action_box.setMinimumHeight(need(width, compact, bar) if buttons else 0)
+        # style sheet's); the message has the rest of the column.
+        self.action_box.setMinimumHeight(actions)
+        if message_shown:
+            self.messages.setFixedHeight(self._message_height(width, room - max(actions, ACTIONS_LEAST)
+                                                              - self.side.spacing()))
+
+    @staticmethod
+    def _behind_more(buttons: list[WrappingButton], fits) -> frozenset:
+        """The fewest options to put behind "More actions…" so that the rest ``fits``: the last
+        secondary ones first, then the last main ones (the first option always stays)."""
+        order = ([b for b in reversed(buttons) if b.property("role") != "primary"]
+                 + [b for b in reversed(buttons[1:]) if b.property("role") == "primary"])
+        behind: set = set()
+        for b in order:
+            if fits(frozenset(behind)):
+                break
+            behind.add(b)
+        return frozenset(behind)
+
+    def _more_button(self) -> WrappingButton | None:
+        return next((w for w in (self.action_layout.itemAt(i).widget() for i in range(self.action_layout.count()))
+                     if isinstance(w, WrappingButton) and w.objectName() == "action:more"), None)
+
+    def show_more_actions(self) -> None:
+        """The options that did not fit the column, in a panel over the table (each whole)."""
+        if not self._behind:
+            return
+        self.more_panel = MoreActions(self._behind, self)
+        self.more_panel.show_beside(self._more_button())
 
     def _build_actions(self, prompt, over: bool) -> None:
         assert self.controller is not None and self.table is not None

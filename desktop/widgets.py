@@ -91,6 +91,10 @@ class WrappingButton(QPushButton):
         self._lines = list(lines)
         self._fit_text()
 
+    def lines(self) -> list[str]:
+        """The words it shows, one entry a line before wrapping."""
+        return list(self._lines)
+
     @property
     def compact(self) -> bool:
         return self._compact

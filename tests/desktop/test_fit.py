@@ -8,10 +8,14 @@ family meets them, with 2, 3 and 4 players.
 
 from __future__ import annotations
 
+import html
+
 import pytest
-from PySide6.QtCore import QRect, Qt
+from PySide6.QtCore import QPoint, QRect, Qt
 from PySide6.QtGui import QFont, QFontInfo, QFontMetrics
 from PySide6.QtWidgets import QAbstractButton, QGroupBox, QLabel, QTableWidget, QTabBar, QWidget
+
+from desktop.drawn.text import ELLIPSIS, LEAST_PX
 
 from .driver import Driver, open_demo_table
 from .test_game_flow import DEAL, PLAYERS
@@ -165,11 +169,14 @@ def test_every_installed_games_table_fits_with_the_fewest_and_the_most_players(w
 
 
 def test_the_action_column_finds_room_for_many_long_options(window, qtbot):
-    """docs/desktop.md: the action buttons keep their 24 px type and every word. Long options get
-    less padding first, then a wider column (the table keeps two thirds of the width), and only
-    options too many for even that make the column scroll, each button still whole."""
+    """docs/desktop.md: the action buttons keep their 24 px type and every word, and never scroll
+    (issue 28). Long options get less padding first, then a wider column (the table keeps two
+    thirds of the width); options too many for even that leave the last ones behind one "More
+    actions…" button, whose panel shows each of them whole, in sight, and starts the one clicked."""
     from desktop.table_screen import SIDE_WIDTH, TABLE_SHARE
     from engine.game import Option, Prompt
+
+    from .in_sight import click_in_sight, why_not_in_sight
 
     names = ["Ann", "Bob", "Cyd", "Dee"]
     t = open_demo_table(window, qtbot, "carmen-cards", names)
@@ -182,35 +189,46 @@ def test_the_action_column_finds_room_for_many_long_options(window, qtbot):
         screen._refresh_die(prompt)           # as refresh() does: nothing to roll, no die choices
         screen._refresh_actions(prompt, False)
         fits(t, size, f"{count} long options")
-        shown = [t.find(f"action:ask{i}") for i in range(count)]
-        assert [" ".join(b.text().split()) for b in shown] == [f"{i + 1}. {words}" for i in range(count)]
+        shown = [b for i in range(count) if t.visible(f"action:ask{i}") for b in [t.find(f"action:ask{i}")]]
+        assert [" ".join(b.text().split()) for b in shown] == [f"{i + 1}. {words}" for i in range(len(shown))]
         assert all(QFontInfo(b.font()).pixelSize() >= 24 for b in shown)
+        assert all(why_not_in_sight(b) == "" for b in shown)
+        assert not screen.action_scroll.verticalScrollBar().isVisible()
         return shown
 
     body = size[0] - 24 - 6
-    offer(3)
+    assert len(offer(3)) == 3 and not t.visible("action:more")
     assert screen.side_widget.width() == SIDE_WIDTH
-    offer(5)                          # two lines each at the usual width, one line each a little wider
+    assert len(offer(5)) == 5 and not t.visible("action:more")   # two lines each, one line each a little wider
     assert SIDE_WIDTH < screen.side_widget.width() <= body - int(body * TABLE_SHARE)
-    assert not screen.action_scroll.verticalScrollBar().isVisible()
     shown = offer(9)
-    assert screen.side_widget.width() == body - int(body * TABLE_SHARE)
-    bar = screen.action_scroll.verticalScrollBar()
-    assert bar.isVisible() and bar.maximum() > 0
-    # Each button as high as its lines, none squeezed; Tab to the last one brings it into view.
-    for b in shown:
+    assert 2 <= len(shown) < 9
+    more = t.find("action:more")
+    assert why_not_in_sight(more) == ""
+    # Each button as high as its lines, none squeezed.
+    for b in shown + [more]:
         assert b.height() >= len(b.text().split("\n")) * b.fontMetrics().height() + 4
-    shown[-1].setFocus()
-    screen.action_scroll.ensureWidgetVisible(shown[-1])
-    viewport = screen.action_scroll.viewport()
-    top = shown[-1].mapTo(viewport, shown[-1].rect().topLeft())
-    assert 0 <= top.y() and top.y() + shown[-1].height() <= viewport.height()
+    click_in_sight(more)
+    panel = screen.more_panel
+    assert panel is not None and panel.isVisible()
+    behind = [b.objectName() for b in panel.buttons]
+    assert behind == [f"action:ask{i}" for i in range(len(shown), 9)]
+    assert QRect(window.mapToGlobal(QPoint(0, 0)), window.size()).contains(panel.geometry())
+    for b in panel.buttons:
+        assert why_not_in_sight(b) == "" and QFontInfo(b.font()).pixelSize() >= 24
+        assert b.height() >= len(b.text().split("\n")) * b.fontMetrics().height() + 4
+    started = []
+    screen.start_option = lambda option, first_value=None: started.append(option.action)
+    click_in_sight(panel.buttons[-1])
+    assert started == ["ask8"] and not panel.isVisible()
 
 
 def test_two_long_messages_leave_the_newest_whole(window, qtbot):
     """The message under the actions takes a few lines at most (the table never moves for it):
-    two short lines show together; two lines too long for it leave the newest one whole rather
-    than cutting either, in smaller type if it must (never below the least size)."""
+    two short lines show together; two lines too long for it leave the newest one alone, in
+    smaller type if it must (never below the least size), and where the actions leave it too
+    little room even for that (they are never covered, issue 28), its first words end in "…", the
+    whole of it in the tooltip and in what happened."""
 
     names = ["Ann", "Bob", "Cyd", "Dee"]
     t = open_demo_table(window, qtbot, "carmen-cards", names)
@@ -224,7 +242,11 @@ def test_two_long_messages_leave_the_newest_whole(window, qtbot):
     newer = ("Cyd answered in front of everyone that it was the card nearest to her, and Dee wrote that "
              "down in her journal before passing the die to Ann for the next roll of the game.")
     screen.say([older, newer])
-    assert t.text("banner") == newer
+    shown = t.text("banner")
+    assert shown == newer or (shown.endswith(ELLIPSIS) and newer.startswith(shown.rstrip(ELLIPSIS))
+                              and newer in html.unescape(t.find("banner").toolTip())), shown
+    assert older not in shown
+    assert QFontInfo(t.find("banner").font()).pixelSize() >= LEAST_PX
     fits(t, size, "two long messages")
 
 

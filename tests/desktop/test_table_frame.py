@@ -12,6 +12,7 @@ import html
 import pytest
 from PySide6.QtCore import QPoint, QRect, QRectF, Qt
 from PySide6.QtGui import QFontInfo, QPainter
+from PySide6.QtWidgets import QAbstractButton
 
 from desktop.drawn.text import ELLIPSIS, KEY_PX, LEAST_PX
 from desktop.tables import installed_games
@@ -19,6 +20,7 @@ from engine.errors import RuleViolation
 from engine.games import game_info
 
 from .driver import Driver, open_demo_table
+from .in_sight import why_not_in_sight
 from .painted import painted_texts
 from .test_fit import clipped, fits
 from .test_type_size import small_type
@@ -107,6 +109,17 @@ def _every_message(screen, monkeypatch, times: int):
     yield screen.undo_question, (f"Undo \u201c{longer(LONG_UNDONE)}\u201d?",)
 
 
+def _actions_out_of_sight(window) -> list[str]:
+    """Every action on offer (and the undo question's buttons) is whole in sight: none scrolled,
+    clipped or under the message (issue 28)."""
+    screen = window.table
+    buttons = [b for b in screen.side_widget.findChildren(QAbstractButton) if b.isVisible()]
+    problems = [why_not_in_sight(b) for b in buttons]
+    if screen.action_scroll.verticalScrollBar().isVisible():
+        problems.append("the actions scroll")
+    return [p for p in problems if p]
+
+
 def _lines(label) -> int:
     metrics = label.fontMetrics()
     return round(metrics.boundingRect(label.contentsRect(), int(label.alignment()) | 0x1000, label.text()).height()
@@ -143,6 +156,7 @@ def test_the_table_keeps_its_place_for_a_longer_prompt_and_for_a_message(window,
         for words, wholes in _every_message(screen, monkeypatch, times):
             assert _settled(window, qtbot) == short, (times, words.text())
             assert _column_within_body(window, size) == [], (times, words.text())
+            assert _actions_out_of_sight(window) == [], (times, words.text())
             _shown_whole_or_shortened(words, *wholes)
     screen.start_option(screen.controller.session.prompt().options[0])      # a new action: the message goes
     screen.cancel_flow()
@@ -170,6 +184,7 @@ def test_no_message_moves_any_games_table(window, qtbot, monkeypatch, game):
             for words, wholes in _every_message(screen, monkeypatch, times):
                 assert _settled(window, qtbot) == before, (size, times, words.text())
                 assert _column_within_body(window, size) == [], (size, times, words.text())
+                assert _actions_out_of_sight(window) == [], (size, times, words.text())
                 shortened += words.text() != _shown_whole_or_shortened(words, *wholes)
         screen._hide_message()
         assert _settled(window, qtbot) == before
