@@ -142,13 +142,23 @@ class GameController(QObject):
             fixed = os.environ.get("GUMSHOE_DEMO_SEED", "")
             chosen["demo_seed"] = int(fixed) if fixed.isdigit() else random.SystemRandom().randrange(1 << 30)
         path = path or new_game_path()
-        return cls(Session.new(game_id, players, chosen, path=path), path)
+        return cls._around(Session.new(game_id, players, chosen, path=path), path)
 
     @classmethod
     def resume(cls, path: Path, *, read_only: bool = False) -> "GameController":
         """Open a saved game to play on (an older file is updated, after a backup), or with
         ``read_only`` to look at it and replay it (a read-only file, folder or disk)."""
-        return cls(engine_saves.open_game(path, read_only=read_only), path)
+        return cls._around(engine_saves.open_game(path, read_only=read_only), path)
+
+    @classmethod
+    def _around(cls, session: Session, path: Path | None) -> "GameController":
+        """The controller of an open session; if it cannot be made (a demo's simulated deal
+        refused, say), the session's file is closed with it, never left locked."""
+        try:
+            return cls(session, path)
+        except BaseException:
+            session.close()
+            raise
 
     def close(self) -> None:
         self.session.close()

@@ -166,3 +166,25 @@ def test_a_private_look_the_disk_refuses_stays_open_and_says_so(table, monkeypat
     monkeypatch.setattr(session, "_commit", commit)
     table.click("entry:submit")
     assert len(session.done) == 2
+
+
+def test_a_controller_that_cannot_be_made_leaves_its_file_unlocked(tmp_path, monkeypatch) -> None:
+    """Issue 27, 4 (the same defect in the desktop): when the controller around an opened game
+    cannot be made, the game's file is closed with it and the list does not call it 'open in
+    another window'."""
+    from desktop.games import GameController
+    from engine.game import Assist
+    from engine.saves import describe_game
+
+    path = tmp_path / "g.gumshoe"
+    GameController.new("carmen-cards", ["Ann", "Bob"], {"Ann": 9, "Bob": 10}, Assist.FULL, path=path).close()
+
+    def broken(self, session, path):
+        raise ValueError("the simulated deal was refused")
+
+    monkeypatch.setattr(GameController, "__init__", broken)
+    with pytest.raises(ValueError):
+        GameController.resume(path)
+    monkeypatch.undo()
+    assert "another window" not in (describe_game(path).problem or "")
+    GameController.resume(path).close()
