@@ -26,7 +26,7 @@ from .private import JournalView, PrivacyGate
 from .setup_screen import SetupScreen
 from .sounds import Sounds
 from .speech import Speaker
-from .start_screen import StartScreen, family_settings
+from .start_screen import StartScreen, family_settings, mark_playing, unmark_playing
 from .table_screen import TableScreen
 
 WINDOW_TITLE = "Gumshoe"
@@ -136,7 +136,7 @@ class MainWindow(QMainWindow):
         self.table.frame_source = self.camera_panel.latest_frame
         self.camera_panel.problem.connect(self.table.notice)
         clean_temp_files()
-        if demo and not self.start.unfinished_last_game():
+        if demo and not self.start.after_a_crash():
             self.show_new_game(game or self.start.first_game(), demo=True)
         else:
             self.show_start()          # after a crash the unfinished game is offered first
@@ -246,6 +246,8 @@ class MainWindow(QMainWindow):
         self.phones = PhoneTable(controller, self, hosts=self.phone_hosts)
         self.phones.answered.connect(self._phone_answered)
         self._story_shown = controller.session.outcome is not None   # a finished game opens on its table
+        if controller.path is not None and not controller.session.read_only:
+            mark_playing(controller.path)      # still marked at the next start: Gumshoe stopped in it
         controller.turn_changed.connect(self._turn_changed)
         controller.applied.connect(self.sounds.play_for)
         self.table.set_controller(controller)
@@ -269,6 +271,8 @@ class MainWindow(QMainWindow):
             self.gate.close_private()
             self.table.release_game()
             self.controller.close()
+            if self.controller.path is not None:
+                unmark_playing(self.controller.path)
             self.controller = None
         self.camera_panel.stop()
         self.setWindowTitle(WINDOW_TITLE)

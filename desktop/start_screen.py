@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
-from PySide6.QtCore import QObject, QSettings, Qt, QThread, QUrl, Signal
-from PySide6.QtGui import QDesktopServices
+from PySide6.QtCore import QObject, QSettings, Qt, QThread, QTimer, QUrl, Signal
+from PySide6.QtGui import QDesktopServices, QGuiApplication
 from PySide6.QtWidgets import (QCheckBox, QDialog, QFrame, QGroupBox, QHBoxLayout, QListWidget,
-                               QListWidgetItem, QProgressBar, QScrollArea, QVBoxLayout, QWidget)
+                               QListWidgetItem, QProgressBar, QPushButton, QScrollArea, QSizePolicy,
+                               QVBoxLayout, QWidget)
 
 from engine.games import game_info
 from engine.paths import user_dir
@@ -15,10 +17,10 @@ from engine.store import StoreError
 
 from .drawn.emblem import EMBLEM_ROLE, Emblem, EmblemDelegate, EmblemView, WrappedItemDelegate, game_emblem
 from .drawn.motion import set_less_motion
-from .games import move_to_bin, restore_from_bin, saved_games
+from .games import SUFFIX, SavedGame, games_dir, move_to_bin, restore_from_bin, saved_games
 from .table_base import ShelfScreen
 from .tables import installed_games, table_class
-from .widgets import button, label
+from .widgets import button, label, literal, plain_tip
 
 
 def family_settings() -> QSettings:
@@ -26,6 +28,64 @@ def family_settings() -> QSettings:
     their own folder beside the saved games, so they survive a restart."""
     return QSettings(str(user_dir() / "settings.ini"), QSettings.IniFormat)
 
+
+#: the settings' group that names each game open for play in a window (see :func:`mark_playing`)
+PLAYING = "playing"
+#: how often the saved games are looked at while the start screen is shown (a game closed in
+#: another window, a file copied in), in milliseconds: one listing of a folder, nothing read
+WATCH_MS = 2000
+
+
+def mark_playing(path: Path) -> None:
+    """A window opened this game to play on it. The mark is taken off when the game is closed;
+    a mark still there when Gumshoe starts means Gumshoe stopped while the game was being played
+    (a crash, a power cut): that game is offered first, even to ``--demo``."""
+    settings = family_settings()
+    settings.setValue(f"{PLAYING}/{path.name}", str(path))
+    settings.sync()                      # now: a crash in the next second must find it
+
+
+def unmark_playing(path: Path) -> None:
+    settings = family_settings()
+    settings.remove(f"{PLAYING}/{path.name}")
+    settings.sync()
+
+
+def _newest_first(game: SavedGame) -> float:
+    """When a saved game was last played: its last move (a game's moves may wait in the file's
+    journal after a crash, so the file's own time can be older), else the file's time."""
+    if game.updated is not None:
+        return game.updated.timestamp()
+    try:
+        return game.path.stat().st_mtime
+    except OSError:
+        return 0.0
+
+
+def _folder_signature() -> tuple:
+    """What changes in the games' folder when a game is made, moved to the bin, or closed in another
+    window (its file is written and its journal removed): names, times and sizes only."""
+    try:
+        entries = list(os.scandir(games_dir()))
+    except OSError:
+        return ()
+    seen = []
+    for entry in entries:
+        try:
+            if entry.name.endswith(SUFFIX):
+                stat = entry.stat()
+                seen.append((entry.name, stat.st_mtime_ns, stat.st_size))
+            elif entry.name.endswith(SUFFIX + "-wal"):
+                seen.append((entry.name,))
+        except OSError:
+            continue
+    return tuple(sorted(seen))
+
+
+#: the Resume button's words for a game that can only be looked at, and for a game of a kind not installed
+LOOK = "Look at it (read-only)"
+UNKNOWN_KIND = "the saved game chosen above"
+TAGS_NOTE = "Print them once and stick one on the face of each card: the camera reads it."
 
 #: the side of a game's emblem on the shelf (smallest, largest) and beside the chosen game's facts, in pixels
 SHELF_EMBLEM = (52, 72)
@@ -135,10 +195,6 @@ class StartScreen(QWidget):
         self.demo_button.setToolTip("No cards or camera needed: the app plays the cards for you")
         self.demo_button.clicked.connect(lambda: self.demo_requested.emit(self.game()))
         shelf_layout.addWidget(self.demo_button)
-        # The chosen game's own screens (a card library, the box's printed values): rebuilt per game.
-        self.own_screens = QVBoxLayout()
-        self.own_screens.setContentsMargins(0, 0, 0, 0)
-        shelf_layout.addLayout(self.own_screens)
         self.screen_window: ShelfScreenWindow | None = None
         body.addWidget(shelf_box, 3)
 
@@ -173,11 +229,32 @@ class StartScreen(QWidget):
         rules_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
         rules_scroll.setWidget(self.rules)
         about_layout.addWidget(rules_scroll, 1)
-        body.addWidget(about, 5)
+        # The chosen game's own screens (a card library, the box's printed values), under its rules
+        # in short: the shelf's buttons (New game, the simulated table) never move when another
+        # game is chosen, and a game's own buttons are always at the same place, under its rules.
+        self.own_screens: list[tuple[QPushButton, list]] = []
+        every = [table_class(game).shelf_screens() for game in self.games]
+        for i in range(max(map(len, every), default=0)):
+            slot = button("", name=f"start:screen-place:{i}")
+            # As wide as the longest name it can show: the columns keep their widths too.
+            slot.ensurePolished()
+            widest = 0
+            for screens in every:
+                if i < len(screens):
+                    slot.setText(literal(screens[i].label))
+                    widest = max(widest, slot.sizeHint().width())
+            slot.setMinimumWidth(widest)
+            rules_scroll.setMinimumWidth(max(rules_scroll.minimumWidth(), widest))   # shown or not
+            shown: list = [None]            # the screen this place opens for the chosen game
+            slot.clicked.connect(lambda _=False, shown=shown: shown[0] is not None and self.open_screen(shown[0]))
+            slot.hide()
+            about_layout.addWidget(slot)
+            self.own_screens.append((slot, shown))
+        body.addWidget(about, 4)
 
         # --- saved games, tags, settings ---
         right = QVBoxLayout()
-        body.addLayout(right, 4)
+        body.addLayout(right, 5)
         resume = QGroupBox("Saved games")
         r = QVBoxLayout(resume)
         # After a crash or a power cut the newest game is unfinished: say so and offer it first.
@@ -185,6 +262,12 @@ class StartScreen(QWidget):
         self.last_game.setObjectName("start:last-game")
         self.last_game.hide()
         r.addWidget(self.last_game)
+        self._offered: Path | None = None      # the game the banner offers
+        self._crashed = False                   # ... because Gumshoe stopped while it was played
+        self._any_problem = False               # a game listed that cannot be opened (or is open elsewhere)
+        self._stopped: list[Path] = []          # games Gumshoe stopped in, until the family chooses what to play
+        for chosen in (self.resume_requested, self.new_game_requested, self.demo_requested):
+            chosen.connect(self._crash_answered)
         self.saved = QListWidget()
         self.saved.setObjectName("start:saved")
         self.saved.setWordWrap(True)          # a long line wraps instead of hiding behind a scroll bar
@@ -193,10 +276,23 @@ class StartScreen(QWidget):
         self.saved.itemActivated.connect(self._resume_item)
         self.saved.currentItemChanged.connect(lambda *_: self._saved_buttons())
         r.addWidget(self.saved, 1)
-        row = QHBoxLayout()
-        self.resume_button = button("Resume")
+        # Resume names the kind of game it resumes: the saved game chosen here, whatever game is
+        # chosen on the shelf (the shelf's buttons start new games). Always two lines, so the
+        # buttons under it never move.
+        self.resume_button = button("")
         self.resume_button.setObjectName("start:resume")
+        lines = 2 * self.resume_button.fontMetrics().lineSpacing()
+        self.resume_button.setStyleSheet(f"QPushButton {{ min-height: {lines}px; }}")
+        # As wide as its widest words, so choosing another saved game moves no column.
+        self.resume_button.ensurePolished()
+        widest = 0
+        for kind in [game_info(game).title for game in self.games] + [UNKNOWN_KIND]:
+            self.resume_button.setText(literal(f"{LOOK}:\n{kind}"))
+            widest = max(widest, self.resume_button.sizeHint().width())
+        self.resume_button.setMinimumWidth(widest)
         self.resume_button.clicked.connect(lambda: self._resume_item(self.saved.currentItem()))
+        r.addWidget(self.resume_button)
+        row = QHBoxLayout()
         self.delete_button = button("Move to the bin")
         self.delete_button.setObjectName("start:delete")
         self.delete_button.clicked.connect(self.delete_selected)
@@ -204,18 +300,27 @@ class StartScreen(QWidget):
         self.undelete_button.setObjectName("start:undelete")
         self.undelete_button.setToolTip("Take the last game back out of the bin")
         self.undelete_button.clicked.connect(self.undelete)
+        keep = self.undelete_button.sizePolicy()
+        keep.setRetainSizeWhenHidden(True)
+        self.undelete_button.setSizePolicy(keep)
         self.undelete_button.hide()
-        row.addWidget(self.resume_button, 1)
         row.addWidget(self.delete_button)
         row.addWidget(self.undelete_button)
+        row.addStretch(1)
         r.addLayout(row)
+        # A game closed in another window, or moved in or out of the folder, shows as it is now.
+        self._signature: tuple = ()
+        self._watch = QTimer(self)
+        self._watch.setInterval(WATCH_MS)
+        self._watch.timeout.connect(self._look_again)
+        app = QGuiApplication.instance()
+        if app is not None:
+            app.applicationStateChanged.connect(self._activated)
         right.addWidget(resume, 1)
         self._binned: list[tuple[Path, Path]] = []      # (where it was, where it is now)
 
         tags = QGroupBox("Card tags")
         t = QVBoxLayout(tags)
-        t.addWidget(label("Print the stickers once and stick one on the face of each card: "
-                          "then the camera can read your cards."))
         row = QHBoxLayout()
         self.print_button = button("Make the tag sheets (PDF)")
         self.print_button.setObjectName("start:print")
@@ -230,7 +335,9 @@ class StartScreen(QWidget):
         self.print_progress = QProgressBar()
         self.print_progress.hide()
         t.addWidget(self.print_progress)
-        self.print_status = label("")
+        # What the sheets are for, then (in the same place, so the column fits a 1366x768 screen)
+        # how the drawing goes and where the PDF is.
+        self.print_status = label(TAGS_NOTE)
         self.print_status.setObjectName("start:print-status")
         t.addWidget(self.print_status)
         right.addWidget(tags)
@@ -283,7 +390,8 @@ class StartScreen(QWidget):
         self.shelf.setCurrentRow(self.games.index(game))
 
     def focus_first(self) -> None:
-        if self.last_game.isVisible():
+        # isHidden, not isVisible: the start screen is drawn before the window first shows.
+        if not self.last_game.isHidden():
             self.resume_button.setFocus()
         else:
             self.new_button.setFocus()
@@ -306,18 +414,15 @@ class StartScreen(QWidget):
         self.pitch.setText(info.pitch)
         self.rules.setText("\n".join(f"\u2022 {step}" for step in info.how_to_play))
         self.test_die_button.setEnabled(self._has_die_reader and info.uses_die)
-        self.print_status.setText("")
+        self.print_status.setText(TAGS_NOTE)
         self.open_pdf_button.hide()
-        while self.own_screens.count():
-            old = self.own_screens.takeAt(0).widget()
-            if old is not None:
-                old.hide()
-                old.deleteLater()
-        for screen in table_class(self.game()).shelf_screens():
-            b = button(screen.label, name=f"start:screen:{screen.name}")
-            b.clicked.connect(lambda _=False, s=screen: self.open_screen(s))
-            self.own_screens.addWidget(b)
-            b.show()
+        screens = table_class(self.game()).shelf_screens()
+        for i, (slot, shown) in enumerate(self.own_screens):
+            screen = screens[i] if i < len(screens) else None
+            shown[0] = screen
+            slot.setObjectName(f"start:screen:{screen.name}" if screen else f"start:screen-place:{i}")
+            slot.setText(literal(screen.label) if screen else "")
+            slot.setVisible(screen is not None)
 
     def open_screen(self, screen: ShelfScreen) -> ShelfScreenWindow:
         """Open one of the chosen game's own screens (modal: the shelf waits until it is closed)."""
@@ -328,9 +433,17 @@ class StartScreen(QWidget):
         return self.screen_window
 
     # --- saved games -----------------------------------------------------------------------
-    def refresh(self) -> None:
+    def refresh(self, *, keep_choice: bool = False) -> None:
+        """List the saved games again. The banner offers the game Gumshoe stopped in (a crash), else
+        the last game played if it is not finished, and that game is chosen; with ``keep_choice``
+        (the list looked at again while shown) the family's own choice stays."""
+        kept = self._selected_path() if keep_choice else None
+        scrolled = self.saved.verticalScrollBar().value()
         self.saved.clear()
-        games = saved_games()
+        games = sorted(saved_games(), key=_newest_first, reverse=True)
+        self._signature = _folder_signature()
+        self._any_problem = any(g.problem for g in games)
+        crashed = self._stopped_in(games)
         unfinished = [g for g in games if g.problem or not g.finished]
         finished = [g for g in games if not g.problem and g.finished]
         for heading, group in (("Not finished", unfinished), ("Finished", finished)):
@@ -347,24 +460,93 @@ class StartScreen(QWidget):
                 item.setData(Qt.UserRole, str(game.path))
                 item.setData(Qt.UserRole + 1, bool(game.problem))
                 item.setData(Qt.UserRole + 2, bool(game.read_only))
+                item.setData(Qt.UserRole + 3, game.game_title)
                 self.saved.addItem(item)
         if not games:
             item = QListWidgetItem("No saved games yet.")
             item.setFlags(Qt.NoItemFlags)
             self.saved.addItem(item)
-        newest = games[0] if games else None
-        if newest is not None and newest.resumable and not newest.finished:
-            self.last_game.setText(f"Your last game ({newest.title}) was not finished: {newest.state}. "
-                                   f"Resume it where it stopped?")
-            self.last_game.show()
-            self.saved.setCurrentRow(1)
-        else:
+        offered = crashed or (games[0] if games and games[0].resumable and not games[0].finished else None)
+        self._crashed = crashed is not None
+        self._offered = offered.path if offered is not None else None
+        if offered is None:
             self.last_game.hide()
+        else:
+            # Short (two lines at most on a small laptop): the game itself is the chosen line under it.
+            self.last_game.setText("Gumshoe stopped during your last game. Nothing was lost."
+                                   if crashed else "Your last game was not finished.")
+            self.last_game.show()
+        self._choose(kept if kept is not None else self._offered)
+        if keep_choice:
+            self.saved.verticalScrollBar().setValue(scrolled)
+        else:
+            self.saved.scrollToTop()
+            if self.saved.currentItem() is not None:
+                self.saved.scrollToItem(self.saved.currentItem())
         self._saved_buttons()
 
-    def unfinished_last_game(self) -> bool:
-        """Whether the newest saved game was left unfinished (a crash, a power cut)."""
-        return not self.last_game.isHidden()
+    def _stopped_in(self, games: list[SavedGame]) -> SavedGame | None:
+        """The newest game a window had open for play when Gumshoe stopped (its mark is still
+        there and nobody has it open now). Marks of games gone or finished are taken off."""
+        settings = family_settings()
+        settings.beginGroup(PLAYING)
+        marked = set(settings.childKeys())
+        settings.endGroup()
+        by_name = {g.path.name: g for g in games}
+        for name in marked:
+            game = by_name.get(name)
+            if game is None or game.finished:
+                unmark_playing(games_dir() / name)
+        # A game open in another window cannot be opened (its file is locked): not offered.
+        stopped = [g for g in games if g.path.name in marked and g.resumable and not g.finished]
+        self._stopped = [g.path for g in stopped]
+        return stopped[0] if stopped else None
+
+    def _crash_answered(self, *_chosen) -> None:
+        """The family chose what to play (that game again, or another): the next start is an
+        ordinary one. A game resumed is marked again as it opens."""
+        for path in self._stopped:
+            unmark_playing(path)
+        self._stopped = []
+
+    def after_a_crash(self) -> bool:
+        """Whether Gumshoe stopped while a game was being played (a crash, a power cut): the start
+        screen then offers that game first, even to ``--demo``."""
+        return self._crashed
+
+    def _choose(self, path: Path | None) -> None:
+        for row in range(self.saved.count()):
+            if path is not None and self.saved.item(row).data(Qt.UserRole) == str(path):
+                self.saved.setCurrentRow(row)
+                return
+        self.saved.setCurrentRow(-1)
+
+    # --- looking at the folder again while the start screen is shown ------------------------
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        self._watch.start()
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        if self.saved.currentItem() is not None:          # the chosen game stays whole in sight
+            self.saved.scrollToItem(self.saved.currentItem())
+
+    def hideEvent(self, event) -> None:
+        super().hideEvent(event)
+        self._watch.stop()
+
+    def _look_again(self) -> None:
+        if _folder_signature() != self._signature:
+            self.refresh(keep_choice=True)
+
+    def _activated(self, state) -> None:
+        """Back to Gumshoe from another program or window: a game that was open there (or broken)
+        is looked at again; SQLite's lock goes with a window that crashed, leaving no file changed."""
+        if state == Qt.ApplicationActive and self.isVisible():
+            if self._any_problem:
+                self.refresh(keep_choice=True)
+            else:
+                self._look_again()
 
     def _selected_path(self) -> Path | None:
         item = self.saved.currentItem()
@@ -376,11 +558,15 @@ class StartScreen(QWidget):
         openable = path is not None and not item.data(Qt.UserRole + 1)
         self.resume_button.setEnabled(openable)
         self.delete_button.setEnabled(path is not None)
-        newest_unfinished = self.last_game.isVisible() and self.saved.currentRow() == 1
+        offered = openable and path == self._offered
         viewing = openable and bool(item.data(Qt.UserRole + 2))
-        self.resume_button.setText("Resume the last game" if newest_unfinished else
-                                   "Look at it (read-only)" if viewing else "Resume")
-        self.resume_button.setProperty("role", "primary" if newest_unfinished else "")
+        kind = item.data(Qt.UserRole + 3) if path is not None else ""
+        self.resume_button.setText(literal(
+            "Resume\n(choose a saved game on the list)" if path is None else
+            "Resume\n(this game cannot be opened)" if not openable else
+            f"{LOOK if viewing else 'Resume the last game' if offered else 'Resume'}:\n{kind or UNKNOWN_KIND}"))
+        self.resume_button.setToolTip(plain_tip(item.text()) if path is not None else "")
+        self.resume_button.setProperty("role", "primary" if offered else "")
         self.resume_button.style().unpolish(self.resume_button)
         self.resume_button.style().polish(self.resume_button)
 

@@ -69,8 +69,9 @@ def test_resume_after_the_app_is_killed_mid_turn(tmp_path, gumshoe_home, table):
     assert saved.item(1).text().startswith("Carmen Sandiego card game: Mark, Julie, Amberley")
     assert saved.item(1).text().endswith("Amberley's turn")
     # The app offers the unfinished game first: one click resumes it.
-    assert "was not finished: Amberley's turn" in t.text("start:last-game")
-    assert t.text("start:resume") == "Resume the last game"
+    assert t.text("start:last-game") == "Gumshoe stopped during your last game. Nothing was lost."
+    assert saved.currentRow() == 1
+    assert t.text("start:resume") == "Resume the last game:\nCarmen Sandiego card game"
     t.click("start:resume")
     assert t.window.stack.currentWidget() is t.window.table
     assert t.prompt == before["prompt"]
@@ -172,15 +173,17 @@ def test_after_a_crash_even_the_demo_start_offers_the_unfinished_game_first(qtbo
     not a blank new-game form."""
     from desktop.games import GameController
     from desktop.main_window import MainWindow
+    from desktop.start_screen import mark_playing
     from engine.game import Assist
 
     left = GameController.new("carmen-cards", ["Ann", "Bob"], {}, Assist.FULL)
     left.apply({"type": "roll", "player": "Ann", "face": 1})
-    left.close()                                    # never finished: as after a power cut
+    mark_playing(left.path)                         # a window had it open for play (as MainWindow marks it)
+    left.close()                                    # then the power went: the file released, the mark left
     win = MainWindow(demo=True)
     qtbot.addWidget(win)
     assert win.stack.currentWidget() is win.start
-    assert "was not finished" in win.start.last_game.text()
+    assert "Gumshoe stopped during your last game" in win.start.last_game.text()
     win.close()
 
 
