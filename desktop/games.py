@@ -18,15 +18,16 @@ from typing import Any, Mapping
 
 from PySide6.QtCore import QObject, Signal
 
-from engine.errors import RuleViolation
+from engine.errors import BadInput, Contradiction, RuleViolation
 from engine.events import Event
-from engine.game import Assist
+from engine.game import Assist, Option
 from engine.games import GameInfo, game_info
 from engine.paths import user_dir
 from engine.session import PlayerView, Session
 from engine import saves as engine_saves
 from engine.saves import SavedGame
 from engine.store import StoreError
+from engine.table import Place
 
 SUFFIX = ".gumshoe"
 
@@ -254,3 +255,39 @@ def public_texts(events: list[Event]) -> list[str]:
 
 __all__ = ["GameController", "SavedGame", "saved_games", "clean_temp_files", "move_to_bin", "restore_from_bin",
            "public_texts", "RuleViolation"]
+    def why_not(self, option: Option, player: str, chosen: Mapping[str, Any]) -> str | None:
+        """Why ``option`` cannot be played now by ``player`` with the values ``chosen`` (a place
+        clicked that is not highlighted): the engine's own words and rule, or None when it gives
+        none that can be shown to everyone. The other fields take their first legal value and a
+        card read at a place is a stand-in of the kind lying there; nothing changes.
+
+        Only a rule's refusal is told: a contradiction with someone's notes is never (it would
+        speak of their private reads), nor a refusal naming the stand-in card."""
+        action: dict[str, Any] = {"type": option.action, "player": player}
+        for name, values in option.targets.items():
+            action[name] = chosen[name] if name in chosen else (values[0] if values else None)
+        stand_ins = {}
+        for card_field, place_field in option.reads.items():
+            stand_ins[card_field] = self._stand_in_card(str(action.get(place_field, "")))
+            action[card_field] = stand_ins[card_field]
+        try:
+            self.session.check(action)
+        except (Contradiction, BadInput):
+            return None
+        except RuleViolation as exc:
+            if any(card and self.deck.name_of(card) in exc.message for card in stand_ins.values()):
+                return None
+            return exc.message + (f" (Rulebook: {exc.section})" if exc.section else "")
+        return None
+
+    def _stand_in_card(self, place: str) -> str:
+        """A card of the kind lying at ``place`` (the deck's first), to ask the rules about a place."""
+        state = self.session.state
+        try:
+            token = state.table.top(Place.parse(place, state.players))
+        except (ValueError, KeyError):
+            token = None
+        kind = state.table.kind(token) if token is not None else None
+        cards = self.deck.of_kind(kind) if kind else list(self.deck.cards.values())
+        return cards[0].id if cards else ""
+

@@ -120,6 +120,8 @@ class GameTable(QWidget):
 
     #: a place on the board was clicked (only highlighted places emit it)
     place_clicked = Signal(str)
+    #: a place that may not be chosen now was clicked: the shell says why (never nothing)
+    place_refused = Signal(str)
 
     #: what every game's table must define itself (checked when the class is made)
     REQUIRED = ("refresh", "shows")

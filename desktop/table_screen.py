@@ -31,7 +31,7 @@ from .games import GameController, MoveNotSaved, public_texts
 from .more_actions import MoreActions
 from .table_base import GameTable
 from .tables import table_class
-from .widgets import WrappingButton, button, clear_layout, label, plain_tip, shorten_names
+from .widgets import WrappingButton, button, clear_layout, label, plain_tip, sentence, shorten_names
 
 SIDE_WIDTH = 320
 BOTTOM_HEIGHT = 96         # what happened: its height; the journals and the camera fit beside it
@@ -489,6 +489,7 @@ class TableScreen(QWidget):
         self._drop_table()
         self.table = table_class(controller.game_id)(self)
         self.table.place_clicked.connect(self.place_picked)
+        self.table.place_refused.connect(self.place_refused)
         self.table_holder.addWidget(self.table)
         info = controller.info
         self.die_box.setVisible(info.uses_die)
@@ -606,7 +607,8 @@ class TableScreen(QWidget):
         field_name = self.flow.next_field
         if field_name is None:
             return text
-        return f"{self.flow.option.label} Pick {self.table.field_words(self.flow.option, field_name)}."
+        # The action's name and what to do next, each a sentence on a line of its own.
+        return f"{sentence(self.flow.option.label)}\nPick {self.table.field_words(self.flow.option, field_name)}."
 
     def _direct_options(self, prompt) -> list[Option]:
         """Options live at once: one field, every value a place on the table."""
@@ -851,7 +853,29 @@ class TableScreen(QWidget):
         """Why a move was refused, in the error's place: a rule (with its rulebook section) or a
         save the disk refused."""
         section = getattr(exc, "section", None)
-        text = exc.message + (f" (Rulebook: {section})" if section else "")
+        self._refuse(exc.message + (f" (Rulebook: {section})" if section else ""))
+
+    def place_refused(self, place: str) -> None:
+        """A click on a place that may not be chosen now is answered with one line: the engine's
+        reason and rule where it gives one for the action at hand, else what may be done now."""
+        if self.controller is None or self.table is None:
+            return
+        prompt = self.controller.session.prompt()
+        player = self.current_actor()
+        if self.flow is not None and self.flow.next_field is not None:
+            tries = [(self.flow.option, {**self.flow.chosen, self.flow.next_field: place})]
+        else:
+            tries = [(o, {next(iter(o.targets)): place}) for o in self._direct_options(prompt)]
+        for option, chosen in tries:
+            reason = self.controller.why_not(option, player, chosen) if player is not None else None
+            if reason:
+                self._refuse(reason)
+                return
+        where = self.controller.words(place, None)
+        now = self._prompt_text(prompt.text) if self.flow is not None else prompt.text
+        self._refuse(f"{where[:1].upper()}{where[1:]} cannot be chosen now. {now}".replace("\n", " "))
+
+    def _refuse(self, text: str) -> None:
         self._set_message(self.error, text)
         self._place_message(self.error)
 
@@ -949,7 +973,7 @@ class TableScreen(QWidget):
             places = " and ".join(self.controller.words(place, flow.player) for _, place in reads)
             return f"{flow.player}, look at {places}"
         what = "the card" if len(reads) == 1 else "both cards" if len(reads) == 2 else f"the {len(reads)} cards"
-        return f"{option.label} Flip {what} face up for everyone."
+        return f"{sentence(option.label)}\nFlip {what} face up for everyone."
 
     def place_picked(self, place: str) -> None:
         assert self.controller is not None
@@ -960,6 +984,7 @@ class TableScreen(QWidget):
             values = self.flow.option.targets[field_name]
             match = next((v for v in values if str(v) == place), None)
             if match is None:
+                self.place_refused(place)
                 return
             self.flow.chosen[field_name] = match
             self._advance()
@@ -970,6 +995,7 @@ class TableScreen(QWidget):
             if match is not None:
                 self.start_option(option, match)
                 return
+        self.place_refused(place)
 
     def value_picked(self, value: Any) -> None:
         if self.flow is None or self.flow.next_field is None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+import re
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QFont, QFontMetrics
@@ -26,6 +27,28 @@ def plain_tip(text: str) -> str:
 
 
 def label(text: str = "", role: str | None = None, *, wrap: bool = True, parent: QWidget | None = None) -> QLabel:
+def sentence(words: str) -> str:
+    """``words`` ending as a sentence ends (an action's name used as the first line of a prompt).
+
+    >>> sentence("Deal and turn up the first card")
+    'Deal and turn up the first card.'
+    >>> sentence("Is it Carmen?")
+    'Is it Carmen?'
+    """
+    words = words.strip()
+    return words if not words or words[-1] in ".!?:\u2026" else words + "."
+
+
+def natural_key(text: str) -> tuple:
+    """Sorts words with numbers as a person counts: "Case 2" before "Case 10".
+
+    >>> sorted(["Case 10", "Case 2", "case 1"], key=natural_key)
+    ['case 1', 'Case 2', 'Case 10']
+    """
+    return tuple((0, int(part), "") if part.isdigit() else (1, 0, part.casefold())
+                 for part in re.split(r"(\d+)", text) if part)
+
+
     """A label that shows its text as plain text: player and card names are never markup."""
     widget = QLabel(parent)
     widget.setTextFormat(Qt.PlainText)

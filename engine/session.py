@@ -279,6 +279,22 @@ class Session:
         self.log.extend(new.events)
         return list(new.events)
 
+    def check(self, action: Action | Mapping[str, Any]) -> None:
+        """Whether ``action`` would be accepted now: returns quietly, or raises the
+        ``RuleViolation`` that :meth:`apply` would raise. Nothing changes and nothing is saved
+        (a screen asks it to say why a click cannot be used).
+
+        >>> s = Session.new("carmen-cards", ["Ann", "Bob"], {"ages": {"Ann": 8, "Bob": 9}})
+        >>> s.check({"type": "roll", "player": "Ann", "face": 1})
+        >>> s.check({"type": "roll", "player": "Bob", "face": 1})
+        Traceback (most recent call last):
+        ...
+        engine.errors.RuleViolation: It is Ann's move now, not Bob's. ...
+        >>> len(s.done)
+        0
+        """
+        self._step(self.state, self._parse(action))
+
     def undo(self) -> str:
         """Take back the last action; returns what was undone, in public words."""
         self._check_writable()

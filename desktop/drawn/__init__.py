@@ -14,12 +14,12 @@ each player's colour, the marks of legal and chosen targets, and movement.
 Nothing here names a game.
 """
 
-from .items import Clickable, DrawnCard, DrawnDie, EventList, NotebookPage, PlayerButton, PlayerName, move_focus
+from .items import Clickable, DrawnCard, Piece, DrawnDie, EventList, NotebookPage, PlayerButton, PlayerName, move_focus
 from .motion import FlightLayer, MotionQueue, Step, flight_step, less_motion, set_less_motion
 from .paint import CardLook
 from .palette import player_colour, player_colours
 from .text import KEY_PX, LEAST_PX, DrawnText
 
-__all__ = ["Clickable", "DrawnCard", "DrawnDie", "EventList", "NotebookPage", "PlayerButton", "PlayerName", "move_focus",
+__all__ = ["Clickable", "DrawnCard", "Piece", "DrawnDie", "EventList", "NotebookPage", "PlayerButton", "PlayerName", "move_focus",
            "FlightLayer", "MotionQueue", "Step", "flight_step", "less_motion", "set_less_motion", "CardLook",
            "player_colour", "player_colours", "KEY_PX", "LEAST_PX", "DrawnText"]

@@ -70,12 +70,33 @@ class Clickable(QAbstractButton):
         return []
 
 
-class DrawnCard(Clickable):
+class Piece(Clickable):
+    """A piece of a table a player may pick (a card's place, a die, a stop on a board). A click is
+    always answered: ``picked`` when it may be chosen now (``legal``), else ``refused``, and the
+    table says why; never nothing."""
+
+    picked = Signal(str)
+    refused = Signal(str)
+    #: the place it stands for, and whether it may be chosen now (set by each kind of piece)
+    place = ""
+    legal = False
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.clicked.connect(self._answer)
+
+    def _answer(self) -> None:
+        (self.picked if self.legal else self.refused).emit(self.place)
+
+    def seen_rect(self) -> QRect:
+        """The part a person must see to pick it (the whole widget unless a kind says less)."""
+        return self.rect()
+
+
+class DrawnCard(Piece):
     """One place on the table drawn as a card: its back (type colour, symbol, type name), its face
     (the name) once known, or an empty place. A legal place glows and has an arrow; a chosen one
     has a thick mark and a tick; a card on its way here (a movement) leaves the place empty."""
-
-    picked = Signal(str)
 
     def __init__(self, place: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -92,7 +113,6 @@ class DrawnCard(Clickable):
         self._layout: pt.CardLayout | None = None
         self._picture: QPixmap | None = None
         self._picture_key: tuple | None = None
-        self.clicked.connect(lambda: self.picked.emit(self.place) if self.legal else None)
 
     # --- what it shows ------------------------------------------------------------------
     def set_look(self, look: pt.CardLook, *, legal: bool = False, chosen: bool = False) -> None:
@@ -142,6 +162,14 @@ class DrawnCard(Clickable):
     def card_rect(self) -> QRectF:
         """The card itself in this widget (inside the room kept for the glow)."""
         return pt.card_rect(self.rect(), self.look)
+
+    def seen_rect(self) -> QRect:
+        """The card without its glow's room; of a card under another in a cascade, the part left
+        in sight (``exposed``)."""
+        card = self.card_rect()
+        if self.exposed is not None:
+            card.setBottom(min(card.bottom(), card.top() + self.exposed))
+        return card.toAlignedRect().intersected(self.rect())
 
     def paint_at(self, p: QPainter, rect: QRectF) -> None:
         """The card as it is now, at ``rect`` (a card on its way is drawn whole, with no glow)."""

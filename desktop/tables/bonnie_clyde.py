@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 
-from PySide6.QtCore import QPoint, QPointF, QRect, QRectF, QSize, Qt, Signal
+from PySide6.QtCore import QPoint, QPointF, QRect, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPainterPath, QPen, QPolygonF
 from PySide6.QtWidgets import QComboBox, QGridLayout, QHBoxLayout, QSizePolicy, QVBoxLayout, QWidget
 
@@ -23,7 +23,7 @@ from engine.game import Journal, Option
 from engine.session import PlayerView
 
 from .. import style
-from ..drawn import Clickable, DrawnCard, FlightLayer, MotionQueue, Step, flight_step, player_colours
+from ..drawn import DrawnCard, Piece, FlightLayer, MotionQueue, Step, flight_step, player_colours
 from ..drawn import paint as pt
 from ..drawn import text as txt
 from ..drawn.items import paint_look, paint_player_disc
@@ -56,11 +56,9 @@ def _draw(p: QPainter, drawn: txt.DrawnText, ink: str, *, bold: bool, family: st
 
 
 # --- the road -------------------------------------------------------------------------------
-class LocationStop(Clickable):
+class LocationStop(Piece):
     """One location on the road: its sign (number and name) and the face-down card under it,
     or the dashed place of a card already taken. A click is a look at the card (when legal)."""
-
-    picked = Signal(str)
 
     def __init__(self, number: int, name: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -71,7 +69,6 @@ class LocationStop(Clickable):
         self.present = True
         self.legal = self.chosen = False
         self._texts: list[txt.DrawnText] | None = None
-        self.clicked.connect(lambda: self.picked.emit(self.place) if self.legal else None)
         self._name_state()
 
     def show_stop(self, present: bool, legal: bool, chosen: bool) -> None:
@@ -654,6 +651,7 @@ class BonnieClydeTable(GameTable):
         self.slots: dict[str, QWidget] = {}
         for n, stop in self.route.stops.items():
             stop.picked.connect(self.place_clicked)
+            stop.refused.connect(self.place_refused)
             self.slots[stop.place] = stop
         left.addWidget(self.route, 12)
         self.car = label("", wrap=False)
@@ -682,6 +680,7 @@ class BonnieClydeTable(GameTable):
             card = DrawnCard(place)
             card.setMinimumSize(120, 60)
             card.picked.connect(self.place_clicked)
+            card.refused.connect(self.place_refused)
             self.slots[place] = card
             piles.addWidget(card, 1)
         outer.addLayout(piles, 1)

@@ -240,6 +240,7 @@ class CarmenTable(GameTable):
     def _slot(self, place: str) -> DrawnCard:
         slot = DrawnCard(place)
         slot.picked.connect(self.place_clicked)
+        slot.refused.connect(self.place_refused)
         self.slot_buttons[place] = slot
         return slot
 

@@ -29,7 +29,7 @@ from engine.paths import assets_dir, read_toml
 from engine.session import PlayerView
 
 from .. import style
-from ..drawn import Clickable, DrawnCard, FlightLayer, MotionQueue, PlayerName, Step, player_colours
+from ..drawn import Clickable, DrawnCard, Piece, FlightLayer, MotionQueue, PlayerName, Step, player_colours
 from ..drawn import paint as pt
 from ..drawn import text as txt
 from ..drawn.palette import named_colour, readable_ink
@@ -129,13 +129,12 @@ def _draw(p: QPainter, drawn: txt.DrawnText, *, bold: bool, ink: str, family: st
 
 
 # --- the board: landmarks on a map ------------------------------------------------------------
-class LandmarkTile(Clickable):
+class LandmarkTile(Piece):
     """One landmark and its Landmark Box, drawn as the card lying on it: face down (the red back),
     face up (its colour and its type's symbol, its name in words), or an empty box; the agents'
     pieces standing there. A click chooses the landmark (a move, a piece placed) or its box (a
     look, a call), whichever is legal now."""
 
-    picked = Signal(str)
     GAP = 2           # the map draws a legal tile's halo in the gaps between tiles
     PAD = 3
 
@@ -158,7 +157,6 @@ class LandmarkTile(Clickable):
         self.largest = LABEL_PX
         self.align = Qt.AlignHCenter
         self._layout: tuple | None = None
-        self.clicked.connect(lambda: self.picked.emit(self.place) if self.legal else None)
 
     def set_largest(self, px: int) -> None:
         if px != self.largest:
@@ -769,7 +767,7 @@ class Countdown(QWidget):
         p.end()
 
 
-class StateTile(Clickable):
+class StateTile(Piece):
     """One state on the finale's map: its two letters; a tick once its capital's token lies on it."""
 
     def __init__(self, state: str, name: str, parent: QWidget | None = None) -> None:
@@ -780,9 +778,6 @@ class StateTile(Clickable):
         self.setSizePolicy(QSizePolicy.Ignored, QSizePolicy.Ignored)
         self.legal = self.chosen = False
         self.capital: str | None = None
-        self.clicked.connect(lambda: self.picked.emit(self.place) if self.legal else None)
-
-    picked = Signal(str)
 
     def show_state(self, capital: str | None, legal: bool, chosen: bool) -> None:
         if (capital, legal, chosen) != (self.capital, self.legal, self.chosen):
@@ -897,11 +892,12 @@ class FinalePage(QWidget):
     tokens of the agent placing them at the right."""
 
     def __init__(self, tiles: dict[str, tuple[int, int]], state_names: dict[str, str], players: list[str],
-                 colours: dict[str, str], per_agent: int, place_clicked: Signal) -> None:
+                 colours: dict[str, str], per_agent: int, place_clicked: Signal, place_refused: Signal) -> None:
         super().__init__()
         self.state_tiles = {st: StateTile(st, state_names.get(st, st)) for st in tiles}
         for tile in self.state_tiles.values():
             tile.picked.connect(place_clicked)
+            tile.refused.connect(place_refused)
         self.map = StateMap(tiles, self.state_tiles)
         row = QHBoxLayout(self)
         row.setContentsMargins(0, 0, 0, 0)
@@ -927,6 +923,7 @@ class FinalePage(QWidget):
             for n in range(1, per_agent + 1):
                 card = DrawnCard(f"{player}/capital/{n}")
                 card.picked.connect(place_clicked)
+                card.refused.connect(place_refused)
                 card.setMinimumSize(60, 60)
                 self.tokens[card.place] = card
                 self.rack.addWidget(card, 1)
@@ -965,6 +962,7 @@ class CarmenUsaTable(GameTable):
             name = rules.landmark_name[lm]
             tile = LandmarkTile(lm, name, self.layout_map.label(lm, name))
             tile.picked.connect(self.place_clicked)
+            tile.refused.connect(self.place_refused)
             self.tiles[lm] = tile
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
@@ -981,7 +979,8 @@ class CarmenUsaTable(GameTable):
             st, r, c = item.split(":")
             tiles[st] = (int(r), int(c))
         self.finale = FinalePage(tiles, rules.state_names, list(session.players), self.colours,
-                                 rules.board.tokens_per_agent, self.place_clicked)
+                                 rules.board.tokens_per_agent, self.place_clicked,
+                                 self.place_refused)
         self.state_tiles = self.finale.state_tiles
         self.token_slots = self.finale.tokens
         self.countdown = self.finale.countdown

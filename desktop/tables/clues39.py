@@ -393,6 +393,7 @@ class CluesTable(GameTable):
         slot = MissionCard(place) if "/mission/" in place else DrawnCard(place)
         slot.setMinimumSize(1, 1)                  # its row gives each card its room
         slot.picked.connect(self.place_clicked)
+        slot.refused.connect(self.place_refused)
         self.slots[place] = slot
         return slot
 

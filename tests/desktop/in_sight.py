@@ -8,6 +8,7 @@ Usable with or without pytest-qt (a test's child process has no ``qtbot``).
 from __future__ import annotations
 
 from PySide6.QtCore import QPoint, QRect, Qt
+from PySide6.QtGui import QRegion
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QAbstractScrollArea, QApplication, QWidget
 
@@ -18,20 +19,24 @@ def why_not_in_sight(widget: QWidget) -> str:
     if not widget.isVisible():
         return f"{name!r} is not shown"
     window = widget.window()
-    rect = QRect(widget.mapTo(window, QPoint(0, 0)), widget.size())
+    # A painted piece may need less than its whole widget seen: a card without its glow's room, or
+    # the top of a card lying under another in a cascade.
+    seen = widget.seen_rect() if hasattr(widget, "seen_rect") else widget.rect()
+    rect = QRect(widget.mapTo(window, seen.topLeft()), seen.size())
     if not window.rect().contains(rect):
         return f"{name!r} at {rect.getRect()} is not inside the window {window.rect().getRect()}"
     parent = widget.parentWidget()
     while parent is not None and parent is not window:
         if isinstance(parent, QAbstractScrollArea):
             view = parent.viewport()
-            seen = QRect(view.mapTo(window, QPoint(0, 0)), view.size())
-            if not seen.contains(rect):
+            shown = QRect(view.mapTo(window, QPoint(0, 0)), view.size())
+            if not shown.contains(rect):
                 return f"{name!r} is scrolled out of sight (or partly) in {parent.objectName() or type(parent).__name__}"
         parent = parent.parentWidget()
-    visible = widget.visibleRegion()
-    if visible.boundingRect() != widget.rect() or visible.rectCount() != 1:
-        return f"{name!r} is clipped or covered: only {visible.boundingRect().getRect()} of {widget.rect().getRect()} shows"
+    hidden = QRegion(seen).subtracted(widget.visibleRegion())
+    if not hidden.isEmpty():
+        return (f"{name!r} is clipped or covered: {hidden.boundingRect().getRect()} of "
+                f"{seen.getRect()} does not show")
     for point in (rect.center(), rect.topLeft() + QPoint(2, 2), rect.bottomRight() - QPoint(2, 2)):
         top = window.childAt(point)
         if top is not None and top is not widget and not widget.isAncestorOf(top):
@@ -44,5 +49,6 @@ def click_in_sight(widget: QWidget) -> None:
     problem = why_not_in_sight(widget)
     assert not problem, problem
     assert widget.isEnabled(), f"{widget.objectName() or type(widget).__name__!r} is greyed out"
-    QTest.mouseClick(widget, Qt.LeftButton, Qt.NoModifier, widget.rect().center())
+    seen = widget.seen_rect() if hasattr(widget, "seen_rect") else widget.rect()
+    QTest.mouseClick(widget, Qt.LeftButton, Qt.NoModifier, seen.center())
     QApplication.processEvents()

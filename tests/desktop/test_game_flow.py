@@ -48,9 +48,11 @@ def test_youngest_starts_and_only_legal_slots_are_highlighted(game):
     t.roll("loot")
     assert t.prompt == "Julie, look at one of your own Loot cards: Top or Bottom."
     assert t.legal_slots() == {"Julie/loot/top", "Julie/loot/bottom"}
-    # A slot that is not legal does nothing when clicked.
+    # A slot that is not legal changes nothing, and the click is answered with the rule (issue 28).
     t.click("slot:Mark/loot/top")
     assert t.window.stack.currentWidget() is t.window.table
+    assert t.visible("error") and "(Rulebook: " in t.text("error"), t.text("error") if t.visible("error") else ""
+    assert t.session.public_log()[-1] == "Julie rolled Loot."
 
 
 def test_complete_game_from_new_game_to_carmen_arrested(game):

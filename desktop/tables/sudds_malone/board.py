@@ -17,7 +17,7 @@ from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPainterPath, Q
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from ... import style
-from ...drawn import Clickable, FlightLayer
+from ...drawn import Clickable, FlightLayer, Piece
 from ...drawn import paint as pt
 from ...drawn import text as txt
 from ...drawn.items import paint_cached, paint_player_disc
@@ -210,11 +210,9 @@ class Words(PaintedOnce, QWidget):
 
 
 # --- the dice pool ---------------------------------------------------------------------------------
-class PoolDie(PaintedOnce, Clickable):
+class PoolDie(PaintedOnce, Piece):
     """One die of the pool, drawn from above with its pips in its colour. A die taken this round
     has left the pool (its place stays, dashed); a legal one glows, the one chosen is marked."""
-
-    picked = Signal(str)
 
     def __init__(self, die: str, fill: str, words: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -227,7 +225,6 @@ class PoolDie(PaintedOnce, Clickable):
         self.angle = 0.0
         self.setSizePolicy(QSizePolicy.Ignored, QSizePolicy.Ignored)
         self.setMinimumSize(30, 30)
-        self.clicked.connect(lambda: self.picked.emit(self.place) if self.legal else None)
 
     def show_die(self, value: int | None, *, legal: bool, chosen: bool, present: bool) -> None:
         legal = legal and present
@@ -366,12 +363,10 @@ class DistrictLook:
     step: int | None = None                          # its number on the path being chosen
 
 
-class District(PaintedOnce, Clickable):
+class District(PaintedOnce, Piece):
     """One location of the city: its name, the back of the Flimflam card lying there, and along its
     bottom edge the snitch placed there (a token in its owner's colour with the evidence's initial)
     and the detectives' badges (discs in their colours with their initials)."""
-
-    picked = Signal(str)
 
     def __init__(self, place: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -383,7 +378,6 @@ class District(PaintedOnce, Clickable):
         self.disc = 20.0
         self.setSizePolicy(QSizePolicy.Ignored, QSizePolicy.Ignored)
         self._placed = None
-        self.clicked.connect(lambda: self.picked.emit(self.place) if self.legal else None)
 
     @staticmethod
     def margins(disc: float) -> tuple[float, float, float, float]:
@@ -672,12 +666,10 @@ def _route(a: QPointF, b: QPointF, others: list[QRectF], bounds: QRectF, tile_h:
 
 
 # --- the Conspiracy -----------------------------------------------------------------------------------
-class ConspiracyCard(PaintedOnce, Clickable):
+class ConspiracyCard(PaintedOnce, Piece):
     """One of the Conspiracy's four suspects: a face-down card with its number, a face-up Flimflam
     card lying over most of it when one covers it (the Flimflam's name and cost), or the suspect's
     name once the Conspiracy is turned up."""
-
-    picked = Signal(str)
 
     def __init__(self, place: str, number: int, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -688,7 +680,6 @@ class ConspiracyCard(PaintedOnce, Clickable):
         self.cover: tuple[str, str] | None = None       # the Flimflam on it: name, cost
         self.setSizePolicy(QSizePolicy.Ignored, QSizePolicy.Ignored)
         self._placed = None
-        self.clicked.connect(lambda: self.picked.emit(self.place) if self.legal else None)
 
     def show_card(self, *, name: str | None, cover: tuple[str, str] | None, legal: bool, chosen: bool) -> None:
         if (name, cover, legal, chosen) == (self.name, self.cover, self.legal, self.chosen):

@@ -189,10 +189,12 @@ class SuddsTable(GameTable):
         self.city = CityMap(city, dict(self.rules.box.locations), lambda: self.rules.box.neighbours)
         for loc, district in self.city.districts.items():
             district.picked.connect(self._clicked)
+            district.refused.connect(self.place_refused)
             self.slots[loc] = district
         conspiracy = [ConspiracyCard(f"conspiracy/{pos}", pos) for pos in (1, 2, 3, 4)]
         for card in conspiracy:
             card.picked.connect(self._clicked)
+            card.refused.connect(self.place_refused)
             self.slots[card.place] = card
         # The display's cards are never clicked (Take Cases lists them with what they need and give).
         display = [CaseCard(f"display/{i}", style.kind_colour(2), style.kind_symbol(2)) for i in range(4)]
@@ -257,6 +259,7 @@ class SuddsTable(GameTable):
         else:
             widget = PoolDie(die, named_colour(colour), f"{colour} die")
         widget.picked.connect(self._clicked)
+        widget.refused.connect(self.place_refused)
         self.slots[die] = self.dice[die] = widget
         return widget
 
