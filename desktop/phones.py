@@ -10,13 +10,14 @@ queued signal and are checked against the question now open before anything is a
 
 from __future__ import annotations
 
+import re
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
 import numpy as np
-from PySide6.QtCore import QObject, Qt, Signal
-from PySide6.QtGui import QImage, QPixmap
+from PySide6.QtCore import QObject, Qt, QTimer, Signal
+from PySide6.QtGui import QFont, QFontDatabase, QFontMetrics, QImage, QPixmap
 from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QScrollArea, QVBoxLayout, QWidget
 
 from engine.errors import Contradiction, RuleViolation
@@ -120,6 +121,11 @@ class PhoneTable(QObject):
     def on_phone(self, player: str) -> bool:
         """Whether ``player`` opened their page with the current code (their questions go there)."""
         return self.on and self.server.joined(player)
+
+    def pages_open(self, player: str) -> int:
+        """On how many devices ``player``'s page is open now (its live connection to the server);
+        0 once the page was closed, even though it was opened before."""
+        return self.server.devices(player) if self.on else 0
 
     # --- pages ---------------------------------------------------------------------------------
     def publish(self) -> None:
@@ -274,17 +280,66 @@ def qr_pixmap(text: str, size: int) -> QPixmap:
     return QPixmap.fromImage(image.copy())
 
 
+#: the largest side of a code, in pixels (smaller when many players share the screen), and the least
+CODE_SIDE, LEAST_CODE = 220, 120
+#: the address with each code, in points, the largest that fits first: read and typed from a metre away
+#: (the screen's own text is 15)
+ADDRESS_POINTS = (18, 16, 15)
+#: how often the codes screen looks at which pages are open, in milliseconds (while it is shown)
+PAGES_MS = 1000
+
+
+def page_state(table: "PhoneTable", player: str) -> str:
+    """What the codes screen says under a player's code: whether their page is open now."""
+    if not table.on_phone(player):
+        return "Not scanned yet"
+    devices = table.pages_open(player)
+    if devices == 0:
+        return "Page closed: scan the code to open it again"
+    if devices == 1:
+        return "Page open"
+    return f"Page open on {devices} devices: only {player}'s phone should have it"
+
+
+def address_lines(url: str, metrics: QFontMetrics, width: int) -> str:
+    """The address in lines that fit ``width``, typed one after the other without spaces: the
+    computer's address and port (broken after "http://" or a dot when it must be), then the
+    player's link on lines of its own (its letters have no place to break: where a line is full)."""
+    head, sep, tail = url.partition("/p/")
+    lines: list[str] = []
+    for pieces in (re.findall(r"[^./:]*[./:]*", head), list(sep + tail)):
+        line = ""
+        for piece in pieces:
+            for part in ([piece] if metrics.horizontalAdvance(piece) <= width else list(piece)):
+                if line and metrics.horizontalAdvance(line + part) > width:
+                    lines.append(line)
+                    line = ""
+                line += part
+        if line:
+            lines.append(line)
+    return "\n".join(lines)
+
+
 class PhonesScreen(QWidget):
-    """The codes to scan: one per player with the name under it, the firewall note, new codes."""
+    """The codes to scan: one per player with the name, the address to type and whether the page
+    is open under it; the firewall note; new codes."""
 
     done = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.table: PhoneTable | None = None
+        self.states: dict[str, QLabel] = {}
+        self._drawn_at = None            # the screen's size when the codes were last drawn
+        # Which pages are open, looked at while the screen is shown (a page closed on a phone
+        # tells the server, not this screen).
+        self._pages = QTimer(self)
+        self._pages.setInterval(PAGES_MS)
+        self._pages.timeout.connect(self.show_pages)
         outer = QVBoxLayout(self)
         outer.setContentsMargins(16, 8, 16, 8)
-        outer.addWidget(label("Phones as private screens", "title"))
+        self.title = label("Phones as private screens", "title")
+        outer.addWidget(self.title)
         self.intro = label("")
         self.intro.setObjectName("phones:intro")
         outer.addWidget(self.intro)
@@ -297,6 +352,8 @@ class PhonesScreen(QWidget):
         inner = QWidget()
         scroll.setWidget(inner)
         self.grid = QGridLayout(inner)
+        self.grid.setContentsMargins(12, 12, 12, 12)        # as redraw() counts them
+        self.grid.setHorizontalSpacing(12)
         outer.addWidget(scroll, 1)
         row = QHBoxLayout()
         self.switch = button("", name="phones:switch")
@@ -305,6 +362,7 @@ class PhonesScreen(QWidget):
         self.renew.clicked.connect(lambda: self.table is not None and self.table.new_codes())
         back = button("Back to the game", "primary", name="phones:done")
         back.clicked.connect(self.done)
+        self.back = back
         row.addWidget(self.switch)
         row.addWidget(self.renew)
         row.addStretch(1)
@@ -328,8 +386,74 @@ class PhonesScreen(QWidget):
         self.problem.setText(problem or "")
         self.problem.setVisible(bool(problem))
 
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        self._fit()
+        self._pages.start()
+        self.show_pages()
+
+    def hideEvent(self, event) -> None:
+        super().hideEvent(event)
+        self._pages.stop()
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        if self.isVisible():
+            self._fit()
+
+    def _fit(self) -> None:
+        """The codes and the addresses take the room there is (drawn again at another size)."""
+        if self.table is not None and self.table.on and self.size() != self._drawn_at:
+            self.redraw()
+
+    def show_pages(self) -> None:
+        """Each player's page as it is now: not scanned, open, or closed again."""
+        if self.table is None:
+            return
+        for player, state in self.states.items():
+            state.setText(page_state(self.table, player))
+
+    def _cell_width(self, columns: int) -> int:
+        """A code's share of the screen's width: less its margins, the scroll area's frame, the
+        grid's margins and spacing."""
+        return max(160, (self.width() - 2 * 16 - 4 - 2 * 12 - 12 * (columns - 1)) // columns)
+
+    def _layout(self, t: "PhoneTable", players) -> tuple[bool, int, int, QFont, int]:
+        """How the codes share the screen: (address beside the code, columns, a code's side, the
+        address's font, the address's width). Up to three players: one row, each code with its
+        name, address and page under it. More: two rows, the name over the code and the address
+        and page beside it (two rows with the words under the codes do not fit 1366x768). The
+        address takes the largest type that fits, then the code the largest side (at least
+        ``LEAST_CODE``)."""
+        beside = len(players) > 3
+        rows = 2 if beside else 1
+        columns = -(-len(players) // rows)
+        # In height, the screen less its title, its intro, its buttons and margins.
+        words = (self.title.sizeHint().height() + self.intro.heightForWidth(self.width() - 32)
+                 + self.back.sizeHint().height() + 60)
+        cell_height = (self.height() - words - 12 * (rows - 1)) // rows
+        cell_width = self._cell_width(columns)
+        names = [label(p, "heading") for p in players]
+        for name in names:
+            name.ensurePolished()              # the heading's type, from the style sheet
+        name_height = max(name.heightForWidth(cell_width) for name in names)
+        font = QFontDatabase.systemFont(QFontDatabase.FixedFont)
+        for points in ADDRESS_POINTS:
+            font.setPointSize(points)
+            metrics = QFontMetrics(font)
+            for side in range(min(CODE_SIDE, cell_width - 16), LEAST_CODE - 1, -4):
+                width = cell_width - side - 12 if beside else cell_width - 16
+                lines = max(address_lines(t.url(p), metrics, width).count("\n") + 1 for p in players)
+                text = (lines + 1) * metrics.lineSpacing() + 12          # the address and the page's state
+                if name_height + (max(side, text) if beside else side + text) <= cell_height:
+                    return beside, columns, side, font, width
+        # No room even so (a very small window): the smallest, in a scroll area.
+        return beside, columns, LEAST_CODE, font, (cell_width - LEAST_CODE - 12 if beside else cell_width - 16)
+
     def redraw(self) -> None:
         clear_layout(self.grid)
+        self.states = {}
+        self._drawn_at = self.size()
         t = self.table
         if t is None:
             return
@@ -340,23 +464,49 @@ class PhonesScreen(QWidget):
                                "cards only they look at. Nothing to install. Players without a phone keep using "
                                "this laptop.")
             return
-        self.intro.setText("Each player scans their own code with the phone's camera. " + FIREWALL_NOTE)
+        self.intro.setText("Each player scans their own code with the phone's camera, or types the address "
+                           "shown with it in the phone's browser. " + FIREWALL_NOTE)
         players = t.controller.session.players
-        columns = 4 if len(players) > 6 else min(3, len(players))
+        beside, columns, side, font, text_width = self._layout(t, players)
+        metrics = QFontMetrics(font)
         for i, player in enumerate(players):
-            cell = QVBoxLayout()
+            url = t.url(player)
             code = QLabel()
             code.setObjectName(f"phones:code:{player}")
-            code.setPixmap(qr_pixmap(t.url(player), 220))
+            code.setPixmap(qr_pixmap(url, side))
             code.setAlignment(Qt.AlignCenter)
-            cell.addWidget(code)
             name = label(player, "heading")
             name.setObjectName(f"phones:name:{player}")
-            name.setAlignment(Qt.AlignCenter)
-            cell.addWidget(name)
-            state = label("Page open" if t.on_phone(player) else "Not scanned yet")
-            state.setAlignment(Qt.AlignCenter)
-            cell.addWidget(state)
+            # A phone that cannot scan (or a person typing) opens the same page at this address.
+            address = label(address_lines(url, metrics, text_width))
+            address.setObjectName(f"phones:address:{player}")
+            address.setFont(font)
+            address.setWordWrap(False)
+            address.setTextInteractionFlags(Qt.TextSelectableByMouse)
+            address.setToolTip("Type it in the phone's browser as one line, without spaces.")
+            state = label(page_state(t, player))
+            state.setObjectName(f"phones:state:{player}")
+            self.states[player] = state
+            cell = QVBoxLayout()
+            cell.setContentsMargins(0, 0, 0, 0)
+            if beside:                     # the name over the code, the address and state beside it
+                name.setAlignment(Qt.AlignLeft)
+                cell.addWidget(name)
+                row = QHBoxLayout()
+                row.setContentsMargins(0, 0, 0, 0)
+                row.addWidget(code, 0, Qt.AlignTop)
+                words = QVBoxLayout()
+                for w in (address, state):
+                    w.setAlignment(Qt.AlignLeft)
+                    words.addWidget(w)
+                words.addStretch(1)
+                row.addLayout(words, 1)
+                cell.addLayout(row)
+            else:                          # all under the code
+                for w in (code, name, address, state):
+                    w.setAlignment(Qt.AlignCenter)
+                    cell.addWidget(w)
+            cell.addStretch(1)
             holder = QWidget()
             holder.setLayout(cell)
             self.grid.addWidget(holder, i // columns, i % columns)
@@ -383,6 +533,13 @@ class PhoneWaitScreen(QWidget):
         cancel.clicked.connect(self.cancel_requested)
         laptop = button("Answer on the laptop instead", name="phone-wait:laptop")
         laptop.clicked.connect(self.laptop_requested)
+        # Waiting is the safe thing: Enter never cancels the look or takes it off the phone (a
+        # person presses a button: a click, or Tab to it and Space). The screen itself holds the
+        # keyboard's focus, so a key pressed by mistake does nothing.
+        for b in (cancel, laptop):
+            b.setAutoDefault(False)
+            b.setDefault(False)
+        self.setFocusPolicy(Qt.StrongFocus)
         row.addWidget(cancel)
         row.addWidget(laptop)
         row.addStretch(1)
@@ -391,3 +548,12 @@ class PhoneWaitScreen(QWidget):
 
     def show_player(self, player: str) -> None:
         self.text.setText(f"{player} is looking at a card on their phone.")
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        # After the stack has given the focus to this page's first button.
+        QTimer.singleShot(0, self, self._take_focus)
+
+    def _take_focus(self) -> None:
+        if self.isVisible():
+            self.setFocus()
