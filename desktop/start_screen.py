@@ -51,6 +51,18 @@ def unmark_playing(path: Path) -> None:
     settings.sync()
 
 
+def keep_widest(b: QPushButton, texts: list[str]) -> int:
+    """Make a button as wide as the widest of ``texts`` (it shows one at a time), so its column
+    keeps its width whichever it shows; returns that width."""
+    b.ensurePolished()                   # the style sheet's padding counts
+    widest = 0
+    for text in texts:
+        b.setText(literal(text))
+        widest = max(widest, b.sizeHint().width())
+    b.setMinimumWidth(widest)
+    return widest
+
+
 def _newest_first(game: SavedGame) -> float:
     """When a saved game was last played: its last move (a game's moves may wait in the file's
     journal after a crash, so the file's own time can be older), else the file's time."""
@@ -237,13 +249,7 @@ class StartScreen(QWidget):
         for i in range(max(map(len, every), default=0)):
             slot = button("", name=f"start:screen-place:{i}")
             # As wide as the longest name it can show: the columns keep their widths too.
-            slot.ensurePolished()
-            widest = 0
-            for screens in every:
-                if i < len(screens):
-                    slot.setText(literal(screens[i].label))
-                    widest = max(widest, slot.sizeHint().width())
-            slot.setMinimumWidth(widest)
+            widest = keep_widest(slot, [screens[i].label for screens in every if i < len(screens)])
             rules_scroll.setMinimumWidth(max(rules_scroll.minimumWidth(), widest))   # shown or not
             shown: list = [None]            # the screen this place opens for the chosen game
             slot.clicked.connect(lambda _=False, shown=shown: shown[0] is not None and self.open_screen(shown[0]))
@@ -284,12 +290,8 @@ class StartScreen(QWidget):
         lines = 2 * self.resume_button.fontMetrics().lineSpacing()
         self.resume_button.setStyleSheet(f"QPushButton {{ min-height: {lines}px; }}")
         # As wide as its widest words, so choosing another saved game moves no column.
-        self.resume_button.ensurePolished()
-        widest = 0
-        for kind in [game_info(game).title for game in self.games] + [UNKNOWN_KIND]:
-            self.resume_button.setText(literal(f"{LOOK}:\n{kind}"))
-            widest = max(widest, self.resume_button.sizeHint().width())
-        self.resume_button.setMinimumWidth(widest)
+        keep_widest(self.resume_button, [f"{LOOK}:\n{kind}" for kind in
+                                         [game_info(game).title for game in self.games] + [UNKNOWN_KIND]])
         self.resume_button.clicked.connect(lambda: self._resume_item(self.saved.currentItem()))
         r.addWidget(self.resume_button)
         row = QHBoxLayout()

@@ -21,6 +21,7 @@ import subprocess
 import sys
 import textwrap
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from PySide6.QtCore import QPoint, QRect, Qt
@@ -111,20 +112,16 @@ def saved_row(window, path: str | Path) -> int:
 def a_saved_game(game: str = "carmen-cards", names=("Ann", "Bob"), moves: int = 1) -> Path:
     """A game played a little and closed as a family closes it (Back to start, or the window)."""
     from desktop.games import GameController
-    from engine.errors import RuleViolation
     from engine.game import Assist
     from engine.games import game_info
+
+    from .driver import play_on
 
     options = {o.id: o.default for o in game_info(game).options}
     controller = GameController.new(game, list(names), {n: 9 + i for i, n in enumerate(names)}, Assist.FULL,
                                     options=options, demo=True)
-    made = 0
-    while made < moves:
-        try:
-            controller.apply(controller.simulator.random_action(controller.session))
-            made += 1
-        except RuleViolation:
-            pass
+    for _ in play_on(SimpleNamespace(controller=controller), moves):     # the simulated players play
+        pass
     controller.close()
     return controller.path
 
