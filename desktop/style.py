@@ -49,6 +49,8 @@ QLabel[role="banner"] {{ font-size: 16pt; font-weight: bold; background: {YELLOW
 QLabel[role="error"] {{ font-size: 16pt; font-weight: bold; background: #FFE3D6;
     border: 2px solid {VERMILLION}; border-radius: 8px; padding: 4px 10px; }}
 QLabel[role="gate"] {{ font-size: 32pt; font-weight: bold; }}
+QLabel[role="howto"] {{ font-size: 16pt; }}
+QLabel[role="howto-step"] {{ font-size: 16pt; font-weight: bold; color: {BLUE}; margin-top: 6px; }}
 QListWidget, QTableWidget, QLineEdit {{ background: white; border: 2px solid #6B6B6B; border-radius: 6px; }}
 QListWidget:focus, QTableWidget:focus, QLineEdit:focus {{ border: 3px solid {BLUE}; }}
 QListWidget::item {{ padding: 6px; }}

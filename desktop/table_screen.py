@@ -28,6 +28,7 @@ from .die.widgets import DieStatusLight
 from .drawn import EventList, PlayerButton, player_colours
 from .drawn.text import ELLIPSIS, KEY_PX, LEAST_PX
 from .games import GameController, MoveNotSaved, public_texts
+from .how_to_play import HowToPlay
 from .more_actions import MoreActions
 from .table_base import GameTable
 from .tables import table_class
@@ -117,6 +118,11 @@ class TableScreen(QWidget):
         self.phones_button.setObjectName("phones")
         self.phones_button.setToolTip(plain_tip("Each player's phone as their private screen: the codes to scan"))
         self.phones_button.clicked.connect(self.phones_requested)
+        self.help_button = button("How to play")
+        self.help_button.setObjectName("howto")
+        self.help_button.setToolTip(plain_tip("The rule of what the table asks now, then the game in short"))
+        self.help_button.clicked.connect(self.show_how_to_play)
+        top.addWidget(self.help_button)
         top.addWidget(self.phones_button)
         top.addWidget(self.undo_button)
         top.addWidget(self.leave_button)
@@ -166,6 +172,7 @@ class TableScreen(QWidget):
         #: the options behind "More actions…" (those the column could not hold)
         self._behind: list[WrappingButton] = []
         self.more_panel: MoreActions | None = None
+        self.how_to_play: HowToPlay | None = None
 
         # The side column starts level with the table, under the prompt.
         body = QHBoxLayout()
@@ -593,6 +600,17 @@ class TableScreen(QWidget):
             self._was_over = True
             self.game_over.emit()
         self._was_over = over
+
+    def show_how_to_play(self) -> HowToPlay | None:
+        """The rules of the steps offered now, then the game in short (over the table)."""
+        if self.controller is None:
+            return None
+        window = self.window()
+        self.how_to_play = HowToPlay(self.controller.info, self.controller.session.prompt(), self)
+        self.how_to_play.resize(int(window.width() * 0.7), int(window.height() * 0.85))
+        self.how_to_play.move(window.geometry().center() - self.how_to_play.rect().center())   # over the table
+        self.how_to_play.open()
+        return self.how_to_play
 
     def show_full_log(self) -> None:
         """Every public event of the game, oldest first (the newest in view)."""

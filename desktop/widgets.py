@@ -32,11 +32,13 @@ def sentence(words: str) -> str:
 
     >>> sentence("Deal and turn up the first card")
     'Deal and turn up the first card.'
-    >>> sentence("Is it Carmen?")
-    'Is it Carmen?'
+    >>> sentence("Is it the thief?")
+    'Is it the thief?'
+    >>> sentence('Start the timer and say "Got you!"')
+    'Start the timer and say "Got you!"'
     """
     words = words.strip()
-    return words if not words or words[-1] in ".!?:\u2026" else words + "."
+    return words if not words or words.rstrip("\"\u201d')").endswith(tuple(".!?:\u2026")) else words + "."
 
 
 def natural_key(text: str) -> tuple:

@@ -13,11 +13,11 @@ True
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import import_module
 from pathlib import Path
-from typing import Any
+from typing import Any, Mapping
 
 from ..errors import BadInput
 from ..game import Rules
@@ -49,6 +49,15 @@ class GameOption:
 
 
 @dataclass(frozen=True)
+class StepRule:
+    """The rule of one step of a game (an action a prompt offers): ``words`` in our own words,
+    ``section`` the rulebook section they interpret."""
+
+    words: str
+    section: str
+
+
+@dataclass(frozen=True)
 class GameInfo:
     """What the shelf says about a game, from ``assets/games/<id>.toml``."""
 
@@ -62,6 +71,9 @@ class GameInfo:
     die: str | None                 # the die file's id when the game uses one die (the die panel)
     hidden_cards: bool              # players look at cards privately (peek flow, journals)
     options: tuple[GameOption, ...] = ()
+    #: action -> the rule of that step in our own words, with the rulebook section it comes from
+    #: (the table's "How to play" tells first the rules of the steps offered now)
+    step_rules: Mapping[str, StepRule] = field(default_factory=dict, hash=False)
 
     @property
     def uses_die(self) -> bool:
@@ -118,8 +130,17 @@ def _parse_info(game_id: str, raw: dict, where: str) -> GameInfo:
             raise GameDataError(f"{at}: the default {default!r} is not one of the choices.")
         options.append(GameOption(_text(opt, "id", at), _text(opt, "label", at), tuple(choices), tuple(labels),
                                   default))
+    step_rules = {}
+    table = raw.get("step_rules", {})
+    if not isinstance(table, dict):
+        raise GameDataError(f"{where}: [step_rules] must be a table: one entry per action.")
+    for action, rule in table.items():
+        at = f"{where}: step_rules.{action}"
+        if not isinstance(rule, dict):
+            raise GameDataError(f"{at} must be a table with 'words' and 'section'.")
+        step_rules[action] = StepRule(_text(rule, "words", at), _text(rule, "section", at))
     return GameInfo(game_id, _text(head, "title", where), (players[0], players[1]), _text(head, "ages", where),
-                    minutes, _text(head, "pitch", where), tuple(steps), die, hidden, tuple(options))
+                    minutes, _text(head, "pitch", where), tuple(steps), die, hidden, tuple(options), step_rules)
 
 
 @lru_cache(maxsize=None)
