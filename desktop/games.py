@@ -232,29 +232,6 @@ class GameController(QObject):
         self.applied.emit(events)
         return events
 
-    def undo(self) -> str:
-        before = self.session.current
-        try:
-            words = self.session.undo()
-        except StoreError as exc:
-            raise move_not_saved(exc, "taking the move back") from exc
-        self._after(before)
-        return words
-
-    def _after(self, before: str) -> None:
-        self.changed.emit()
-        now = self.session.current
-        if now != before:
-            self.turn_changed.emit(before, now)
-
-
-def public_texts(events: list[Event]) -> list[str]:
-    """Only what everyone may read: a peek's events include a private 'you saw X' line."""
-    return [e.text for e in events if e.visibility.scope == "public"]
-
-
-__all__ = ["GameController", "SavedGame", "saved_games", "clean_temp_files", "move_to_bin", "restore_from_bin",
-           "public_texts", "RuleViolation"]
     def why_not(self, option: Option, player: str, chosen: Mapping[str, Any]) -> str | None:
         """Why ``option`` cannot be played now by ``player`` with the values ``chosen`` (a place
         clicked that is not highlighted): the engine's own words and rule, or None when it gives
@@ -291,3 +268,26 @@ __all__ = ["GameController", "SavedGame", "saved_games", "clean_temp_files", "mo
         cards = self.deck.of_kind(kind) if kind else list(self.deck.cards.values())
         return cards[0].id if cards else ""
 
+    def undo(self) -> str:
+        before = self.session.current
+        try:
+            words = self.session.undo()
+        except StoreError as exc:
+            raise move_not_saved(exc, "taking the move back") from exc
+        self._after(before)
+        return words
+
+    def _after(self, before: str) -> None:
+        self.changed.emit()
+        now = self.session.current
+        if now != before:
+            self.turn_changed.emit(before, now)
+
+
+def public_texts(events: list[Event]) -> list[str]:
+    """Only what everyone may read: a peek's events include a private 'you saw X' line."""
+    return [e.text for e in events if e.visibility.scope == "public"]
+
+
+__all__ = ["GameController", "SavedGame", "saved_games", "clean_temp_files", "move_to_bin", "restore_from_bin",
+           "public_texts", "RuleViolation"]

@@ -26,7 +26,6 @@ def plain_tip(text: str) -> str:
     return "<p>" + html.escape(text) + "</p>"
 
 
-def label(text: str = "", role: str | None = None, *, wrap: bool = True, parent: QWidget | None = None) -> QLabel:
 def sentence(words: str) -> str:
     """``words`` ending as a sentence ends (an action's name used as the first line of a prompt).
 
@@ -51,6 +50,7 @@ def natural_key(text: str) -> tuple:
                  for part in re.split(r"(\d+)", text) if part)
 
 
+def label(text: str = "", role: str | None = None, *, wrap: bool = True, parent: QWidget | None = None) -> QLabel:
     """A label that shows its text as plain text: player and card names are never markup."""
     widget = QLabel(parent)
     widget.setTextFormat(Qt.PlainText)
