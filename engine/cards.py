@@ -145,6 +145,27 @@ class Deck:
             out.setdefault(c.kind, []).append(c)
         return {k: tuple(v) for k, v in out.items()}
 
+    def copies(self, card_id: str) -> tuple[str, ...]:
+        """Every card of this deck that is the same card for the rules as ``card_id`` (itself
+        included, in file order): same type, name, pair, role and printed values. A box may hold
+        one card several times (six identical Joplin Evidence cards): each copy has its own id
+        and tag, so a camera tells them apart, but any copy does what the others do.
+
+        >>> deck = load_game_deck("bonnie-clyde")
+        >>> len(deck.copies("bonnie-clyde.hinton.ted-hinton-01"))
+        15
+        >>> deck.copies("bonnie-clyde.outlaw.bonnie-parker")
+        ('bonnie-clyde.outlaw.bonnie-parker',)
+        """
+        return self._copies[_alike(self.cards[card_id])]
+
+    @cached_property
+    def _copies(self) -> dict[tuple, tuple[str, ...]]:
+        out: dict[tuple, list[str]] = {}
+        for c in self.cards.values():
+            out.setdefault(_alike(c), []).append(c.id)
+        return {k: tuple(v) for k, v in out.items()}
+
     def with_role(self, role: str) -> Card:
         """The single card carrying a game role (``DeckError`` if none or several)."""
         found = [c for c in self.cards.values() if c.role == role]
@@ -154,6 +175,11 @@ class Deck:
 
     def name_of(self, card_id: str) -> str:
         return self.cards[card_id].name
+
+
+def _alike(card: Card) -> tuple:
+    """What makes two cards the same card for the rules (their ids and notes aside)."""
+    return (card.kind, card.name, card.pair, card.role, tuple(sorted((k, repr(v)) for k, v in card.attrs.items())))
 
 
 def _fail(path: Path, what: str, line: int | None = None) -> DeckError:

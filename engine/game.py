@@ -12,7 +12,7 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar, Mapping, NamedTuple
+from typing import TYPE_CHECKING, Any, ClassVar, Iterable, Mapping, NamedTuple
 
 from .cards import Deck, load_game_deck
 from .errors import BadInput, Contradiction, RuleViolation
@@ -315,6 +315,145 @@ class Rules(ABC):
         """The deck's cards this game's setup put on the table, when it leaves some in the box (by the
         number of players, say); None: every card. The screens' card lists offer only these."""
         return None
+
+    # --- which cards can lie at a place (the screens' card lists) ------------------------
+    def candidates(self, state: GameState, place: str, viewer: str | None = None,
+                   action: Mapping[str, Any] | None = None, field: str | None = None) -> frozenset[str]:
+        """The cards that can lie at ``place`` now, as ``viewer`` knows the table (None: the shared
+        screen, only what everyone saw together); with ``action`` (the action being put together,
+        its other fields filled in) and its card ``field``, only the cards that field can be (the
+        Ted Hinton a player plays, the Agent a mission starts with). A screen lists these (a card
+        lying face up that everyone saw is the only one: it need not be asked for).
+
+        Built only from public facts and ``viewer``'s own notes, never from another player's
+        private look (a list shown to one player must not tell what another saw). A misread or a
+        mix-up can make the real card missing here: the camera still reads any card, and the
+        engine then asks whether it really is that card.
+
+        The default: for each card at ``place``, the cards of its type (a type every one of whose
+        cards is carried by tokens of that type is not a candidate for an untyped token), in play,
+        that ``viewer`` does not know to lie elsewhere or not to be this card; a card ``viewer``
+        knows (or that lies face up, seen by everyone) is only itself. An empty place: any card in
+        play not known to lie elsewhere. A game narrows this where its rules say more.
+
+        >>> from engine.session import Session
+        >>> s = Session.new("carmen-cards", ["Ann", "Bob"])
+        >>> len(s.rules.candidates(s.state, "Ann/loot/top"))
+        13
+        """
+        return frozenset(c for c in self.cards_at(state, place, viewer, action) if self.fits(state, c, action, field))
+
+    def fits(self, state: GameState, card: str, action: Mapping[str, Any] | None, field: str | None) -> bool:
+        """Whether ``card`` is a card the card ``field`` of ``action`` can be (the type a play needs);
+        default: any card. Only for cards a player chooses to play: a card read to check a claim
+        (a warrant) is whatever lies there."""
+        return True
+
+    def cards_at(self, state: GameState, place: str, viewer: str | None = None,
+                 action: Mapping[str, Any] | None = None) -> frozenset[str]:
+        """The cards that can lie at ``place`` now as ``viewer`` knows the table, whatever the action
+        needs of them (see :meth:`candidates`; ``action`` may say which cards of a stack it reaches)."""
+        try:
+            where = Place.parse(place, state.players)
+        except ValueError:
+            return frozenset()
+        tokens = state.table.at(where)
+        if not tokens:
+            return frozenset(c for c in self.cards_with_back(state, None) if not self._known_elsewhere(state, c, None, viewer))
+        out: set[str] = set()
+        for token in tokens:
+            out |= self.token_candidates(state, token, viewer)
+        return frozenset(out)
+
+    def token_candidates(self, state: GameState, token: int, viewer: str | None = None) -> frozenset[str]:
+        """The cards one token can be, as ``viewer`` knows the table (see :meth:`candidates`)."""
+        everyone = state.knowledge[EVERYONE]
+        own = state.knowledge[viewer] if viewer in state.knowledge else everyone
+        if state.table.face_up(token) and everyone.card_at(token) is not None:
+            return frozenset({everyone.card_at(token)})
+        known = own.card_at(token) or everyone.card_at(token)
+        if known is not None:
+            return frozenset({known})
+        excluded = own.excluded.get(token, frozenset()) | everyone.excluded.get(token, frozenset())
+        return frozenset(c for c in self.cards_with_back(state, state.table.kind(token))
+                         if c not in excluded and not self._known_elsewhere(state, c, token, viewer))
+
+    @staticmethod
+    def _known_elsewhere(state: GameState, card: str, token: int | None, viewer: str | None) -> bool:
+        for observer in (EVERYONE, viewer):
+            if observer in state.knowledge:
+                at = state.knowledge[observer].token_of(card)
+                if at is not None and at != token:
+                    return True
+        return False
+
+    def cards_with_back(self, state: GameState, kind: str | None) -> list[str]:
+        """The cards in play a token with this back may be: its type's cards (``kind``), or for a
+        back every type shares (None) the cards of each type not all carried by typed tokens (a
+        Capital token is never under a Clue Card's back)."""
+        in_play = self.cards_in_play(state)
+        cards = [c for c in state.deck.cards.values() if in_play is None or c.id in in_play]
+        if kind is not None:
+            return [c.id for c in cards if c.kind == kind]
+        typed: dict[str, int] = {}
+        for token_kind in state.table.kinds.values():
+            if token_kind is not None:
+                typed[token_kind] = typed.get(token_kind, 0) + 1
+        total: dict[str, int] = {}
+        for c in cards:
+            total[c.kind] = total.get(c.kind, 0) + 1
+        return [c.id for c in cards if typed.get(c.kind, 0) < total[c.kind]]
+
+    def face_up_card(self, state: GameState, place: str, action: Mapping[str, Any] | None = None,
+                     field: str | None = None) -> str | None:
+        """The card a read of ``place`` (for the card ``field`` of ``action``) can only be because it
+        lies face up there and everyone saw it: a screen fills it in instead of asking again. None
+        when the read has a choice, or the card is not known to everyone, or lies face down.
+
+        >>> from engine.session import Session
+        >>> s = Session.new("carmen-cards", ["Ann", "Bob"])
+        >>> s.rules.face_up_card(s.state, "Ann/loot/top") is None
+        True
+        """
+        only = self.cards_at(state, place, None, action)
+        if len(only) != 1:
+            return None
+        card = next(iter(only))
+        token = state.knowledge[EVERYONE].token_of(card)
+        try:
+            here = Place.parse(place, state.players)
+        except ValueError:
+            return None
+        if token is None or not state.table.face_up(token) or state.table.where.get(token) != here:
+            return None
+        return card
+
+    def choose_copy(self, state: GameState, place: str, copies: Iterable[str], knower: str | None = None,
+                    taken: Iterable[str] = ()) -> str:
+        """Which of interchangeable copies (:meth:`engine.cards.Deck.copies`) to record for a card
+        read at ``place`` when a player picked it from a list (a camera reads the copy itself):
+        the copy ``knower`` (the player showing it; None: everyone) has noted at that place, else
+        a copy nobody has noted anywhere as far as ``knower`` and everyone know, else the first.
+        ``taken``: copies already used for other cards of the same action."""
+        copies = [c for c in copies if c not in set(taken)] or list(copies)
+        try:
+            tokens = set(state.table.at(Place.parse(place, state.players)))
+        except ValueError:
+            tokens = set()
+        notes = [state.knowledge[o] for o in (knower, EVERYONE) if o in state.knowledge]
+        for c in copies:
+            if any(k.token_of(c) in tokens for k in notes):
+                return c
+        for c in copies:
+            if all(k.token_of(c) is None for k in notes):
+                return c
+        return copies[0]
+
+    def hand_places(self, state: GameState, player: str) -> tuple[str, ...]:
+        """The places whose cards ``player`` holds in their hand and may look at whenever they like
+        (a demo's simulated table shows them to that player alone). Default: the places of area
+        "hand" that belong to ``player``."""
+        return tuple(str(p) for p in state.table.places(area="hand", owner=player))
 
     @abstractmethod
     def setup(self, players: tuple[str, ...], options: Mapping[str, Any]) -> GameState:

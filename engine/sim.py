@@ -15,12 +15,13 @@ True
 
 from __future__ import annotations
 
+import itertools
 import random
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from .errors import RuleViolation
-from .game import GameState
+from .game import GameState, action_from_json
 from .table import Place
 
 
@@ -99,6 +100,46 @@ class Simulator:
         """What every card lying at ``place`` really is, bottom to top (a hand, a pile)."""
         tokens = state.table.at(Place.parse(place, state.players))
         return [self.truth.cards[t] for t in tokens if t in self.truth.cards]
+
+    def hand(self, state: GameState, player: str) -> list[str]:
+        """What ``player`` really holds in their hand(s) (``Rules.hand_places``): a demo shows it to
+        that player alone, as a real player sees the cards in their hand."""
+        return [c for place in self.rules.hand_places(state, player) for c in self.cards_in(state, place)]
+
+    def prepare(self, state: GameState, action: dict) -> dict:
+        """Called before an action made outside this simulator (a family's clicks in the demo) is
+        applied: a simulated table whose truth must follow the engine's choice of token (a card
+        played from a hand that has no order) adjusts it here. Returns the action unchanged."""
+        return action
+
+    def shown_cards(self, session: Any, action: Mapping[str, Any],
+                    reads: Sequence[tuple[str, str]]) -> dict[str, str]:
+        """The cards the simulated player shows for the card ``reads`` ((card field, place) pairs) of
+        ``action`` (its other fields filled in): for each, a card really at that place that the
+        action can use (``Rules.candidates``), a combination the rules accept when there is one
+        (the Ted Hinton of a hand, not its top card; an Agent for a mission's Agent)."""
+        state = session.state
+        player = action.get("player")
+        options: list[list[str]] = []
+        for card_field, place in reads:
+            there = [self.card_at(state, place), *reversed(self.cards_in(state, place))]
+            there = list(dict.fromkeys(c for c in there if c is not None))
+            fits = self.rules.candidates(state, place, player, action, card_field)
+            options.append([c for c in there if c in fits] or there[:1])
+        if not all(options):
+            return {f: opts[0] for (f, _), opts in zip(reads, options) if opts}
+        first: dict[str, str] | None = None
+        for n, combo in enumerate(itertools.product(*options)):
+            if len(set(combo)) != len(combo) or n > 200:
+                continue
+            cards = {f: c for (f, _), c in zip(reads, combo)}
+            first = first or cards
+            try:
+                self.rules.apply(state.clone(), action_from_json({**action, **cards}, self.rules.actions))
+            except (RuleViolation, TypeError, KeyError, ValueError):
+                continue
+            return cards
+        return first or {f: opts[0] for (f, _), opts in zip(reads, options)}
 
     def random_action(self, session: Any) -> dict:
         """A random legal action (as JSON) for whoever must act, with true card identities."""

@@ -355,6 +355,43 @@ class BonnieClydeRules(Rules):
             return at
         return next((t for t in tokens if self.may_be(state, player, t, card)), None)
 
+    def cards_at(self, state: GameState, place: str, viewer: str | None = None,
+                 action: Mapping[str, Any] | None = None) -> frozenset[str]:
+        """:meth:`Rules.cards_at` with this game's rules: Bonnie and Clyde lie only under the board
+        (or captured), never in a hand, a pile or a meld; the card turned up at a deal is any other
+        card (the deck is shuffled anew). (:meth:`fits`: Ted Hinton is played with a Ted Hinton card,
+        a meld or a layoff with Evidence.)
+
+        >>> from engine.session import Session
+        >>> s = Session.new("bonnie-clyde", ["Ann", "Bob"])
+        >>> s.apply({"type": "deal", "player": "Ann", "card": "bonnie-clyde.evidence.location-1-a"}) and None
+        >>> hand = s.rules.candidates(s.state, "Bob/hand", "Bob")
+        >>> s.rules.bonnie in hand, len({s.rules.deck.name_of(c) for c in hand})
+        (False, 11)
+        """
+        assert isinstance(state, BonnieClydeState)
+        if state.phase == DEAL and place == str(FILES_PILE):
+            return frozenset(c for c in self.deck.cards if c not in self.outlaws)
+        out = super().cards_at(state, place, viewer, action)
+        try:
+            area = Place.parse(place, state.players).area
+        except ValueError:
+            area = ""
+        return out if area in ("board", "captured") else out - set(self.outlaws)
+
+    def fits(self, state: GameState, card: str, action: Mapping[str, Any] | None, field: str | None) -> bool:
+        """A Ted Hinton card for Ted Hinton, Evidence for a meld or a layoff."""
+        kind = {"hinton": HINTON, "meld": EVIDENCE, "layoff": EVIDENCE}.get(str((action or {}).get("type")))
+        return kind is None or self.kind_of(card) == kind
+
+    def token_candidates(self, state: GameState, token: int, viewer: str | None = None) -> frozenset[str]:
+        """As :meth:`Rules.token_candidates`, within what ``viewer`` (or everyone) knows of the cards
+        that left a place unseen ("one of these cards")."""
+        assert isinstance(state, BonnieClydeState)
+        observer = viewer if viewer in state.knowledge else EVERYONE
+        return frozenset(c for c in super().token_candidates(state, token, viewer)
+                         if self.may_be(state, observer, token, c) and self.may_be(state, EVERYONE, token, c))
+
     def _fit(self, state: BonnieClydeState, token: int, card: str, tokens: list[int],
              skip: str | None = None) -> None:
         """Relabel each observer's notes within ``tokens`` (one place) so that ``token`` may be ``card``."""

@@ -834,6 +834,11 @@ class CarmenUsaRules(Rules):
                               {"token": places, "state": tuple(sorted(self.state_names))}, {"card": "token"}),
                        Option("time_up", "Time ran out")))
 
+    def hand_places(self, state: GameState, player: str) -> tuple[str, ...]:
+        """None: an accuser's cards lie face up for everyone, and Capital Tokens are taken without
+        looking."""
+        return ()
+
     # --- journal ---------------------------------------------------------------------
     def where_words(self, state: CarmenUsaState, place: Place, viewer: str | None = None) -> str:
         if place.area == BOXES:

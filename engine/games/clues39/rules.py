@@ -500,6 +500,67 @@ class CluesRules(Rules):
             out.append(str(deck_two(p)))
         return tuple(out)
 
+    def cards_at(self, state: GameState, place: str, viewer: str | None = None,
+                 action: Mapping[str, Any] | None = None) -> frozenset[str]:
+        """:meth:`Rules.cards_at` with this game's rules: only the cards of the player whose place it
+        is; of a table stack or the two-sided deck only the top card (any card of a table stack after
+        Money). (:meth:`fits`: for a card played, only the cards of the type the action needs, an
+        Agent or Replicator to start a mission, a Secret or Founder of the Location's colour to add,
+        a Prestige to block...)
+
+        >>> from engine.session import Session
+        >>> s = Session.new("39-clues", ["Ann", "Bob"])
+        >>> len(s.rules.candidates(s.state, "Ann/table/1")) > 1                  # not read yet
+        True
+        >>> agents = s.rules.candidates(s.state, "Ann/hand", "Ann", {"type": "mission"}, "agent")
+        >>> {s.state.owner[c] for c in agents}, sorted({s.rules.info(s.state, c)["type"] for c in agents})
+        ({'Ann'}, ['agent', 'replicator'])
+        """
+        assert isinstance(state, CluesState)
+        try:
+            where = Place.parse(place, state.players)
+        except ValueError:
+            return frozenset()
+        tokens = state.table.at(where)
+        act = dict(action or {})
+        covered = (where.area == "table" and state.money > 0 and act.get("type") in PLAYS
+                   and act.get("player") == where.owner == state.current)
+        if where.area in ("table", "deck") and where.slot != "one" and not covered:
+            tokens = tokens[-1:]
+        out: set[str] = set()
+        for token in tokens:
+            out |= self.token_candidates(state, token, viewer)
+        return frozenset(c for c in out if state.owner.get(c) == where.owner)
+
+    def fits(self, state: GameState, card: str, action: Mapping[str, Any] | None, field: str | None) -> bool:
+        """Whether ``card`` is of the type (and colour) the card ``field`` of ``action`` needs."""
+        assert isinstance(state, CluesState)
+        action = action or {}
+        kind = action.get("type")
+        a = self.info(state, card)
+        t = a["type"]
+        mission = state.missions.get(str(action.get("mission", "")))
+        if kind == "mission":
+            if field == "agent":
+                return t in (AGENT, REPLICATOR)
+            if field == "location":
+                return t in (LOCATION, REPLICATOR)
+            return True
+        if kind == "add":
+            return t in (SECRET, FOUNDER) and (mission is None or a["colour"] in (mission.location_colour, BLACK))
+        if kind == "retrieve":
+            return self.can_retrieve(mission, a) if mission is not None else t in (AGENT, LOCATION, REPLICATOR)
+        if kind == "sabotage":
+            return t == AGENT and (mission is None or a["colour"] == mission.location_colour)
+        if kind == "steal":
+            return t == LOCATION and (mission is None or mission.location_name is None
+                                      or self.same_location(state.deck.name_of(card), mission.location_name))
+        if kind == "money":
+            return t == MONEY
+        if kind == "block":
+            return t == PRESTIGE
+        return True
+
     def _check_card(self, state: CluesState, player: str, card: str) -> Mapping[str, Any]:
         if not isinstance(card, str) or card not in state.deck:
             raise BadInput(f"{card!r} is not one of the cards in this game.")

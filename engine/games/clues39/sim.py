@@ -69,6 +69,29 @@ class CluesSimulator(Simulator):
             holder = next(tok for tok in stack if cards[tok] == card)
             cards[target], cards[holder] = cards[holder], cards[target]
 
+    def prepare(self, state: GameState, action: dict) -> dict:
+        """A card a family plays from a simulated hand (the demo's clicks): the engine takes the hand's
+        top token for it, so the truth first lets the top tokens hold the cards played, in the order
+        the engine takes them (as :meth:`random_action` does for its own plays)."""
+        assert isinstance(state, CluesState)
+        p = action.get("player")
+        if p not in state.players:
+            return action
+        fields = ("agent", "location") if action.get("type") == "mission" else ("card",)
+        stack = state.table.at(hand(p))
+        tokens: list[int] = []
+        for name in fields:
+            card = action.get(name)
+            if (not isinstance(card, str) or card not in state.deck or state.deck.card(card).kind != ONE
+                    or state.knowledge[EVERYONE].token_of(card) is not None):
+                continue
+            tok = next((t for t in stack if self.truth.cards.get(t) == card and t not in tokens), None)
+            if tok is not None:
+                tokens.append(tok)
+        if tokens:
+            self._from_hand_first(state, p, tokens)
+        return action
+
     def _legal(self, session: Any, action: dict) -> bool:
         try:
             session.rules.apply(session.state.clone(), action_from_json(action, session.rules.actions))

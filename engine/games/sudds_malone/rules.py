@@ -1504,6 +1504,18 @@ class SuddsRules(Rules):
             return "your hunch cards" if where.owner == viewer else f"{where.owner}'s hunch cards"
         return place
 
+    def fits(self, state: GameState, card: str, action: Mapping[str, Any] | None, field: str | None) -> bool:
+        """A stoolie is revealed with a stoolie card."""
+        if (action or {}).get("type") == "use_stoolie" and field == "stoolie":
+            return self.role.get(card) == "stoolie"
+        return True
+
+    def hand_places(self, state: GameState, player: str) -> tuple[str, ...]:
+        """What a player holds: their hunch cards (those just drawn, then those kept) and the
+        suspects they found."""
+        return tuple(str(p) for p in (drawn_place(player), hunches_place(player), found_place(player))
+                     if state.table.count(p))
+
     def cards_in_play(self, state: GameState) -> frozenset[str]:
         """Every card but the Case cards past the box's count (Game Setup 8) and the hunch cards left in the
         box for this number of players (Game Setup 7)."""
