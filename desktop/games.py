@@ -192,6 +192,11 @@ class GameController(QObject):
         in_play = self.session.rules.cards_in_play(self.session.state)
         return sorted(((c.id, c.name) for c in cards if in_play is None or c.id in in_play), key=lambda c: c[1])
 
+    def cards_with_back(self, kind: str | None) -> list[str]:
+        """Every card in play a card with this back (a type; None: a back types share) may be
+        (``Rules.cards_with_back``): what a camera may read there."""
+        return self.session.rules.cards_with_back(self.session.state, kind)
+
     def in_play(self, card_id: str) -> bool:
         """Whether this game's setup put the card on the table (a game may leave some in the box)."""
         cards = self.session.rules.cards_in_play(self.session.state)
@@ -215,6 +220,54 @@ class GameController(QObject):
             return []
         return self.simulator.cards_in(self.session.state, place)
 
+    def candidates(self, place: str, viewer: str | None = None, action: Mapping[str, Any] | None = None,
+                   field: str | None = None) -> frozenset[str]:
+        """The cards that can lie at ``place`` now as ``viewer`` knows the table (None: the shared
+        screen), for the card ``field`` of ``action`` (``Rules.candidates``): what a list offers."""
+        return self.session.rules.candidates(self.session.state, place, viewer, action, field)
+
+    def face_up_card(self, place: str, action: Mapping[str, Any] | None = None, field: str | None = None) -> str | None:
+        """The card at ``place`` that everyone saw and that lies face up there, when a read of it can
+        only be that card (``Rules.face_up_card``): it is filled in, never asked for again."""
+        return self.session.rules.face_up_card(self.session.state, place, action, field)
+
+    def fits(self, card: str, action: Mapping[str, Any], field: str) -> bool:
+        """Whether ``card`` is a card the card ``field`` of ``action`` can be (``Rules.fits``)."""
+        return self.session.rules.fits(self.session.state, card, action, field)
+
+    def refusal(self, action: Mapping[str, Any]) -> RuleViolation | None:
+        """Why the engine would refuse ``action`` now (tried on a copy of the game), or None."""
+        from engine.game import action_from_json
+        try:
+            self.session.rules.apply(self.session.state.clone(), action_from_json(action, self.session.rules.actions))
+        except RuleViolation as exc:
+            return exc
+        return None
+
+    def choose_copy(self, place: str, copies: list[str], knower: str | None = None,
+                    taken: list[str] | tuple[str, ...] = ()) -> str:
+        """Which of interchangeable copies a card picked from a list is (``Rules.choose_copy``); on the
+        simulated table, the copy really lying there."""
+        if self.simulator is not None:
+            there = [c for c in [self.true_card_at(place), *reversed(self.true_cards_in(place))]
+                     if c in copies and c not in taken]
+            if there:
+                return there[0]
+        return self.session.rules.choose_copy(self.session.state, place, copies, knower, taken)
+
+    def simulated_hand(self, player: str) -> list[str]:
+        """Demo mode only: what ``player`` really holds in their hand(s) on the simulated table."""
+        if self.simulator is None:
+            return []
+        return self.simulator.hand(self.session.state, player)
+
+    def shown_cards(self, action: Mapping[str, Any], reads: list[tuple[str, str]]) -> dict[str, str]:
+        """Demo mode only: the cards the simulated player shows the camera for these reads (card
+        field, place) of ``action``: the cards there that the action needs."""
+        if self.simulator is None:
+            return {}
+        return self.simulator.shown_cards(self.session, action, reads)
+
     def words(self, value: Any, viewer: str | None = None) -> str:
         """A place or a value as a player would say it ("your Top Loot card" to ``viewer``)."""
         return self.session.rules.place_words(self.session.state, str(value), viewer)
@@ -224,6 +277,9 @@ class GameController(QObject):
         """Send an action to the engine; returns its events, or raises RuleViolation (a rule forbids
         it) or MoveNotSaved (it could not be written to the file); either way nothing changed."""
         before = self.session.current
+        if self.simulator is not None:
+            # The simulated table follows the engine's choice of token for a card from a hand.
+            self.simulator.prepare(self.session.state, dict(action))
         try:
             events = self.session.apply(dict(action))
         except StoreError as exc:

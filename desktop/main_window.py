@@ -287,24 +287,53 @@ class MainWindow(QMainWindow):
         assert c is not None
         reads = [tuple(r) for r in reads]
         player = action.get("player", "")
+        if not private:
+            # A card lying face up that everyone saw is known: it is filled in, never asked for again.
+            known = {f: card for f, place in reads if (choices or {}).get(f) is None
+                     and (card := c.face_up_card(place, action, f)) is not None}
+            if known:
+                action = {**action, **known}
+                left = [(f, place) for f, place in reads if f not in known]
+                if left and any(not c.fits(card, action, f) for f, card in known.items()):
+                    # A card lying face up that cannot do what is asked (a Secret as a mission's
+                    # Location): the engine's refusal at once, not after the other card is read.
+                    trial = {**action, **{f: next(iter(sorted(c.candidates(place, None, action, f))), "")
+                                          for f, place in left}}
+                    problem = c.refusal(trial)
+                    if problem is not None:
+                        self.table.complain(problem)
+                        self.table.refresh()
+                        return
+                if left:
+                    what = "the card" if len(left) == 1 else f"the {len(left)} cards"
+                    heading = (heading.split("\n")[0] + f"\nFlip {what} face up for everyone ("
+                               + "; ".join(f"{c.words(place)}: {c.deck.name_of(known[f])}"
+                                           for f, place in reads if f in known) + ", already face up).")
+                reads = left
+            if not reads:
+                if not self.table.send(action):
+                    self.table.refresh()
+                return
         camera = self._camera_note(("Hold the card up to the camera, face to the lens" if private else
                                     "Flip the card face up in front of the camera" if len(reads) == 1 else
                                     "Flip the cards face up in front of the camera"))
+        shown = c.shown_cards(action, reads) if c.demo else {}
         hints = {}
         if private and c.demo:
             # The simulated player is looking at the card: behind the gate, only they see this.
             for card_field, place in reads:
-                if (choices or {}).get(card_field) is not None:
+                if (choices or {}).get(card_field) is not None or shown.get(card_field) is None:
                     # one of several cards there: the simulated player may choose any of them
                     continue
-                hints[card_field] = f"On the simulated table this card is: {c.deck.name_of(c.true_card_at(place))}"
+                hints[card_field] = f"On the simulated table this card is: {c.deck.name_of(shown[card_field])}"
 
         def make_entry() -> CardEntry:
             entry = CardEntry(c, heading, reads, lambda cards: {**action, **cards},
                               submit_text="Note it in my journal" if private else
                               ("This is the card" if len(reads) == 1 else "These are the cards"),
                               hints=hints, camera_note=camera, choices=choices,
-                              show_to_camera=self._simulated_show([place for _, place in reads]))
+                              viewer=player if private else None, action=action,
+                              show_to_camera=self._simulated_hold_up([shown.get(f) for f, _ in reads]))
             entry.done.connect(self._entry_done)
             self.entry = entry
             return entry
@@ -353,10 +382,11 @@ class MainWindow(QMainWindow):
 
         def make_entry() -> CardEntry:
             chooser = CardListChooser(c, read["field"], place, least=read["least"], most=read["most"],
-                                      kinds=read["kinds"], hint=hint, demo_cards=shown)
+                                      kinds=read["kinds"], hint=hint, demo_cards=shown,
+                                      viewer=player if private else None, action=action)
             entry = CardEntry(c, read["heading"], [], lambda cards: {**action, **cards},
                               submit_text="Note them in my journal" if private else "These are the cards",
-                              camera_note=camera, choosers=[chooser],
+                              camera_note=camera, choosers=[chooser], action=action,
                               show_to_camera=self._simulated_hold_up(shown))
             entry.done.connect(self._entry_done)
             self.entry = entry
@@ -459,7 +489,7 @@ class MainWindow(QMainWindow):
         entry = CardEntry(c, "Flip the cards nobody saw", [tuple(r) for r in reads], dict,
                           submit_text="These are the cards", send=keep,
                           camera_note=self._camera_note("Flip each card face up in front of the camera"),
-                          show_to_camera=self._simulated_show([place for _, place in reads]))
+                          show_to_camera=self._simulated_hold_up([c.true_card_at(place) for _, place in reads]))
         entry.done.connect(self._back_to_story)
         entry.cancelled.connect(self._back_to_story)
         self._clear_flip_page()
@@ -477,18 +507,13 @@ class MainWindow(QMainWindow):
             return None
         return f"{text} \u2014 or pick from the list."
 
-    def _simulated_show(self, places: list[str]):
+    def _simulated_hold_up(self, cards: list):
         """Demo mode: a button that holds the virtual cards up to the simulated camera."""
         c = self.controller
-        if c is None or not c.demo or self.camera_panel.simulated is None:
-            return None
-        return self._simulated_hold_up([c.true_card_at(p) for p in places])
-
-    def _simulated_hold_up(self, cards: list):
-        c = self.controller
+        cards = [card for card in cards if card]
         if c is None or not c.demo or self.camera_panel.simulated is None or not cards:
             return None
-        return lambda: self.camera_panel.simulated.hold_up([card for card in cards if card])
+        return lambda: self.camera_panel.simulated.hold_up(cards)
 
     def _card_seen(self, card_id: str) -> None:
         self.sounds.play("tick")
@@ -519,7 +544,8 @@ class MainWindow(QMainWindow):
         def content() -> JournalView:
             journal = c.session.journal(player, c.assist)
             body = self.table.table.journal_widget(journal) if self.table.table is not None else None
-            view = JournalView(journal, {k: kind.name for k, kind in c.deck.kinds.items()}, body)
+            hand = [c.deck.name_of(card) for card in c.simulated_hand(player)] if c.demo else None
+            view = JournalView(journal, {k: kind.name for k, kind in c.deck.kinds.items()}, body, hand=hand)
             view.hide_requested.connect(self.gate.close_private)
             return view
 

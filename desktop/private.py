@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QAbstractScrollArea, QApplicat
 from engine.game import Journal
 
 from .drawn import NotebookPage
-from .widgets import button, label, literal
+from .widgets import button, label, literal, natural_key
 
 IDLE_HIDE_MS = 45_000
 
@@ -151,6 +151,24 @@ class WrapInsidePadding(QStyledItemDelegate):
         return super().sizeHint(inside, index)
 
 
+def hand_words(names: list[str]) -> str:
+    """The cards a player holds on the simulated table, in a line: alike cards counted.
+
+    >>> hand_words(["Ted Hinton", "Dallas, Texas", "Ted Hinton"])
+    'In your hand on the simulated table (3 cards): Dallas, Texas; Ted Hinton \u00d72.'
+    >>> hand_words([])
+    'Your hand on the simulated table is empty.'
+    """
+    if not names:
+        return "Your hand on the simulated table is empty."
+    counts: dict[str, int] = {}
+    for name in names:
+        counts[name] = counts.get(name, 0) + 1
+    shown = "; ".join(name if n == 1 else f"{name} \u00d7{n}" for name, n in
+                      sorted(counts.items(), key=lambda kv: natural_key(kv[0])))
+    return f"In your hand on the simulated table ({len(names)} card{'s' if len(names) != 1 else ''}): {shown}."
+
+
 class JournalView(QWidget):
     """A player's Evidence Journal: the game's own view of the notes (or a table per card type),
     then what was worked out, each with its reason."""
@@ -160,7 +178,9 @@ class JournalView(QWidget):
     FITS_ITS_PAGE = True
 
     def __init__(self, journal: Journal, kind_names: dict[str, str], body: QWidget | None = None,
-                 parent: QWidget | None = None) -> None:
+                 parent: QWidget | None = None, hand: list[str] | None = None) -> None:
+        """``hand``: on a demo's simulated table, the names of the cards this player really holds
+        (shown above the journal, as a real player sees their hand); None in a real game."""
         super().__init__(parent)
         self.setObjectName("journal")
         layout = QVBoxLayout(self)
@@ -171,6 +191,10 @@ class JournalView(QWidget):
         hide.clicked.connect(self.hide_requested)
         top.addWidget(hide)
         layout.addLayout(top)
+        if hand is not None:
+            held = label(hand_words(hand), "banner")
+            held.setObjectName("journal:simulated-hand")
+            layout.addWidget(held)
         self.body = body if body is not None else self._by_kind(journal, kind_names)
         if self.body.layout() is not None:
             share_width_by_need(self.body.layout())

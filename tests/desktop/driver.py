@@ -119,17 +119,37 @@ class Driver:
     def roll(self, kind: str) -> None:
         self.click(f"rolled:{kind}")
 
-    def choose(self, field: str, card_id: str) -> None:
+    def line(self, field: str, card_id: str):
+        """The line of the list ``field`` that stands for ``card_id`` (one line per distinct card:
+        any of its copies), scrolled into sight; None when it is not listed."""
         lst = self.find(f"choose:{field}", QListWidget)
-        for i in range(lst.count()):
-            if lst.item(i).data(Qt.UserRole) == card_id:
-                rect = lst.visualItemRect(lst.item(i))
-                lst.scrollToItem(lst.item(i))
-                rect = lst.visualItemRect(lst.item(i))
-                self.qtbot.mouseClick(lst.viewport(), Qt.LeftButton, pos=rect.center())
-                assert lst.selectedItems() and lst.selectedItems()[0].data(Qt.UserRole) == card_id
-                return
-        raise AssertionError(f"{card_id} is not offered in {field}")
+        deck = self.session.rules.deck
+        copies = deck.copies(card_id) if card_id in deck and hasattr(deck, "copies") else (card_id,)
+        for wanted in (card_id, *copies):
+            for i in range(lst.count()):
+                if wanted in line_cards(lst.item(i)):
+                    lst.scrollToItem(lst.item(i))
+                    return lst.item(i)
+        return None
+
+    def choose(self, field: str, card_id: str) -> None:
+        """Click the line of ``card_id`` in the list ``field`` (a line stands for every copy of a card)."""
+        lst = self.find(f"choose:{field}", QListWidget)
+        item = self.line(field, card_id)
+        if item is None and self.visible(f"every:{field}"):
+            self.click(f"every:{field}")          # not among the cards the engine expects there
+            item = self.line(field, card_id)
+        if item is None:
+            raise AssertionError(f"{card_id} is not offered in {field}")
+        rect = lst.visualItemRect(item)
+        self.qtbot.mouseClick(lst.viewport(), Qt.LeftButton, pos=rect.center())
+        if lst.selectionMode() != lst.SelectionMode.NoSelection:
+            assert lst.selectedItems() and lst.selectedItems()[0] is item
+
+    def choose_cards(self, field: str, cards: list[str]) -> None:
+        """Click a list of several cards: once per card (a line of copies takes one more per click)."""
+        for card in cards:
+            self.choose(field, card)
 
     def peek(self, place: str, *, reveal: bool = True) -> None:
         """Click a slot, pass the gate, and note the true card privately."""
@@ -164,6 +184,15 @@ class Driver:
 
     def end_turn(self) -> None:
         self.click("action:end_turn")
+
+
+def line_cards(item) -> tuple[str, ...]:
+    """The cards a line of a card list stands for (every copy of one card)."""
+    try:
+        from desktop.card_entry import COPIES
+    except ImportError:              # a list of one line per physical card
+        return (item.data(Qt.UserRole),)
+    return tuple(item.data(COPIES) or ())
 
 
 def open_demo_table(window, qtbot, game: str, names: list[str], options: dict | None = None) -> Driver:

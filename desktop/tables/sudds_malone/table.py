@@ -45,7 +45,7 @@ from ...drawn.items import paint_player_disc
 from ...drawn.palette import named_colour
 from ...private import journal_table
 from ...table_base import GameTable, ShelfScreen, TableShell
-from ...widgets import WrappingButton, clear_layout, label, plain_tip
+from ...widgets import WrappingButton, clear_layout, label, natural_key, plain_tip
 from . import dice as pool_dice
 from .board import (BoardArea, CaseCard, CityMap, ColumnChoice, ColumnLook, ConspiracyCard, DicePool, DistrictLook,
                     PaintedChoice, PlayerSheet, PlayerTab, PoolDie, SheetData, SnitchChoice, Words, paint_pool_die)
@@ -822,7 +822,7 @@ class SuddsTable(GameTable):
         self.panel_title.setText(f"{self.player}, the deal: the Flimflam card on each location (by its back), the one "
                                  f"face up on the Conspiracy, the 4 Case cards of the display.")
         ffs = [(c.id, self._ff_label(c.id)) for c in self.rules.deck.of_kind("flimflam")]
-        cases = sorted(((c, self.name(c)) for c in self.state.cases_in_play), key=lambda x: x[1])
+        cases = sorted(((c, self.name(c)) for c in self.state.cases_in_play), key=lambda x: natural_key(x[1]))
         city = self.sel.setdefault("city", {})
         widgets = []
         for loc in self.rules.box.locations:
@@ -1162,7 +1162,7 @@ class SuddsTable(GameTable):
         need = min(4 - (len(self.state.display) - (len(picks) - from_deck)), self.state.case_deck - from_deck)
         del refill[need:]
         refill += [""] * (need - len(refill))
-        pool = sorted(self.rules.case_pool(self.state), key=self.name)
+        pool = sorted(self.rules.case_pool(self.state), key=lambda c: natural_key(self.name(c)))
         if self.simulator is not None:
             spare = [c for c in pool if c not in refill]
             self.rng.shuffle(spare)
@@ -1248,8 +1248,8 @@ class SuddsTable(GameTable):
         b = self.state.boards[self.player]
         self.panel_title.setText(f"{self.player}, close a case: which Case card do you play, and how do you pay?")
         known = [(c, f"{self.name(c)} (taken from the display)") for c in b.hand_known]
-        pool = [(c, self.name(c)) for c in sorted(self.rules.case_pool(self.state), key=self.name)] \
-            if b.hand_unknown else []
+        pool = [(c, self.name(c)) for c in sorted(self.rules.case_pool(self.state),
+                                                  key=lambda c: natural_key(self.name(c)))] if b.hand_unknown else []
         card = self.sel.get("card")
         widgets: list[QWidget] = [self._labelled("The Case card you play", self._combo(
             "sm:close:card", known + pool, card, self._close_card))]
@@ -1366,7 +1366,8 @@ class SuddsTable(GameTable):
         if "hand" in over:
             items = [(c, self.name(c)) for c in b.hand_known]
             if b.hand_unknown:
-                items += [(c, self.name(c)) for c in sorted(self.rules.case_pool(self.state), key=self.name)]
+                items += [(c, self.name(c)) for c in sorted(self.rules.case_pool(self.state),
+                                                            key=lambda c: natural_key(self.name(c)))]
             for i in range(over["hand"]):
                 widgets.append(self._labelled(f"Case card put back ({i + 1})", self._combo(
                     f"sm:back:hand{i}", items, hand[i], lambda v, i=i: hand.__setitem__(i, v))))

@@ -56,11 +56,8 @@ def game(table):
 def pick_cards(t, cards: list[str]) -> None:
     """The shell's list read on the shared screen: select the Evidence cards laid face up, then send."""
     assert t.window.stack.currentWidget() is t.window.flip_page
-    lst = t.find("choose:cards")
-    lst.clearSelection()
-    for row in range(lst.count()):
-        if lst.item(row).data(Qt.UserRole) in cards:
-            lst.item(row).setSelected(True)
+    t.window.entry.chooser("cards").clear()
+    t.choose_cards("cards", cards)
     t.click("entry:submit")
 
 
@@ -604,18 +601,30 @@ def test_a_whole_hand_read_by_the_simulated_camera(table, qtbot):
     assert reads > 20                                     # a whole hand, not a few turns
 
 
-def test_a_meld_lists_its_cards_in_the_order_they_were_laid(game):
-    """The shell's list read keeps the order cards were picked (or seen by the camera), and a
-    second click takes a card back out."""
+def test_a_meld_picks_alike_cards_from_one_line_counted(game):
+    """Six identical Kaufman cards are one line, "Kaufman, Texas \u00d76": each click on it takes one more
+    (the line says how many), "Take the last card back" takes one back, and a click on a line whose
+    cards are all chosen takes them all back."""
+    from desktop.card_entry import COPIES
+    from tests.desktop.in_sight import click_in_sight
+
     t = game
     deal_and_draw(t)
     t.click("action:meld")
     lst = t.find("choose:cards")
-    rows = {lst.item(r).data(Qt.UserRole): lst.item(r) for r in range(lst.count())}
-    for card in (E(1, "c"), E(1, "a"), E(1, "b")):
-        rows[card].setSelected(True)
+    kaufman = [lst.item(r) for r in range(lst.count()) if E(1, "a") in lst.item(r).data(COPIES)]
+    assert len(kaufman) == 1 and kaufman[0].text() == "Kaufman, Texas \u00d76"
+    assert sum(1 for r in range(lst.count()) if lst.item(r).text().startswith("Kaufman")) == 1
+    for _ in range(3):
+        t.choose("cards", E(1, "a"))
     chooser = t.window.entry.chooser("cards")
-    assert chooser.cards() == [E(1, "c"), E(1, "a"), E(1, "b")]
-    rows[E(1, "a")].setSelected(False)
-    assert chooser.cards() == [E(1, "c"), E(1, "b")]
-    assert t.text("status:cards").startswith("2 of 3 or more chosen: Kaufman, Texas (c), Kaufman, Texas (b)")
+    assert len(chooser.cards()) == 3 and {t.name(c) for c in chooser.cards()} == {"Kaufman, Texas"}
+    assert kaufman[0].text() == "\u2714 Kaufman, Texas \u00d76 \u2014 3 chosen"
+    assert t.text("status:cards").startswith("3 of 3 or more chosen: Kaufman, Texas \u00d73")
+    click_in_sight(t.find("undo:cards"))
+    assert len(chooser.cards()) == 2 and kaufman[0].text().endswith("2 chosen")
+    for _ in range(4):
+        t.choose("cards", E(1, "a"))
+    assert len(chooser.cards()) == 6 and kaufman[0].text().endswith("6 chosen")
+    t.choose("cards", E(1, "a"))                   # all six chosen: a click takes them back
+    assert chooser.cards() == [] and kaufman[0].text() == "Kaufman, Texas \u00d76"

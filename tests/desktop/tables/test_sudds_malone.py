@@ -552,10 +552,7 @@ def test_a_hunch_drawn_and_kept_behind_the_privacy_gate(table, gumshoe_home):
     drawn = list(t.session.state.hunches_in_play[:3])
     assert t.window.stack.currentWidget() is t.window.gate
     t.click("gate:reveal")
-    lst = t.find("choose:drawn")
-    for row in range(lst.count()):
-        if lst.item(row).data(Qt.UserRole) in drawn:
-            lst.item(row).setSelected(True)
+    t.choose_cards("drawn", list(drawn))
     t.click("entry:submit")
     assert not t.visible("entry-error") and not t.visible("question"), visible_texts(t.window)
     names = [t.session.rules.deck.name_of(c) for c in drawn]
@@ -642,17 +639,14 @@ def test_hunch_card_lists_offer_only_the_cards_in_play(table, gumshoe_home):
     assert listed(t, "choose:drawn") == in_play
     t.window._card_seen(sorted(left_out)[0])               # the camera reads a card left in the box
     assert "this game leaves that card in the box" in " ".join(visible_texts(t.window))
-    lst = t.find("choose:drawn")
     drawn = list(state.hunches_in_play[:3])
-    for row in range(lst.count()):
-        if lst.item(row).data(Qt.UserRole) in drawn:
-            lst.item(row).setSelected(True)
+    t.choose_cards("drawn", drawn)
     t.click("entry:submit")
     assert sorted(t.session.state.drawn) == sorted(drawn)
     assert board(t, "Bob").cash >= 1
     t.click("action:buy_hunch")
     t.click("gate:reveal")
-    assert listed(t, "choose:card") == in_play
+    assert listed(t, "choose:card") == in_play - set(drawn)     # the three Bob drew are in his hands
 
 
 def test_the_score_sheet_says_how_cash_counts_at_the_end(game):
@@ -817,10 +811,7 @@ def gate_pick(t, place: str, field: str = "card", card: str | None = None) -> No
 def gate_pick_list(t, field: str, cards: list[str]) -> None:
     assert t.window.stack.currentWidget() is t.window.gate, "no privacy gate"
     t.click("gate:reveal")
-    lst = t.find(f"choose:{field}")
-    for row in range(lst.count()):
-        if lst.item(row).data(Qt.UserRole) in cards:
-            lst.item(row).setSelected(True)
+    t.choose_cards(field, list(cards))
     t.click("entry:submit")
     assert not t.visible("entry-error") and not t.visible("question"), visible_texts(t.window)
 
