@@ -544,8 +544,8 @@ class MainWindow(QMainWindow):
         def content() -> JournalView:
             journal = c.session.journal(player, c.assist)
             body = self.table.table.journal_widget(journal) if self.table.table is not None else None
-            hand = [c.deck.name_of(card) for card in c.simulated_hand(player)] if c.demo else None
-            view = JournalView(journal, {k: kind.name for k, kind in c.deck.kinds.items()}, body, hand=hand)
+            held = [c.deck.name_of(card) for card in c.simulated_hand(player)]
+            view = JournalView(journal, {k: kind.name for k, kind in c.deck.kinds.items()}, body, hand=held or None)
             view.hide_requested.connect(self.gate.close_private)
             return view
 

@@ -27,6 +27,7 @@ from phones.qr import qr_modules
 
 from .card_entry import card_names
 from .games import GameController, MoveNotSaved, public_texts
+from .private import hand_words
 from .widgets import button, clear_layout, label
 
 #: answers remembered per game (by answer id), so one sent twice is applied once
@@ -140,7 +141,10 @@ class PhoneTable(QObject):
         if not self.on:
             return
         question = self.open.question if self.open is not None and self.open.question.player == player else None
-        snapshot = player_snapshot(self.controller.session, player, self.controller.assist, question)
+        c = self.controller
+        held = [c.deck.name_of(card) for card in c.simulated_hand(player)]
+        hand = hand_words(held) if held else None
+        snapshot = player_snapshot(c.session, player, c.assist, question, hand)
         self.server.publish(player, snapshot, question)
 
     # --- questions -----------------------------------------------------------------------------

@@ -156,11 +156,7 @@ def hand_words(names: list[str]) -> str:
 
     >>> hand_words(["Ted Hinton", "Dallas, Texas", "Ted Hinton"])
     'In your hand on the simulated table (3 cards): Dallas, Texas; Ted Hinton \u00d72.'
-    >>> hand_words([])
-    'Your hand on the simulated table is empty.'
     """
-    if not names:
-        return "Your hand on the simulated table is empty."
     counts: dict[str, int] = {}
     for name in names:
         counts[name] = counts.get(name, 0) + 1
@@ -180,7 +176,8 @@ class JournalView(QWidget):
     def __init__(self, journal: Journal, kind_names: dict[str, str], body: QWidget | None = None,
                  parent: QWidget | None = None, hand: list[str] | None = None) -> None:
         """``hand``: on a demo's simulated table, the names of the cards this player really holds
-        (shown above the journal, as a real player sees their hand); None in a real game."""
+        (shown above the journal, as a real player sees their hand); None in a real game, or when
+        the player holds nothing."""
         super().__init__(parent)
         self.setObjectName("journal")
         layout = QVBoxLayout(self)

@@ -20,9 +20,11 @@ LOG_LINES = 40
 
 
 def player_snapshot(session: Session, player: str, assist: Assist | str,
-                    question: PhoneQuestion | None = None) -> dict[str, Any]:
+                    question: PhoneQuestion | None = None, hand: str | None = None) -> dict[str, Any]:
     """``player``'s page: their journal (cards by type, then what was worked out, with reasons),
-    the newest lines of what they saw happen, whose turn it is and their open question."""
+    the newest lines of what they saw happen, whose turn it is and their open question.
+    ``hand``: on a demo's simulated table, what this player really holds, in words (the desktop's
+    simulator knows it; a real player sees their own hand): shown above their journal."""
     journal = session.journal(player, assist)
     deck = session.rules.deck
     groups = []
@@ -50,6 +52,7 @@ def player_snapshot(session: Session, player: str, assist: Assist | str,
             "groups": groups,
             "deductions": [{"text": d.text, "reason": d.reason} for d in journal.deductions],
         },
+        "hand": hand,
         "log": session.log_for(player)[-LOG_LINES:],
         "question": question.to_json() if question is not None and question.player == player else None,
     }

@@ -72,6 +72,8 @@
     $("turn").textContent = s.turn;
     $("prompt").textContent = s.prompt;
     showJournal(s.journal);
+    $("j-hand").hidden = !s.hand;
+    $("j-hand").textContent = s.hand || "";
     showLog(s.log);
     showQuestion(s.question);
   }
