@@ -27,6 +27,19 @@ FIND_FROM = 8
 CHOSEN_BACKGROUND = QColor("#CFE3FF")
 
 
+def counted_names(names: Iterable[str]) -> str:
+    """Card names in a line, alike ones counted, in the order first named ("; " between them: a
+    name may hold a comma).
+
+    >>> counted_names(["Dallas, Texas", "Ted Hinton", "Dallas, Texas"])
+    'Dallas, Texas \u00d72; Ted Hinton'
+    """
+    counts: dict[str, int] = {}
+    for name in names:
+        counts[name] = counts.get(name, 0) + 1
+    return "; ".join(name if n == 1 else f"{name} \u00d7{n}" for name, n in counts.items())
+
+
 def card_lines(controller: GameController, card_ids: Iterable[str]) -> list[tuple[tuple[str, ...], str]]:
     """One line per distinct card among ``card_ids``: (the copies it stands for, in file order; its
     words, "Ted Hinton \u00d715" when several copies may be it), in natural order of the names."""
@@ -95,7 +108,11 @@ class _Chooser(QWidget):
         layout.addWidget(self.list, 1)
         self.every = button("Not in the list? Show every card", name=f"every:{self.field}")
         self.every.clicked.connect(self.show_every_card)
-        layout.addWidget(self.every, 0, Qt.AlignLeft)
+        #: the buttons under the list, side by side
+        self.below = QHBoxLayout()
+        self.below.addWidget(self.every)
+        self.below.addStretch(1)
+        layout.addLayout(self.below)
         pool = set(self.pool)
         offered = [c for c in offered if c in pool]
         self._fill(offered or self.pool)
@@ -329,7 +346,7 @@ class CardListChooser(_Chooser):
         self.list.installEventFilter(self)
         self.undo = button("Take the last card back", name=f"undo:{self.field}")
         self.undo.clicked.connect(self.take_back)
-        self.layout().addWidget(self.undo, 0, Qt.AlignLeft)
+        self.below.insertWidget(0, self.undo)
         self._show_count()
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
@@ -396,11 +413,7 @@ class CardListChooser(_Chooser):
     def _show_count(self) -> None:
         self._show_chosen()
         chosen = self.cards()
-        counts: dict[str, int] = {}
-        for c in chosen:
-            name = self.controller.deck.name_of(c)
-            counts[name] = counts.get(name, 0) + 1
-        names = ", ".join(name if n == 1 else f"{name} \u00d7{n}" for name, n in counts.items())
+        names = counted_names(self.controller.deck.name_of(c) for c in chosen)
         self.status.setText(f"{len(chosen)} of {self._count_words()} chosen" + (f": {names}" if names else ""))
         if hasattr(self, "undo"):
             self.undo.setEnabled(bool(self.chosen))

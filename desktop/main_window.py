@@ -17,7 +17,7 @@ from engine.errors import RuleViolation
 from engine.store import StoreError
 
 from .camera import CameraPanel
-from .card_entry import CardChooser, CardEntry, CardListChooser
+from .card_entry import CardChooser, CardEntry, CardListChooser, counted_names
 from .end_screen import EndScreen
 from .games import GameController, clean_temp_files
 from .new_game_screen import NewGameScreen
@@ -376,7 +376,7 @@ class MainWindow(QMainWindow):
         shown = (read["demo_cards"] or (c.true_cards_in(place) if private else [])) if c.demo else []
         if shown:
             # Behind the gate only the player sees this; on the shared screen only cards being laid face up.
-            names = ", ".join(c.deck.name_of(card) for card in shown)
+            names = counted_names(c.deck.name_of(card) for card in shown)
             hint = (f"On the simulated table these cards are: {names}" if private else
                     f"On the simulated table, {player} lays: {names}")
 

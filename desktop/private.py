@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QAbstractScrollArea, QApplicat
 from engine.game import Journal
 
 from .drawn import NotebookPage
+from .card_entry import counted_names
 from .widgets import button, label, literal, natural_key
 
 IDLE_HIDE_MS = 45_000
@@ -157,11 +158,7 @@ def hand_words(names: list[str]) -> str:
     >>> hand_words(["Ted Hinton", "Dallas, Texas", "Ted Hinton"])
     'In your hand on the simulated table (3 cards): Dallas, Texas; Ted Hinton \u00d72.'
     """
-    counts: dict[str, int] = {}
-    for name in names:
-        counts[name] = counts.get(name, 0) + 1
-    shown = "; ".join(name if n == 1 else f"{name} \u00d7{n}" for name, n in
-                      sorted(counts.items(), key=lambda kv: natural_key(kv[0])))
+    shown = counted_names(sorted(names, key=natural_key))
     return f"In your hand on the simulated table ({len(names)} card{'s' if len(names) != 1 else ''}): {shown}."
 
 
