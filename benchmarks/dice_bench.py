@@ -5,6 +5,7 @@
     python benchmarks/dice_bench.py --smoke    # 1 rendered frame + 2 photos: it still runs (figures mean nothing)
     python benchmarks/dice_bench.py --part real --wrong   # real photos only, listing every wrong value
     python benchmarks/dice_bench.py --part real --where   # ... and where the dice go (value, size, sharpness, look)
+    python benchmarks/dice_bench.py --part colours        # dice colours taught by the family against the shipped palette
 
 Rendered: vision.dice_synthetic.DiceTable pools of 12-16 dice, every colour of the palette and
 every face, any rotation, about 30% of the dice pushed against a neighbour, soft shadows,
@@ -25,6 +26,14 @@ unsure (the reader says it cannot tell: the player taps it) / missed (no reading
 "no die": readings where no die is (the sure ones among them in brackets). Time: CPU time per
 frame, one thread, the least of 3 reads of the frame (--repeat; on a shared machine the other
 programs' load otherwise decides the figure); median and 95th percentile over the frames.
+Colours (--part colours; --smoke runs it too): the family teaching the camera its dice
+(vision.dice_colours), simulated. Per dice set (the photos of one day), tuning-half photos are
+chosen until every kind of die found is shown --least times, their dice grouped and each group
+named after the most common colour label of its dice (benchmarks/dice_dev_colours.json: named by
+eye, the photos' labels have none); then the check-half photos are read with the shipped and the
+taught palette in the same run: dice with a known colour, with the right one, with a wrong one,
+and readings whose place or value changed (must stay at zero). Also rendered pools with two
+colours the shipped palette lacks, taught from one pool under the same lamp.
 --where splits the real dice by value, by the side of their labelled box, by sharpness (the
 variance of the Laplacian in the box) and by look (neutral light, neutral dark, coloured: the
 median Lab colour of the middle half of the box), each into right / unsure / missed / wrong.
@@ -49,6 +58,7 @@ sys.path.insert(0, str(ROOT))
 
 from vision.dice import UNKNOWN_COLOUR, DicePoolReader  # noqa: E402
 from vision.dice_synthetic import DiceTable  # noqa: E402
+from vision.synthetic import Degradation  # noqa: E402
 
 DICE_DEV = ROOT.parent / "shared" / "dice-dev"
 KEYS = ("right", "wrong", "unsure", "missed")
@@ -144,6 +154,24 @@ def rendered(frames: int, seed: int, die_px=(34, 64), repeat: int = 1) -> dict:
     return {"name": f"rendered, seed {seed} ({frames} frames, 1280x720)", "tally": tally, "times": times, "wrong": wrong}
 
 
+def match(readings: list, dice: list) -> tuple[dict[int, int], dict[int, int]]:
+    """Readings on the labelled dice: reading -> the labelled box that holds it and whose centre is
+    nearest, and labelled die -> its reading (the one nearest its centre)."""
+    def centre(k: int) -> tuple[float, float]:
+        return (dice[k][1] + dice[k][3]) / 2, (dice[k][2] + dice[k][4]) / 2
+
+    owner = {}
+    for j, r in enumerate(readings):
+        holding = [k for k, (_, x1, y1, x2, y2) in enumerate(dice) if x1 <= r.centre[0] <= x2 and y1 <= r.centre[1] <= y2]
+        if holding:
+            owner[j] = min(holding, key=lambda k: math.dist(r.centre, centre(k)))
+    reading_of: dict[int, int] = {}
+    for j, k in owner.items():
+        if k not in reading_of or math.dist(readings[j].centre, centre(k)) < math.dist(readings[reading_of[k]].centre, centre(k)):
+            reading_of[k] = j
+    return owner, reading_of
+
+
 def real(folder: Path, half: str, step: int = 1, limit: int | None = None, repeat: int = 1) -> dict | None:
     labels = json.loads((folder / "labels.json").read_text(encoding="utf-8"))["images"]
     names = [n for n in sorted(labels) if photo_half(n) == half][::step][:limit]
@@ -156,20 +184,15 @@ def real(folder: Path, half: str, step: int = 1, limit: int | None = None, repea
         frame = cv2.imread(str(folder / "images" / f"{name}.jpg"))
         readings = timed_read(reader, frame, times, repeat)
         dice = labels[name]["dice"]
-        owner = {}
-        for j, r in enumerate(readings):
-            holding = [k for k, (_, x1, y1, x2, y2) in enumerate(dice) if x1 <= r.centre[0] <= x2 and y1 <= r.centre[1] <= y2]
-            if holding:
-                owner[j] = min(holding, key=lambda k: math.dist(r.centre, ((dice[k][1] + dice[k][3]) / 2, (dice[k][2] + dice[k][4]) / 2)))
+        owner, reading_of = match(readings, dice)
         for k, (value, x1, y1, x2, y2) in enumerate(dice):
             tally["dice"] += 1
             bands = {"value": str(value), **die_look(frame, (x1, y1, x2, y2))}
-            mine = [j for j, o in owner.items() if o == k]
-            if not mine:
+            if k not in reading_of:
                 tally["missed"] += 1
                 where.update((feature, band, "missed") for feature, band in bands.items())
                 continue
-            r = readings[min(mine, key=lambda j: math.dist(readings[j].centre, ((x1 + x2) / 2, (y1 + y2) / 2)))]
+            r = readings[reading_of[k]]
             colours[r.colour] += 1
             outcome = "unsure" if r.value is None else "right" if r.value == value else "wrong"
             where.update((feature, band, outcome) for feature, band in bands.items())
@@ -178,6 +201,166 @@ def real(folder: Path, half: str, step: int = 1, limit: int | None = None, repea
         count_strays(tally, readings, owner)
     return {"name": f"real photos, {half} half ({len(names)} photos, 640x640)", "tally": tally, "times": times,
             "wrong": wrong, "colours": colours, "where": where}
+
+
+COLOUR_LABELS = ROOT / "benchmarks" / "dice_dev_colours.json"
+
+
+def majority_names(groups: list, labelled: dict[int, str]) -> list[str | None]:
+    """The family's naming, simulated: each group of dice named after the most common colour label of
+    the labelled dice in it (``labelled``: id of a look -> its die's label); None (left unnamed) when
+    no die of the group is labelled."""
+    names = []
+    for g in groups:
+        votes = Counter(labelled[id(look)] for look in g.looks if id(look) in labelled)
+        names.append(votes.most_common(1)[0][0] if votes else None)
+    return names
+
+
+def teaching_frames(found: dict[str, Counter], least: int, most: int) -> list[str]:
+    """The family shows its dice: photos chosen until every kind of die found in ``found`` (photo ->
+    colour labels of the dice found on it) is shown ``least`` times (or as often as it is found at
+    all), at most ``most`` photos; each next photo the one that shows the most still wanted."""
+    total = sum(found.values(), Counter())
+    need = {c: min(least, n) for c, n in total.items()}
+    have: Counter = Counter()
+    chosen: list[str] = []
+    while len(chosen) < most and any(have[c] < need[c] for c in need):
+        def gain(name: str) -> tuple:
+            return (sum(min(need[c] - have[c], n) for c, n in found[name].items() if have[c] < need[c]),
+                    sum(found[name].values()), name)
+        best = max((n for n in found if n not in chosen), key=gain, default=None)
+        if best is None:
+            break
+        chosen.append(best)
+        have += found[best]
+    return chosen
+
+
+def colour_tally(tally: Counter, key: str, said: str, truth: str) -> None:
+    """One die's colour, said by a palette (``key``), against its label."""
+    tally[f"known {key}"] += said != UNKNOWN_COLOUR
+    tally[f"right {key}"] += said == truth
+    tally[f"wrong {key}"] += said not in (UNKNOWN_COLOUR, truth)
+
+
+def colours_real(folder: Path, smoke: bool, least: int, most: int, read_half: str = "check") -> list[dict]:
+    """Per dice set (the photos of one day: one set of dice, one light), a palette taught from a few
+    tuning-half photos, then the check-half photos (or the tuning half's others: ``read_half``) read with
+    the shipped and the learned palette."""
+    from vision.dice_colours import group_looks, learn_palette
+    labels = json.loads((folder / "labels.json").read_text(encoding="utf-8"))["images"]
+    colours = json.loads(COLOUR_LABELS.read_text(encoding="utf-8"))["photos"]
+    sets: dict[str, list[str]] = {}
+    for name in sorted(labels):
+        sets.setdefault(name.split("_")[1], []).append(name)
+    shipped = DicePoolReader()
+    results = []
+    for day, names in list(sets.items())[:1 if smoke else None]:
+        tune = [n for n in names if photo_half(n) == "tune"][:4 if smoke else None]
+        check = [n for n in names if photo_half(n) == read_half]
+        seen, found = {}, {}
+        for n in tune:
+            readings = shipped.read(cv2.imread(str(folder / "images" / f"{n}.jpg")))
+            _, reading_of = match(readings, labels[n]["dice"])
+            seen[n] = (readings, reading_of)
+            found[n] = Counter(colours[n][k] for k, j in reading_of.items() if readings[j].look is not None)
+        teach = teaching_frames(found, least, 2 if smoke else most)
+        check = [n for n in check if n not in teach][:2 if smoke else None]
+        looks, labelled = [], {}
+        for n in teach:
+            readings, reading_of = seen[n]
+            looks += [r.look for r in readings if r.look is not None]
+            labelled.update({id(readings[j].look): colours[n][k] for k, j in reading_of.items() if readings[j].look is not None})
+        groups = group_looks(looks)
+        names = majority_names(groups, labelled)
+        learned = DicePoolReader(learn_palette(groups, names))
+        tally: Counter = Counter()
+        confusion: Counter = Counter()
+        for n in check:
+            frame = cv2.imread(str(folder / "images" / f"{n}.jpg"))
+            before, after = shipped.read(frame), learned.read(frame)
+            tally["readings"] += len(before)
+            # The learned palette only names: every reading must keep its place and value.
+            tally["values changed"] += sum(a.value != b.value or a.centre != b.centre for a, b in zip(before, after))
+            tally["values changed"] += abs(len(before) - len(after))
+            dice = labels[n]["dice"]
+            _, reading_of = match(after, dice)
+            for k, j in reading_of.items():
+                truth = colours[n][k]
+                tally["found"] += 1
+                tally["wrong values"] += after[j].value is not None and after[j].value != dice[k][0]
+                colour_tally(tally, "shipped", before[j].colour, truth)
+                colour_tally(tally, "learned", after[j].colour, truth)
+                confusion[(truth, after[j].colour)] += 1
+        results.append({"name": f"real, set {day}: taught from {len(teach)} tuning-half photos, read {len(check)} {read_half}-half photos",
+                        "tally": tally, "teach": teach, "groups": list(zip(names, [g.count for g in groups])),
+                        "confusion": confusion})
+    return results
+
+
+def colours_rendered(seed: int, frames: int) -> dict:
+    """Rendered pools with two colours the shipped palette lacks (purple and orange dice): taught from one
+    rendered pool of every colour, then ``frames`` random pools under the same light (one lamp, uneven over
+    the table: 20%) read with the shipped and the learned palette."""
+    from vision.dice import DieColour
+    from vision.dice_colours import group_looks, learn_palette
+    others = [DieColour("purple", (140, 40, 120), "light"), DieColour("orange", (30, 120, 240), "dark")]
+    table = DiceTable(seed=seed, size=(960, 540), other_colours=others)
+    kinds = list(table.palette)
+    light = Degradation(defocus_sigma=0.5, noise_sigma=3, light_range=0.2, jpeg_quality=85)  # one camera, one lamp
+    teach_pool = table.roll([(c, v) for c in kinds for v in (2, 5)], die_px=48, degradation=light)
+    looks = []
+    labelled = {}
+    for r in DicePoolReader().read(teach_pool.image):
+        die = min(teach_pool.dice, key=lambda d: math.dist(d.centre, r.centre))
+        if r.look is not None and math.dist(die.centre, r.centre) < 0.5 * die.side_px:
+            looks.append(r.look)
+            labelled[id(r.look)] = die.colour
+    groups = group_looks(looks)
+    learned = DicePoolReader(learn_palette(groups, majority_names(groups, labelled)))
+    shipped = DicePoolReader()
+    tally: Counter = Counter()
+    for _ in range(frames):
+        pool = table.random_pool(12, die_px=(40, 56), degradation=light)
+        before, after = shipped.read(pool.image), learned.read(pool.image)
+        tally["readings"] += len(before)
+        tally["values changed"] += sum(a.value != b.value or a.centre != b.centre for a, b in zip(before, after))
+        tally["values changed"] += abs(len(before) - len(after))
+        for die in pool.dice:
+            near = [j for j, r in enumerate(after) if math.dist(r.centre, die.centre) < 0.5 * die.side_px]
+            if near:
+                tally["found"] += 1
+                tally["wrong values"] += after[near[0]].value not in (None, die.value)
+                colour_tally(tally, "shipped", before[near[0]].colour, die.colour)
+                colour_tally(tally, "learned", after[near[0]].colour, die.colour)
+    return {"name": f"rendered, seed {seed}: {len(kinds)} colours (purple, orange not shipped), {frames} pools",
+            "tally": tally, "groups": [(n, g.count) for n, g in zip(majority_names(groups, labelled), groups)], "confusion": Counter()}
+
+
+def report_colours(results: list[dict]) -> None:
+    """Dice with a known colour and with the right colour, shipped palette against the learned one."""
+    print(f"{'dice colours (shipped -> learned palette)':76s} {'found':>5s} {'known colour':>17s} {'right colour':>17s} "
+          f"{'wrong colour':>17s} {'values changed':>14s}")
+    total: Counter = Counter()
+    for res in results:
+        t, n = res["tally"], max(1, res["tally"]["found"])
+        total += t if res["name"].startswith("real") else Counter()
+        cells = " ".join(f"{100 * t[k + ' shipped'] / n:5.1f}% -> {100 * t[k + ' learned'] / n:5.1f}%" for k in ("known", "right", "wrong"))
+        print(f"{res['name']:76s} {t['found']:5d} {cells}  {t['values changed']:3d} of {t['readings']}")
+    if total["found"]:
+        n = total["found"]
+        cells = " ".join(f"{100 * total[k + ' shipped'] / n:5.1f}% -> {100 * total[k + ' learned'] / n:5.1f}%" for k in ("known", "right", "wrong"))
+        print(f"{'real, both sets':76s} {n:5d} {cells}  {total['values changed']:3d} of {total['readings']}")
+        print(f"  wrong values (against the labels) on the dice read with the learned palette: {total['wrong values']}, "
+              f"the same readings as with the shipped palette ({total['values changed']} changed)")
+    for res in results:
+        print(f"  {res['name']}: groups named {', '.join(f'{name or (chr(39) + chr(39))} ({k})' for name, k in res['groups'])}")
+        if res.get("teach"):
+            print(f"    taught from {', '.join(res['teach'])}")
+        wrong = [(t, said, k) for (t, said), k in res["confusion"].most_common() if said not in (t, UNKNOWN_COLOUR)]
+        if wrong:
+            print("    wrong colours: " + ", ".join(f"{t} said {said} ({k})" for t, said, k in wrong))
 
 
 def report_where(res: dict) -> None:
@@ -216,7 +399,12 @@ def main(argv=None) -> int:
     ap.add_argument("--smoke", action="store_true", help="1 rendered frame, 2 photos of each half: does it still run")
     ap.add_argument("--frames", type=int, help="rendered frames (default 60)")
     ap.add_argument("--seed", type=int, default=2026)
-    ap.add_argument("--part", choices=("both", "rendered", "real"), default="both")
+    ap.add_argument("--part", choices=("both", "rendered", "real", "colours"), default="both",
+                    help="colours: dice colours taught by the family against the shipped palette (not in 'both')")
+    ap.add_argument("--least", type=int, default=2, help="--part colours: each kind of die shown this often to teach")
+    ap.add_argument("--most", type=int, default=8, help="--part colours: at most this many photos to teach from")
+    ap.add_argument("--read-half", choices=("check", "tune"), default="check",
+                    help="--part colours: read the check half (default) or the tuning half's other photos")
     ap.add_argument("--dice-dev", type=Path, default=DICE_DEV, help="the real photos' folder")
     ap.add_argument("--wrong", action="store_true", help="list every wrong reading")
     ap.add_argument("--where", action="store_true", help="real dice by value, size, sharpness and look: right / unsure / missed")
@@ -233,7 +421,15 @@ def main(argv=None) -> int:
         else:
             step, limit = (1, 2) if args.smoke else (4, None) if args.quick else (1, None)
             results += [real(args.dice_dev, half, step, limit, repeat) for half in ("tune", "check")]
-    report(results, args.wrong, args.where)
+    if results:
+        report(results, args.wrong, args.where)
+    if args.part == "colours" or args.smoke:
+        colour_results = [colours_rendered(args.seed, 1 if args.smoke else 4 if args.quick else 20)]
+        if (args.dice_dev / "labels.json").is_file():
+            colour_results += colours_real(args.dice_dev, args.smoke, args.least, args.most, args.read_half)
+        else:
+            print(f"dice colours on real photos: skipped, {args.dice_dev} not found")
+        report_colours(colour_results)
     return 0
 
 

@@ -35,7 +35,10 @@ How a frame is read (tuned on real phone photos of rolled dice, see docs/vision.
    smaller one (the end pips of a 3 are no 2).
 4. A face much smaller or larger than the pool's usual die is "unsure".
 5. Colour: the face's median colour (pips excluded), if the face is one colour, among the
-   palette colours whose pips are like the pips found; otherwise UNKNOWN_COLOUR.
+   palette colours whose pips are like the pips found; otherwise UNKNOWN_COLOUR. A palette the
+   family taught (vision.dice_colours: colours with a spread) is matched within each colour's own
+   spread; where dice are looked for (step 1) stays the shipped palette's, so a taught palette
+   changes no die's place or value, only its colour's name.
 """
 
 from __future__ import annotations
@@ -88,13 +91,41 @@ class DiceError(ValueError):
 
 @dataclass(frozen=True)
 class DieColour:
+    """One colour of die: its name, its face colour (BGR) and its pips' kind.
+
+    A shipped colour (``spread`` None) is matched within the reader's fixed tolerances; a colour
+    learned from the family's own dice (``vision.dice_colours``) carries its own: ``spread``, how
+    far (Lab, lightness at half weight: ``lab_distance``) a face may look from ``bgr``, and
+    ``face_spread``, how uneven one face may be (a marbled die; None: the reader's FACE_SPREAD).
+    """
+
     name: str
     bgr: tuple[int, int, int]
-    pips: str  # "dark" or "light"
+    pips: str  # "dark" or "light" ("red" too for a learned colour: red pips on a black die)
+    spread: float | None = None
+    face_spread: float | None = None
 
     @property
     def lab(self) -> np.ndarray:
         return cv2.cvtColor(np.uint8([[list(self.bgr)]]), cv2.COLOR_BGR2LAB)[0, 0].astype(np.float32)
+
+    @property
+    def learned(self) -> bool:
+        return self.spread is not None
+
+
+@dataclass(frozen=True)
+class FaceLook:
+    """How a die's top face looks: what its colour is named from.
+
+    lab: the face's median colour where it has no pip (OpenCV's 8-bit Lab); pips: "dark",
+    "light" or "red"; spread: the median Lab distance of those places from the median (a
+    one-colour face under ~10, a marbled one more).
+    """
+
+    lab: tuple[float, float, float]
+    pips: str
+    spread: float
 
 
 @dataclass(frozen=True)
@@ -107,6 +138,7 @@ class DieReading:
     centre: tuple[float, float]
     side_px: float
     reason: str = ""  # why value is None
+    look: FaceLook | None = None  # the face's look (None: no face was found on the die)
 
     @property
     def sure(self) -> bool:
@@ -123,13 +155,36 @@ def _palette_data(path: Path | str) -> dict:
 
 
 def load_palette(path: Path | str = PALETTE_PATH) -> list[DieColour]:
+    """The colours of a palette file: the shipped one, or one learned from a family's dice.
+
+    A learned colour has ``spread`` (and may have ``face_spread``): positive numbers of Lab units.
+    A file that cannot be used raises DiceError naming the file and the colour.
+    """
     data = _palette_data(path)
-    try:
-        colours = [DieColour(str(c["name"]), tuple(int(v) for v in c["bgr"]), str(c["pips"])) for c in data["colour"]]
-    except (KeyError, TypeError, ValueError) as exc:
-        raise DiceError(f"dice palette {path} is malformed: {exc}") from None
-    if not colours or any(c.pips not in ("dark", "light") or len(c.bgr) != 3 for c in colours):
-        raise DiceError(f"dice palette {path}: every colour needs a name, bgr = [b, g, r] and pips = dark|light")
+    raw = data.get("colour")
+    if not isinstance(raw, list) or not all(isinstance(c, dict) for c in raw):
+        raise DiceError(f"dice palette {path} is malformed: each colour is a [[colour]] table")
+    colours = []
+    for i, c in enumerate(raw, 1):
+        where = f"dice palette {path}, colour {i} ({c.get('name') or 'no name'})"
+        missing = [k for k in ("name", "bgr", "pips") if k not in c]
+        if missing:
+            raise DiceError(f"{where}: it needs {', '.join(missing)} (name, bgr = [b, g, r] and pips = dark|light)")
+        try:
+            colour = DieColour(str(c["name"]).strip(), tuple(int(v) for v in c["bgr"]), str(c["pips"]),
+                               None if c.get("spread") is None else float(c["spread"]),
+                               None if c.get("face_spread") is None else float(c["face_spread"]))
+        except (TypeError, ValueError) as exc:
+            raise DiceError(f"{where} is malformed: {exc}") from None
+        if not colour.name or len(colour.bgr) != 3 or not all(0 <= v <= 255 for v in colour.bgr):
+            raise DiceError(f"{where}: every colour needs a name and bgr = [b, g, r], each 0-255")
+        if colour.pips not in (("dark", "light", "red") if colour.learned else ("dark", "light")):
+            raise DiceError(f"{where}: pips must be dark or light" + (" or red" if colour.learned else ""))
+        if any(v is not None and not 0 < v <= 100 for v in (colour.spread, colour.face_spread)):
+            raise DiceError(f"{where}: spread and face_spread must be numbers above 0 and at most 100")
+        colours.append(colour)
+    if not colours:
+        raise DiceError(f"dice palette {path}: it lists no colour")
     if UNKNOWN_COLOUR in {c.name for c in colours}:
         raise DiceError(f"dice palette {path}: '{UNKNOWN_COLOUR}' is what the reader says of the other dice")
     return colours
@@ -333,6 +388,7 @@ class DicePoolReader:
     USUAL_SIZE = (0.7, 1.6)  # a face this much smaller or larger than the pool's usual one is unsure
     FACE_SPREAD = 18.0      # Lab spread of a face that is one colour
     NEUTRAL_AB = (5.0, 6.0)  # how far from grey (a, b) a black (first) to white (sum) die may look
+    AMBIGUOUS = 1.2         # a learned colour is said only when every other of its pips is this many times farther
     PIP_KINDS = ("dark", "light", "red")
     LOCAL_WINDOW = 0.8      # among touching dice, a pip's level is against the strongest pips this many die sides around
     PIP_LEVEL = 0.55        # pip threshold, of the region's strongest contrast (not lower: the pips of a blurred 6 run together)
@@ -353,7 +409,15 @@ class DicePoolReader:
         self.max_ab = max_ab
         self.max_l = max_l
         self.min_confidence = min_confidence
-        self._labs = np.stack([c.lab for c in self.palette])
+        # Colours name the dice; the shipped (fixed) ones also say where dice may lie on a patterned
+        # table. A learned palette only names: where dice are looked for, and so every value read,
+        # stays what the shipped palette gives.
+        self._fixed = [c for c in self.palette if not c.learned]
+        self._learned = [c for c in self.palette if c.learned]
+        self._region_palette = self._fixed or load_palette()
+        self._labs = np.stack([c.lab for c in self._region_palette])
+        self._fixed_labs = np.stack([c.lab for c in self._fixed]) if self._fixed else np.zeros((0, 3), np.float32)
+        self._learned_labs = np.stack([c.lab for c in self._learned]) if self._learned else np.zeros((0, 3), np.float32)
         self._textured_table = False
 
     # --- public ---------------------------------------------------------------------------------
@@ -441,7 +505,7 @@ class DicePoolReader:
         colour_of = table[q[:, :, 0], q[:, :, 1], q[:, :, 2]]
         lo, hi = self.die_px[0] / 2, self.die_px[1] / 2
         found = []
-        for k in range(len(self.palette)):
+        for k in range(len(self._region_palette)):
             mask = (colour_of == k).astype(np.uint8)
             kk = max(3, int(lo * 0.3) | 1)  # bridges the pips' rims
             mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (kk, kk)))
@@ -879,7 +943,7 @@ class DicePoolReader:
         a = np.linspace(0, 2 * math.pi, 16, endpoint=False)
         unit = np.stack([np.cos(a), np.sin(a)], 1).astype(np.float32)
         body = np.median(self._lab_at(region, unit * 0.24 * side + centre), axis=0)
-        return float(_lab_distance(self._lab_at(region, unit * 0.4 * side + centre) - body).max())
+        return float(lab_distance(self._lab_at(region, unit * 0.4 * side + centre) - body).max())
 
     def _looks_like_a_die(self, region: _Region) -> bool:
         """A die-sized square region: worth an "unsure" (a round tray hole or a shadow is not)."""
@@ -898,13 +962,13 @@ class DicePoolReader:
 
     # --- step 5: colour, and one reading per die ---------------------------------------------------
     def _reading(self, region: _Region, face: _Face) -> DieReading:
-        colour = self._colour(region, face)
+        look = self._look(region, face)
         value = face.value if face.confidence >= self.min_confidence else None
-        return DieReading(colour, value, float(max(0.0, face.confidence)), (float(face.centre[0]), float(face.centre[1])),
-                          float(face.side), "" if value else "not sure")
+        return DieReading(self.colour_name(look), value, float(max(0.0, face.confidence)),
+                          (float(face.centre[0]), float(face.centre[1])), float(face.side), "" if value else "not sure", look)
 
-    def _colour(self, region: _Region, face: _Face) -> str:
-        """The palette colour of the face (pips excluded), or UNKNOWN_COLOUR."""
+    def _look(self, region: _Region, face: _Face) -> FaceLook | None:
+        """The face's colour where it has no pip, how even it is, and its pips' kind (None: too few places)."""
         if face.value == 1:
             a = np.linspace(0, 2 * math.pi, 12, endpoint=False)
             points = np.stack([np.cos(a), np.sin(a)], 1).astype(np.float32) * 0.3 * face.side + face.centre
@@ -914,23 +978,50 @@ class DicePoolReader:
             spots = spots[np.linalg.norm(spots[:, None] - layout[None], axis=2).min(axis=1) >= 0.15]
             die_turn, _ = self._die_turn(region, face.centre, face.side)
             points = (spots @ _turn(die_turn).T) * face.side + face.centre
-        if face.kind not in ("dark", "light") or len(points) < 3:
-            return UNKNOWN_COLOUR
+        if len(points) < 3:
+            return None
         samples = self._lab_at(region, points)
         body = np.median(samples, axis=0)
-        if float(np.median(_lab_distance(samples - body))) > self.FACE_SPREAD:
+        return FaceLook(tuple(float(v) for v in body), face.kind, float(np.median(lab_distance(samples - body))))
+
+    def colour_name(self, look: FaceLook | None) -> str:
+        """The palette colour of a face's look, or UNKNOWN_COLOUR.
+
+        A learned colour first: the nearest whose pips are like the face's (dark, light or red) and
+        whose spread holds it, the face no more uneven than its face_spread, and no other colour
+        almost as near (AMBIGUOUS: then it is not said). Else a fixed colour:
+        the face one colour, among the fixed colours whose pips are like the pips found (a white
+        die in shadow is not "grey": grey dice have light pips); a neutral die must look neutral.
+        """
+        if look is None:
+            return UNKNOWN_COLOUR
+        body = np.array(look.lab, np.float32)
+        if self._learned:
+            d = lab_distance(self._learned_labs - body)
+            spreads = np.array([c.spread for c in self._learned], np.float32)
+            allowed = np.array([c.pips == look.pips and look.spread <= (c.face_spread or self.FACE_SPREAD)
+                                for c in self._learned]) & (d <= spreads)
+            if allowed.any():
+                best = int(np.where(allowed, d, np.inf).argmin())
+                name = self._learned[best].name
+                # As near another colour (of its pips) as this one: not sure which, so not said.
+                other = [k for k, c in enumerate(self._learned) if c.name != name and c.pips == look.pips]
+                if other and float(d[other].min()) < self.AMBIGUOUS * float(d[best]):
+                    return UNKNOWN_COLOUR
+                return name
+        if not self._fixed or look.pips not in ("dark", "light") or look.spread > self.FACE_SPREAD:
             return UNKNOWN_COLOUR  # marbled, speckled or not one face
-        d_ab = np.linalg.norm(self._labs[:, 1:] - body[1:], axis=1)
-        d_l = np.abs(self._labs[:, 0] - body[0])
-        neutral = np.linalg.norm(self._labs[:, 1:] - 128.0, axis=1) < 10
+        d_ab = np.linalg.norm(self._fixed_labs[:, 1:] - body[1:], axis=1)
+        d_l = np.abs(self._fixed_labs[:, 0] - body[0])
+        neutral = np.linalg.norm(self._fixed_labs[:, 1:] - 128.0, axis=1) < 10
         # A neutral die may look a little coloured in warm light, less so when dark (dark purple is no black).
         neutral_ab = self.NEUTRAL_AB[0] + self.NEUTRAL_AB[1] * float(body[0]) / 255.0
         tol_ab = np.where(neutral, min(self.max_ab, neutral_ab), self.max_ab)
-        allowed = np.array([c.pips == face.kind for c in self.palette]) & (d_ab <= tol_ab) & (d_l <= self.max_l)
+        allowed = np.array([c.pips == look.pips for c in self._fixed]) & (d_ab <= tol_ab) & (d_l <= self.max_l)
         if not allowed.any():
             return UNKNOWN_COLOUR
         score = np.where(allowed, d_ab + 0.5 * d_l, np.inf)
-        return self.palette[int(score.argmin())].name
+        return self._fixed[int(score.argmin())].name
 
     @staticmethod
     def _one_per_die(readings: list[DieReading]) -> list[DieReading]:
@@ -945,7 +1036,7 @@ class DicePoolReader:
             if out[k].sure and r.sure and out[k].value != r.value:
                 out[k] = replace(out[k], value=None, confidence=0.0, reason="two readings disagree")
             elif out[k].colour == UNKNOWN_COLOUR and r.colour != UNKNOWN_COLOUR and r.value == out[k].value:
-                out[k] = replace(out[k], colour=r.colour)  # the same face seen through its other kind of pips
+                out[k] = replace(out[k], colour=r.colour, look=r.look)  # the same face seen through its other kind of pips
         return out
 
 
@@ -1041,8 +1132,12 @@ def _byte_percentile(values: np.ndarray, q: float) -> float:
     return lower + (position - below) * (upper - lower)
 
 
-def _lab_distance(d: np.ndarray) -> np.ndarray:
-    """Colour distance in Lab with lightness at half weight (light varies over a table)."""
+def lab_distance(d: np.ndarray) -> np.ndarray:
+    """Colour distance in Lab with lightness at half weight (light varies over a table), of differences ``d``.
+
+    >>> float(lab_distance(np.array([20.0, 3.0, 4.0])))
+    11.180339887498949
+    """
     return np.sqrt((0.5 * d[..., 0]) ** 2 + d[..., 1] ** 2 + d[..., 2] ** 2)
 
 

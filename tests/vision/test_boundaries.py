@@ -2,7 +2,8 @@ from tests.layering import ROOT, assert_imports_none_of
 
 
 def test_vision_never_imports_qt_engine_or_desktop():
-    assert_imports_none_of(("vision", "vision.synthetic", "vision.sheets", "vision.sources", "vision.__main__"),
+    assert_imports_none_of(("vision", "vision.synthetic", "vision.sheets", "vision.sources", "vision.dice_colours",
+                            "vision.__main__"),
                            ("PySide6", "shiboken6", "engine", "desktop"))
 
 

@@ -6,7 +6,7 @@ import importlib
 import pytest
 
 MODULES = ["decks", "registry", "payload", "tags", "sheets", "detector", "tracker", "preview", "sources", "synthetic",
-           "apriltag_lib", "dice", "dice_synthetic", "hints", "stillness"]
+           "apriltag_lib", "dice", "dice_colours", "dice_synthetic", "hints", "stillness"]
 
 
 @pytest.mark.parametrize("name", MODULES)
