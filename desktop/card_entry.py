@@ -118,12 +118,6 @@ class _Chooser(QWidget):
         self._fill(offered or self.pool)
         self.every.setVisible(bool(offered) and len(set(offered)) < len(set(self.pool)))
 
-    @property
-    def names(self) -> dict[str, str]:
-        """card id -> its name, for every card this chooser takes."""
-        deck = self.controller.deck
-        return {c: deck.name_of(c) for c in self.pool}
-
     def _fill(self, cards: Iterable[str]) -> None:
         self.list.clear()
         for copies, words in card_lines(self.controller, cards):
@@ -167,8 +161,6 @@ class _Chooser(QWidget):
         """The line that stands for ``card_id`` (any of its copies)."""
         return next((self.list.item(r) for r in range(self.list.count())
                      if card_id in (self.list.item(r).data(COPIES) or ())), None)
-
-    item = line
 
     def _line_for_sighting(self, card_id: str) -> QListWidgetItem | None:
         """The line of a card the camera read; a card of the pool not listed brings every card."""
