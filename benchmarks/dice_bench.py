@@ -237,6 +237,13 @@ def teaching_frames(found: dict[str, Counter], least: int, most: int) -> list[st
     return chosen
 
 
+def same_readings(tally: Counter, before: list, after: list) -> None:
+    """The taught palette only names: every reading must keep its place and value ("values changed")."""
+    tally["readings"] += len(before)
+    tally["values changed"] += sum(a.value != b.value or a.centre != b.centre for a, b in zip(before, after))
+    tally["values changed"] += abs(len(before) - len(after))
+
+
 def colour_tally(tally: Counter, key: str, said: str, truth: str) -> None:
     """One die's colour, said by a palette (``key``), against its label."""
     tally[f"known {key}"] += said != UNKNOWN_COLOUR
@@ -280,10 +287,7 @@ def colours_real(folder: Path, smoke: bool, least: int, most: int, read_half: st
         for n in check:
             frame = cv2.imread(str(folder / "images" / f"{n}.jpg"))
             before, after = shipped.read(frame), learned.read(frame)
-            tally["readings"] += len(before)
-            # The learned palette only names: every reading must keep its place and value.
-            tally["values changed"] += sum(a.value != b.value or a.centre != b.centre for a, b in zip(before, after))
-            tally["values changed"] += abs(len(before) - len(after))
+            same_readings(tally, before, after)
             dice = labels[n]["dice"]
             _, reading_of = match(after, dice)
             for k, j in reading_of.items():
@@ -324,9 +328,7 @@ def colours_rendered(seed: int, frames: int) -> dict:
     for _ in range(frames):
         pool = table.random_pool(12, die_px=(40, 56), degradation=light)
         before, after = shipped.read(pool.image), learned.read(pool.image)
-        tally["readings"] += len(before)
-        tally["values changed"] += sum(a.value != b.value or a.centre != b.centre for a, b in zip(before, after))
-        tally["values changed"] += abs(len(before) - len(after))
+        same_readings(tally, before, after)
         for die in pool.dice:
             near = [j for j, r in enumerate(after) if math.dist(r.centre, die.centre) < 0.5 * die.side_px]
             if near:
@@ -342,16 +344,17 @@ def report_colours(results: list[dict]) -> None:
     """Dice with a known colour and with the right colour, shipped palette against the learned one."""
     print(f"{'dice colours (shipped -> learned palette)':76s} {'found':>5s} {'known colour':>17s} {'right colour':>17s} "
           f"{'wrong colour':>17s} {'values changed':>14s}")
+    def row(name: str, t: Counter) -> None:
+        n = max(1, t["found"])
+        cells = " ".join(f"{100 * t[k + ' shipped'] / n:5.1f}% -> {100 * t[k + ' learned'] / n:5.1f}%" for k in ("known", "right", "wrong"))
+        print(f"{name:76s} {t['found']:5d} {cells}  {t['values changed']:3d} of {t['readings']}")
+
     total: Counter = Counter()
     for res in results:
-        t, n = res["tally"], max(1, res["tally"]["found"])
-        total += t if res["name"].startswith("real") else Counter()
-        cells = " ".join(f"{100 * t[k + ' shipped'] / n:5.1f}% -> {100 * t[k + ' learned'] / n:5.1f}%" for k in ("known", "right", "wrong"))
-        print(f"{res['name']:76s} {t['found']:5d} {cells}  {t['values changed']:3d} of {t['readings']}")
+        row(res["name"], res["tally"])
+        total += res["tally"] if res["name"].startswith("real") else Counter()
     if total["found"]:
-        n = total["found"]
-        cells = " ".join(f"{100 * total[k + ' shipped'] / n:5.1f}% -> {100 * total[k + ' learned'] / n:5.1f}%" for k in ("known", "right", "wrong"))
-        print(f"{'real, both sets':76s} {n:5d} {cells}  {total['values changed']:3d} of {total['readings']}")
+        row("real, both sets", total)
         print(f"  wrong values (against the labels) on the dice read with the learned palette: {total['wrong values']}, "
               f"the same readings as with the shipped palette ({total['values changed']} changed)")
     for res in results:
