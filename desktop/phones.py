@@ -30,7 +30,8 @@ from .games import GameController, MoveNotSaved, public_texts
 from .private import hand_words
 from .widgets import button, clear_layout, label
 
-#: answers remembered per game (by answer id), so one sent twice is applied once
+#: answers remembered per game (by player and answer id: the server gives the pair), so one sent twice
+#: is applied once and another player sending the same id never gets this reply
 REMEMBERED_ANSWERS = 500
 NOTED = "Noted in your journal."
 FIREWALL_NOTE = ("The phones must be on the same Wi-Fi as this computer. The first time, Windows or macOS may ask "
@@ -73,7 +74,7 @@ class PhoneTable(QObject):
         self.links = PlayerLinks(controller.session.players)
         self.server = None
         self.open: _Open | None = None
-        self._answers: OrderedDict[str, dict] = OrderedDict()
+        self._answers: OrderedDict[tuple[str, str], dict] = OrderedDict()
         self._answer_arrived.connect(self._answer, Qt.QueuedConnection)
         self._player_joined.connect(self._publish_one, Qt.QueuedConnection)
         controller.changed.connect(self.publish)

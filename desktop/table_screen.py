@@ -567,8 +567,7 @@ class TableScreen(QWidget):
         prompt = view.prompt
         over = view.outcome is not None
         actor = prompt.player
-        if self.flow is not None and (prompt.player != self.flow.player
-                                      or prompt.option(self.flow.option.action) != self.flow.option):
+        if self.flow is not None and (prompt.player != self.flow.player or self.flow.option not in prompt.options):
             self.flow = None          # the game moved on (undo, say): drop a half-made action
         if over:
             self._turn = ("Game over", ())
@@ -748,20 +747,27 @@ class TableScreen(QWidget):
         table_least = max(self.table.minimumSizeHint().expandedTo(self.table.minimumSize()).width(),
                           int(body * TABLE_SHARE))
         widest = max(SIDE_WIDTH, body - table_least)
-        width, compact, behind = SIDE_WIDTH, len(buttons) >= COMPACT_FROM, frozenset()
+        # The column's width is the actions' alone: a message never moves the table sideways.
+        width, compact = SIDE_WIDTH, len(buttons) >= COMPACT_FROM
+        if buttons and need(width, compact) > room:
+            compact = True
+            if need(width, compact) > room:
+                if need(widest, compact) > room:
+                    width = widest
+                else:
+                    # The narrowest column that holds them (fewer lines as it widens).
+                    low, high = SIDE_WIDTH, widest
+                    while high - low > 4:
+                        mid = (low + high) // 2
+                        low, high = (low, mid) if need(mid, True) <= room else (mid, high)
+                    width = high
+        # In sight at that width: every option, with the message's least lines under them; else
+        # less padding, then the last options behind "More actions…".
+        behind = frozenset()
         if buttons and need(width, compact) > for_actions(width):
             compact = True
             if need(width, compact) > for_actions(width):
-                if need(widest, compact) > for_actions(widest):
-                    # As many in sight as the widest column holds; the rest behind "More".
-                    behind = self._behind_more(buttons, lambda hidden: need(widest, True, hidden)
-                                               <= for_actions(widest))
-                # The narrowest column that holds those in sight (fewer lines as it widens).
-                low, high = SIDE_WIDTH, widest
-                while high - low > 4:
-                    mid = (low + high) // 2
-                    low, high = (low, mid) if need(mid, True, behind) <= for_actions(mid) else (mid, high)
-                width = high
+                behind = self._behind_more(buttons, lambda hidden: need(width, True, hidden) <= for_actions(width))
         if self.side_widget.width() != width:
             self.side_widget.setFixedWidth(width)
         inner = width - across
@@ -842,8 +848,16 @@ class TableScreen(QWidget):
             if option in direct or (option.action == "roll" and self.die is not None):
                 continue
             role = "primary" if len(prompt.options) - len(direct) <= 2 or not option.targets else None
-            self._action_button(option.label, f"action:{option.action}", role,
+            self._action_button(option.label, self.option_name(prompt, option), role,
                                 lambda _=False, o=option: self.start_option(o))
+
+    @staticmethod
+    def option_name(prompt, option: Option) -> str:
+        """The button's name: ``action:<action>``, and ``action:<action>:<n>`` for the n-th of
+        several options of one action (a mission started with a Replicator, say)."""
+        same = [o for o in prompt.options if o.action == option.action]
+        n = same.index(option) + 1
+        return f"action:{option.action}" + (f":{n}" if n > 1 else "")
 
     # --- messages ------------------------------------------------------------------
     def say(self, lines: list[str]) -> None:

@@ -17,7 +17,7 @@ import math
 
 from PySide6.QtCore import QPoint, QPointF, QRect, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPainterPath, QPen, QPolygonF
-from PySide6.QtWidgets import QComboBox, QGridLayout, QHBoxLayout, QSizePolicy, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QSizePolicy, QVBoxLayout, QWidget
 
 from engine.game import Journal, Option
 from engine.session import PlayerView
@@ -650,7 +650,7 @@ class BonnieClydeTable(GameTable):
         self.route = RouteBoard({n: self.board.name(n) for n in self.board.numbers})
         self.slots: dict[str, QWidget] = {}
         for n, stop in self.route.stops.items():
-            stop.picked.connect(self.place_clicked)
+            stop.picked.connect(self._stop_picked)
             stop.refused.connect(self.place_refused)
             self.slots[stop.place] = stop
         left.addWidget(self.route, 12)
@@ -685,6 +685,9 @@ class BonnieClydeTable(GameTable):
             piles.addWidget(card, 1)
         outer.addLayout(piles, 1)
         self.pending: tuple[Option, str] | None = None
+        #: Ted Hinton is about to look: the locations he may look under glow, a click chooses
+        self.looking = False
+        self._last: tuple | None = None
         self.motion = MotionQueue(self)
         self.flights = FlightLayer(self)
         #: what the family last saw: the car (where, in which hand), where each card lay, the FBI
@@ -697,33 +700,26 @@ class BonnieClydeTable(GameTable):
         self._unseen = False
 
     def _panel(self) -> QWidget:
-        """What Ted Hinton does: draw two, take from the FBI Files, or look under a location."""
+        """What Ted Hinton does: draw two, take from the FBI Files, or look under a location (then
+        the locations he may look under glow on the board, and a click on one chooses it). One
+        row over the players' lines, which stay in sight."""
         panel = QWidget()
         layout = QVBoxLayout(panel)
         layout.setContentsMargins(0, 0, 0, 0)
         self.panel_title = label("", "heading")
         self.panel_title.setObjectName("bc:panel-title")
         layout.addWidget(self.panel_title)
-        uses = QGridLayout()
+        uses = QHBoxLayout()
         uses.setContentsMargins(0, 0, 0, 0)
-        for column, (use, words) in enumerate((("draw", "Draw 2 cards"), ("take", "Take a card from the FBI Files"))):
+        for use, words in (("draw", "Draw 2 cards"), ("take", "Take from the FBI Files"),
+                           ("look", "Look under a location")):
             b = button(words, name=f"bc:use:{use}")
             b.clicked.connect(lambda _=False, u=use: self._hinton(u))
-            uses.addWidget(b, 0, column)
-        self.where = QComboBox()
-        self.where.setObjectName("bc:where")
-        # The locations' names are long: the box is as wide as its column, not as its longest name.
-        self.where.setSizeAdjustPolicy(QComboBox.AdjustToMinimumContentsLengthWithIcon)
-        self.where.setMinimumContentsLength(18)
-        uses.addWidget(self.where, 1, 0)
-        look = button("Look under it", name="bc:use:look")
-        look.clicked.connect(lambda: self._hinton("look"))
-        uses.addWidget(look, 1, 1)
+            uses.addWidget(b, 1)
         cancel = button("Cancel", name="bc:cancel")
         cancel.clicked.connect(self._close)
-        uses.addWidget(cancel, 1, 2)
+        uses.addWidget(cancel)
         layout.addLayout(uses)
-        layout.addStretch(1)
         return panel
 
     # --- the contract ------------------------------------------------------------------
@@ -755,11 +751,10 @@ class BonnieClydeTable(GameTable):
                                       demo_cards=self._demo_play(player, meld))
             return
         self.pending = (option, player)
-        self.where.clear()
-        for place in option.targets.get("location", ()):
-            self.where.addItem(self.controller.words(place, player), place)
+        self.looking = False
         self.panel_title.setText(f"{player}, what does Ted Hinton do?")
-        self.lines.hide()               # the players' lines come back when Ted Hinton's use is chosen
+        for use in ("draw", "take", "look"):       # only what he may do now
+            self.panel.findChild(QWidget, f"bc:use:{use}").setVisible(use in option.targets.get("use", ()))
         self.panel.show()
 
     def _demo_play(self, player: str, meld: bool) -> list[str]:
@@ -782,21 +777,36 @@ class BonnieClydeTable(GameTable):
 
     def _close(self) -> None:
         self.pending = None
+        self.looking = False
         self.panel.hide()
-        self.lines.show()
+        self._redraw()
 
-    def _hinton(self, use: str) -> None:
+    def _hinton(self, use: str, location: str | None = None) -> None:
         if self.pending is None:
             return
-        _, player = self.pending
+        option, player = self.pending
         action = {"type": "hinton", "player": player, "use": use}
         if use == "look":
-            if self.where.currentData() is None:
+            if location is None:          # the board shows where he may look: a click there chooses
+                self.looking = True
+                self.panel_title.setText(f"{player}: click the location Ted Hinton looks under.")
+                self._redraw()
                 return
-            action["location"] = self.where.currentData()
+            action["location"] = location
         self._close()
         self.shell.read_cards(action, [("card", f"{player}/hand")], private=False,
                               heading=f"{player}, show the Ted Hinton card you play.")
+
+    def _stop_picked(self, place: str) -> None:
+        """A location clicked: where Ted Hinton looks when he is about to, else the shell's move."""
+        if self.looking and self.pending is not None:
+            self._hinton("look", place)
+        else:
+            self.place_clicked.emit(place)
+
+    def _redraw(self) -> None:
+        if self._last is not None:
+            self.refresh(*self._last)
 
     def field_words(self, option: Option, field: str) -> str:
         words = {"location": "the location", "direction": "where the car goes", "pile": "the FBI Files",
@@ -804,6 +814,9 @@ class BonnieClydeTable(GameTable):
         return words.get(field, super().field_words(option, field))
 
     def refresh(self, view: PlayerView, legal: set[str], chosen: set[str]) -> None:
+        self._last = (view, legal, chosen)
+        if self.looking and self.pending is not None:
+            legal = {str(place) for place in self.pending[0].targets.get("location", ())}
         session = self.controller.session
         state = session.state
         rules = session.rules

@@ -13,6 +13,10 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QAbstractScrollArea, QApplication, QWidget
 
 
+#: the border a neighbour may overlap without hiding anything a person needs (pixels)
+EDGE = 2
+
+
 def why_not_in_sight(widget: QWidget) -> str:
     """'' when ``widget`` is whole in sight in its window; else what a person would see wrong."""
     name = widget.objectName() or type(widget).__name__
@@ -33,7 +37,8 @@ def why_not_in_sight(widget: QWidget) -> str:
             if not shown.contains(rect):
                 return f"{name!r} is scrolled out of sight (or partly) in {parent.objectName() or type(parent).__name__}"
         parent = parent.parentWidget()
-    hidden = QRegion(seen).subtracted(widget.visibleRegion())
+    # A pixel or two of a neighbour's edge over the border is not a card out of sight.
+    hidden = QRegion(seen.adjusted(EDGE, EDGE, -EDGE, -EDGE)).subtracted(widget.visibleRegion())
     if not hidden.isEmpty():
         return (f"{name!r} is clipped or covered: {hidden.boundingRect().getRect()} of "
                 f"{seen.getRect()} does not show")

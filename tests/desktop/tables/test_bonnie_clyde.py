@@ -316,7 +316,7 @@ def test_hinton_panel_can_be_cancelled(game):
     deal_and_draw(t)
     before = t.session.view(None)
     t.click("action:hinton")
-    assert t.visible("bc:use:draw") and not t.visible("bc:player:Ann")
+    assert t.visible("bc:use:draw") and t.visible("bc:player:Ann")   # the scores stay in sight (issue 29, 8)
     t.click("bc:cancel")
     assert not t.visible("bc:use:draw") and t.visible("bc:player:Ann")
     assert t.session.view(None) == before
@@ -385,13 +385,17 @@ def test_long_options_fit_the_action_column_whole_at_24_px(table):
 
 
 def test_ted_hinton_look_by_clicks(game):
-    """Play, Ted Hinton: look under any location (behind the privacy gate) and leave the card."""
+    """Play, Ted Hinton: look under any location (behind the privacy gate) and leave the card. The
+    location is chosen on the board: after "Look under a location" the locations he may look under
+    glow, and the players' lines stay in sight (issue 29, 8: no drop-down, nothing cut)."""
     t = game
     deal_and_draw(t)
     t.click("action:hinton")
-    where = t.find("bc:where")
-    where.setCurrentIndex(where.findData("board/10"))
+    assert all(t.visible(f"bc:player:{p}") for p in t.session.players)
     t.click("bc:use:look")
+    assert "click the location Ted Hinton looks under" in t.text("bc:panel-title")
+    assert t.legal_slots() >= {"board/10"}
+    click_in_sight(t.find("slot:board/10"))
     t.choose("card", "bonnie-clyde.hinton.ted-hinton-03")
     t.click("entry:submit")
     look(t, "board/10", C)

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QAbstractButton
 from desktop.drawn import set_less_motion
 from desktop.drawn.text import app_family, font
 from desktop.tables.carmen_usa import CarmenUsaTable, MapDataError, load_map
+from tests.desktop.in_sight import click_in_sight
 from tests.desktop.test_fit import fits
 
 PLAYERS = [("Ann", 7), ("Bob", 9), ("Cy", 11)]
@@ -54,12 +55,19 @@ def game(table):
 
 
 def press(t, name: str, text: str | None = None) -> None:
-    """Click the visible button ``name`` (the one whose text contains ``text``, when several share it)."""
-    buttons = [b for b in t.window.findChildren(QAbstractButton, name) if b.isVisible()
-               and (text is None or text in " ".join(b.text().split()))]
+    """Click the button ``name`` (of several options of one action, ``name:2``..., the one whose text
+    contains ``text``), where a person would: whole in sight, or behind "More actions…"."""
+    def named(b) -> bool:
+        return ((b.objectName() == name or b.objectName().startswith(name + ":"))
+                and (text is None or text in " ".join(b.text().split())))
+
+    buttons = [b for b in t.window.findChildren(QAbstractButton) if b.isVisible() and named(b)]
+    if not buttons and any(named(b) for b in t.window.table._behind):
+        click_in_sight(t.find("action:more"))
+        buttons = [b for b in t.window.table.more_panel.buttons if named(b)]
     assert buttons, f"no visible button {name!r} with {text!r}"
     assert buttons[0].isEnabled()
-    t.qtbot.mouseClick(buttons[0], Qt.LeftButton)
+    click_in_sight(buttons[0])
 
 
 def ask(t) -> str:
