@@ -444,8 +444,8 @@ class MainWindow(QMainWindow):
         player = action.get("player", "")
         if self.phones is None or not self.phones.on_phone(player):
             return False
-        question, demo_problem = make_question()
-        self.phones.ask(question, action, demo_problem)
+        question, demo_problem, *to_copies = make_question()
+        self.phones.ask(question, action, demo_problem, *to_copies)
         self._on_laptop = on_laptop
         self.phone_wait.show_player(player)
         self.stack.setCurrentWidget(self.phone_wait)

@@ -25,7 +25,7 @@ from phones import AnswerRefused, PhoneQuestion, PlayerLinks, ReadSpec, player_s
 from phones.network import lan_addresses
 from phones.qr import qr_modules
 
-from .card_entry import card_names
+from .card_entry import card_lines, card_names
 from .games import GameController, MoveNotSaved, public_texts
 from .private import hand_words
 from .widgets import button, clear_layout, label
@@ -46,6 +46,8 @@ class _Open:
     question: PhoneQuestion
     action: dict
     demo_problem: Callable[[dict], str | None] | None
+    #: the cards answered -> the copies sent (a line stands for every copy of a card)
+    to_copies: Callable[[dict], dict] | None = None
     contradicted: dict | None = None          # the cards of the last attempt the game questioned
 
 
@@ -150,12 +152,13 @@ class PhoneTable(QObject):
 
     # --- questions -----------------------------------------------------------------------------
     def ask(self, question: PhoneQuestion, action: dict,
-            demo_problem: Callable[[dict], str | None] | None = None) -> bool:
+            demo_problem: Callable[[dict], str | None] | None = None,
+            to_copies: Callable[[dict], dict] | None = None) -> bool:
         """Send the question to its player's phone; False when that player has no phone joined
         (the laptop asks instead)."""
         if not self.on_phone(question.player):
             return False
-        self.open = _Open(question, dict(action), demo_problem)
+        self.open = _Open(question, dict(action), demo_problem, to_copies)
         self._publish_one(question.player)
         return True
 
@@ -198,7 +201,7 @@ class PhoneTable(QObject):
             problem = current.demo_problem(cards)
             if problem:
                 return {"ok": False, "message": problem}
-        action = {**current.action, **cards}
+        action = {**current.action, **(current.to_copies(cards) if current.to_copies else cards)}
         if confirm:
             action["confirm"] = True
         try:
@@ -220,29 +223,47 @@ class PhoneTable(QObject):
 # --- questions from the shell's card reads ----------------------------------------------------------
 
 def question_for_cards(c: GameController, action: dict, reads: list[tuple[str, str]], heading: str, text: str,
-                       choices: dict[str, list[str]] | None) -> tuple[PhoneQuestion, Callable[[dict], str | None] | None]:
-    """The phone question of a private read of single cards (a peek at one or more places)."""
+                       choices: dict[str, list[str]] | None) -> tuple[PhoneQuestion, Callable[[dict], str | None] | None,
+                                                                     Callable[[dict], dict]]:
+    """The phone question of a private read of single cards (a peek at one or more places): one
+    line per distinct card that can lie there (as on the laptop); the answer's line becomes the
+    copy the engine (or the simulated table) says it is (``to_copies``)."""
     player = action.get("player", "")
     specs = []
+    #: card field -> the line picked -> the copies it stands for (a line per distinct card, as on the laptop)
+    lines: dict[str, dict[str, tuple[str, ...]]] = {}
     for card_field, place in reads:
         only = (choices or {}).get(card_field)
         if only is None:
+            # Every card of the kind lying there (the page has no "show every card" to fall back on).
             only = [card for card, _ in c.cards_of_kind(c.kind_at(place))]
-        # Alike cards (six identical location cards are six stickers) are told apart by their letters.
-        names = sorted(card_names(c, only).items(), key=lambda kv: kv[1])
-        specs.append(ReadSpec(card_field, c.words(place, player), tuple(names)))
+        grouped = card_lines(c, only)
+        lines[card_field] = {copies[0]: copies for copies, _ in grouped}
+        specs.append(ReadSpec(card_field, c.words(place, player), tuple((copies[0], words) for copies, words in grouped),
+                              also=tuple((copy, copies[0]) for copies, _ in grouped for copy in copies[1:])))
     question = PhoneQuestion.new(player, heading, text, tuple(specs))
+
+    def as_copy(card_field: str, place: str, picked: str) -> str:
+        """A line stands for any copy of its card: the one the engine (or the simulated table) says."""
+        if picked not in lines[card_field]:
+            return picked                 # a copy a photo read: that very card
+        copies = c.deck.copies(picked)    # every copy: the one noted lying there may not be listed
+        return picked if len(copies) == 1 else c.choose_copy(place, list(copies), player)
+
+    def to_copies(cards: dict) -> dict:
+        return {**cards, **{f: as_copy(f, place, cards[f]) for f, place in reads if isinstance(cards.get(f), str)}}
+
     if not c.demo:
-        return question, None
+        return question, None, to_copies
 
     def demo_problem(cards: dict) -> str | None:
         for card_field, place in reads:
             truth = c.true_cards_in(place) if (choices or {}).get(card_field) is not None else [c.true_card_at(place)]
-            if cards[card_field] not in truth:
+            if not set(lines[card_field].get(cards[card_field], (cards[card_field],))) & set(truth):
                 return (f"That is not the card at {c.words(place, player)} on the simulated table. "
                         f"Choose again.")
         return None
-    return question, demo_problem
+    return question, demo_problem, to_copies
 
 
 def question_for_list(c: GameController, action: dict, read: dict, text: str) -> tuple[PhoneQuestion, Any]:

@@ -437,13 +437,15 @@ class Rules(ABC):
         ``taken``: copies already used for other cards of the same action."""
         copies = [c for c in copies if c not in set(taken)] or list(copies)
         try:
-            tokens = set(state.table.at(Place.parse(place, state.players)))
+            tokens = list(state.table.at(Place.parse(place, state.players)))
         except ValueError:
-            tokens = set()
+            tokens = []
         notes = [state.knowledge[o] for o in (knower, EVERYONE) if o in state.knowledge]
-        for c in copies:
-            if any(k.token_of(c) in tokens for k in notes):
-                return c
+        # The top card of a pile first (a card taken from it is its top), then any card lying there.
+        for there in (tokens[-1:], tokens):
+            for c in copies:
+                if any(k.token_of(c) in there for k in notes):
+                    return c
         for c in copies:
             if all(k.token_of(c) is None for k in notes):
                 return c

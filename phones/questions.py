@@ -42,6 +42,16 @@ class ReadSpec:
     many: bool = False
     least: int = 1
     most: int | None = 1
+    #: (a card, the listed card it is a copy of), never sent to the page: a line stands for every
+    #: copy of its card, and a photo may read any of them
+    also: tuple[tuple[str, str], ...] = ()
+
+    def accepted(self) -> set[str]:
+        return {card for card, _ in self.choices} | {copy for copy, _ in self.also}
+
+    def listed(self, card: str) -> str:
+        """The listed card ``card`` stands for (itself, or the line of which it is a copy)."""
+        return dict(self.also).get(card, card)
 
     def to_json(self) -> dict:
         return {"field": self.field, "what": self.what, "many": self.many, "least": self.least,
@@ -83,7 +93,7 @@ class PhoneQuestion:
             raise AnswerRefused("That answer does not fit the question: reload the page and answer again.")
         out: dict[str, Any] = {}
         for r in self.reads:
-            allowed = {card for card, _ in r.choices}
+            allowed = r.accepted()
             value = cards[r.field]
             if not r.many:
                 if not isinstance(value, str) or value not in allowed:
@@ -104,8 +114,8 @@ class PhoneQuestion:
         """The cards a photo shows that can answer ``field`` (``AnswerRefused`` in words when
         none can, or when a single card is asked for and the photo shows several)."""
         r = self.read(field)
-        allowed = {card for card, _ in r.choices}
-        fitting = [c for c in dict.fromkeys(seen) if c in allowed]
+        allowed = r.accepted()
+        fitting = [c for c in dict.fromkeys(seen) if c in allowed]    # the very copies read (a tag tells them apart)
         if not fitting:
             if seen or unknown_tags:
                 raise AnswerRefused(f"The photo shows a card that cannot lie at {r.what}. "

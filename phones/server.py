@@ -471,8 +471,11 @@ class PhoneServer:
                 return web.json_response({"ok": False, "message": exc.message})
             finally:
                 del data
-        names = dict(question.read(field_name).choices)
-        return web.json_response({"ok": True, "field": field_name, "cards": [[c, names[c]] for c in cards]})
+        read = question.read(field_name)
+        names = dict(read.choices)
+        # Each card read with its words and the line it is on (a line stands for every copy of a card).
+        return web.json_response({"ok": True, "field": field_name,
+                                  "cards": [[c, names[read.listed(c)], read.listed(c)] for c in cards]})
 
 
 class _PlainErrors(web.RequestHandler):

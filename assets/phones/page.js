@@ -12,6 +12,7 @@
   let question = null;          // the open question (as the laptop sent it)
   let answerId = "";            // one per attempt: a retried send is applied once
   let chosen = {};              // field -> card id (one card) or [card ids] (several)
+  let photoLines = {};          // card id read in a photo -> the line of the list it is on (its copies)
   let sending = false;
   let linkGone = false;         // the link was replaced (new codes) or is unknown: stop asking
   const LINK_REPLACED = 4410;   // the server's close code for a replaced link (phones/server.py)
@@ -229,8 +230,9 @@
     const box = document.querySelector('.read[data-field="' + CSS.escape(r.field) + '"]');
     if (!box) return;
     const value = chosen[r.field];
+    const line = (card) => photoLines[card] || card;
     for (const li of box.querySelectorAll(".choices li")) {
-      const on = r.many ? value.includes(li.dataset.card) : value === li.dataset.card;
+      const on = r.many ? value.map(line).includes(li.dataset.card) : line(value) === li.dataset.card;
       li.classList.toggle("chosen", on);
       li.querySelector("input").checked = on;
     }
@@ -268,8 +270,9 @@
       if (!question || question.id !== asked) return;
       if (!result.ok) { say(result.message); return; }
       const names = [];
-      for (const [card, words] of result.cards) {
+      for (const [card, words, line] of result.cards) {
         names.push(words);
+        if (line) photoLines[card] = line;        // the very copy read is sent; its line is ticked
         if (r.many) { if (!chosen[r.field].includes(card)) chosen[r.field].push(card); }
         else chosen[r.field] = card;
       }

@@ -227,3 +227,27 @@ def test_on_the_simulated_table_only_the_players_phone_is_told_the_card_and_a_wr
     assert t.session.journal("Ann").where(wrong) == "Unknown"
     status, reply = answer(t, ann, question["id"], {"card": truth}, "demo-right-1")
     assert reply["ok"] and t.session.journal("Ann").where(truth) != "Unknown"
+
+
+def test_a_phone_lists_a_card_once_with_its_copies_and_takes_any_copy(tmp_path):
+    """Issue 28 (card entry, on the phone as on the laptop): one line per distinct card ("Ted Hinton
+    ×15", "Alma, Arkansas ×6"), in natural order; a line picked is sent as the copy the engine says
+    lies there; a photo's very copy (its tag tells it) is accepted and kept."""
+    from desktop.games import GameController
+    from desktop.phones import question_for_cards
+    from engine.game import Assist
+
+    c = GameController.new("bonnie-clyde", ["Ann", "Bob"], {"Ann": 9, "Bob": 10}, Assist.FULL,
+                           path=tmp_path / "g.gumshoe")
+    question, demo_problem, to_copies = question_for_cards(
+        c, {"type": "look", "player": "Ann", "location": "board/4"}, [("card", "board/4")], "Ann, look", "", None)
+    assert demo_problem is None                          # a real game: no simulated truth to check
+    words = [w for _, w in question.read("card").choices]
+    assert len(words) == len(set(words)) and "Ted Hinton \u00d715" in words and "Alma, Arkansas \u00d76" in words
+    line = next(card for card, w in question.read("card").choices if w == "Alma, Arkansas \u00d76")
+    sent = to_copies(question.cards_from_answer({"card": line}))["card"]
+    assert sent in c.deck.copies(line)
+    other = next(copy for copy in c.deck.copies(line) if copy != line)
+    assert question.cards_in_photo("card", [other]) == [other]             # the camera's own copy
+    assert to_copies(question.cards_from_answer({"card": other}))["card"] == other
+    c.close()

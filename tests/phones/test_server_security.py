@@ -337,7 +337,7 @@ def test_a_photo_of_the_card_is_read_for_its_player_only(laptop):
     url = laptop.url("Ann", f"photo?question={question.id}&field=card")
     status, reply = post_photo(url, photo_of(LOOT))
     assert status == 200 and reply["ok"], reply
-    assert reply["cards"] == [[LOOT, "Gandhi's Glasses"]]
+    assert reply["cards"] == [[LOOT, "Gandhi's Glasses", LOOT]]        # the card, its words, its line
     # Bob's link cannot send a photo for Ann's question (he has none open).
     status, reply = post_photo(laptop.url("Bob", f"photo?question={question.id}&field=card"), photo_of(LOOT))
     assert status == 409 and not reply["ok"]
