@@ -363,6 +363,26 @@ def test_money_lets_you_play_a_covered_table_card():
     assert t.state.money == 0
 
 
+def test_money_offers_a_covered_replicator_for_a_mission_with_its_colour():
+    """Bonus Cards: Money and Replicator: with a Money credit, a Replicator covered on your table may
+    start a mission, so the table offers the mission with a Replicator (its colour said); before,
+    only the plain mission was offered and a family could not say the Replicator's colour."""
+    library_ = lib.Library("Test cards")            # the only Replicator: a two-sided one
+    for number, name, kind, colour, points, sides in CARDS:
+        if kind != "replicator":
+            library_ = lib.register(library_, number, name, kind, colour, points=points, sides=sides, copies=4)
+    library_ = lib.register(library_, 30, "Replicator 2", "replicator", None, points=0, sides=2, copies=4)
+    t = Table(lib_=library_, table={"Ann": [21, 30, 22, 23], "Bob": [22, 23, 24, 29]})
+    t.deal_turn("Ann", [25, 26, 27, 28])             # the Replicator is covered on Ann's Table 2
+    t.deal_turn("Bob", [21, 26, 27, 28])
+    assert [o.label for o in t.s.prompt().options if o.action == "mission"] == ["Start a mission (Agent + Location)"]
+    t.do(type="money", player="Ann", card=t.c("Ann", 9))
+    missions = [o for o in t.s.prompt().options if o.action == "mission"]
+    assert [o.label for o in missions][-1] == "Start a mission with a Replicator (say its colour)"
+    t.do(type="mission", player="Ann", agent=t.c("Ann", 25), location=t.c("Ann", 30), colour="blue",
+         agent_source="Ann/table/1", location_source="Ann/table/2")
+
+
 # --- Interference -----------------------------------------------------------------------------
 def _bob_has_blue_mission(t: Table, immune: bool = False) -> str:
     """Ann deals; Bob sends his blue Agent to blue Rome (+ blue secret, or a black one)."""

@@ -896,9 +896,16 @@ class CluesRules(Rules):
         self._attack(state, "steal", a.player, m, a.card, a.source)
 
     def _may_hold(self, state: CluesState, p: str, kind: str) -> bool:
-        """Could ``p`` have a card of this type available now? (Public facts: not played yet, or a stack top.)"""
+        """Could ``p`` have a card of this type available now? (Public facts: not played yet, or a stack
+        top; with Money, a covered table card too: Bonus Cards: Money.)"""
         f = self.facts(state)
-        return bool(f.by_type[p].get(kind)) or any(self.info(state, c)["type"] == kind for c in f.tops[p])
+        if bool(f.by_type[p].get(kind)) or any(self.info(state, c)["type"] == kind for c in f.tops[p]):
+            return True
+        if state.money and p == state.current:
+            known = state.knowledge[EVERYONE]
+            covered = (known.known.get(tok) for s in SPOTS for tok in state.table.at(spot(p, s))[:-1])
+            return any(card is not None and self.info(state, card)["type"] == kind for card in covered)
+        return False
 
     def could_block(self, state: CluesState, p: str) -> bool:
         """Could ``p`` have a Prestige card available now? (Counted from public facts only.)"""

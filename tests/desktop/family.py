@@ -1,0 +1,260 @@
+"""A family at the table, by clicks only: the simulated players choose each move (as the demo does)
+and the walk makes it the way a person would, clicking where things are on screen, after checking
+that each target is there to be seen (tests/desktop/in_sight.py).
+
+A move is made by what the screen offers: a highlighted card or piece on the table, an action
+button (in the column, or behind "More actions…"), the value buttons of a begun action, the die's
+face buttons, the privacy gate and the card lists behind it or on the shared screen, and a game's
+own panel (each game's table names its buttons; ``PANELS`` knows how to answer them). If the
+screen offers no way to make the simulated move, the walk says what it was stuck on: that is a
+family stuck at the table.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QAbstractButton, QApplication, QListWidget, QWidget
+
+from desktop.card_entry import COPIES
+from desktop.drawn import Piece
+from engine.errors import RuleViolation
+
+from .in_sight import click_in_sight, why_not_in_sight
+
+
+class Stuck(AssertionError):
+    """The screen offered no way (in sight) to make the move the simulated family chose."""
+
+
+def settle() -> None:
+    for _ in range(3):
+        QApplication.processEvents()
+
+
+class FamilyWalk:
+    """Plays the open game of ``window`` by clicks, one simulated move at a time."""
+
+    def __init__(self, window) -> None:
+        self.window = window
+        self.clicks = 0
+        #: the kinds of move made, and the actions' labels met (what the walk went through)
+        self.made: list[str] = []
+
+    # --- what is on screen ---------------------------------------------------------------
+    @property
+    def screen(self):
+        return self.window.table
+
+    @property
+    def session(self):
+        return self.window.controller.session
+
+    def shown(self, name: str, cls=QWidget) -> QWidget | None:
+        """The widget named ``name`` a person can see now (in the window or an open panel)."""
+        roots = [self.window] + [w for w in QApplication.topLevelWidgets() if w.isVisible() and w is not self.window]
+        for root in roots:
+            for w in root.findChildren(cls, name):
+                if w.isVisible():
+                    return w
+        return None
+
+    def click(self, widget: QWidget) -> None:
+        click_in_sight(widget)
+        self.clicks += 1
+        settle()
+
+    def click_named(self, name: str) -> bool:
+        """Click the button ``name`` if it is offered: in sight, or behind "More actions…"."""
+        widget = self.shown(name, QAbstractButton)
+        if widget is None and any(b.objectName() == name for b in self.screen._behind):
+            self.click(self.shown("action:more", QAbstractButton))
+            widget = self.shown(name, QAbstractButton)
+        if widget is None:
+            return False
+        self.click(widget)
+        return True
+
+    def piece(self, place: str) -> Piece | None:
+        table = self.screen.table
+        found = [p for p in table.findChildren(Piece) if p.place == str(place) and p.isVisible()] if table else []
+        return found[0] if found else None
+
+    def click_place(self, place: Any) -> bool:
+        piece = self.piece(str(place))
+        if piece is None or why_not_in_sight(piece):
+            return False
+        self.click(piece)
+        return True
+
+    # --- one move ------------------------------------------------------------------------
+    def move(self, action: dict) -> None:
+        """Make ``action`` (the simulated family's choice) by clicks; ``Stuck`` when the screen does
+        not offer it. A move the rules refuse on the way (the simulator may pick one) is skipped."""
+        before = len(self.session.done)
+        prompt = self.session.prompt()
+        option = self.option_for(prompt, action)
+        if option is None:
+            return
+        action = self.as_screen_says(option, action)
+        self._begin(action, option, prompt)
+        for _ in range(12):
+            if len(self.session.done) > before or self.session.outcome is not None:
+                self.made.append(action["type"])
+                return
+            if not self._answer(action):
+                break
+        if len(self.session.done) > before:
+            self.made.append(action["type"])
+            return
+        if self.screen.error.isVisible():          # the rules said no (the simulator's guess): back out
+            self._back_out()
+            return
+        raise Stuck(f"{action['type']}: nothing on screen makes {action} (prompt: {prompt.text!r}, "
+                    f"screen: {type(self.window.stack.currentWidget()).__name__})")
+
+    @staticmethod
+    def option_for(prompt, action: dict):
+        """The option of the prompt that makes ``action``: of several with one action, the one whose
+        fields the action fills (a Replicator's colour)."""
+        same = [o for o in prompt.options if o.action == action["type"]]
+
+        def fits(o) -> bool:
+            made = FamilyWalk.as_screen_says(o, action)
+            return all(f in made and (made[f] in values or len(values) != 1) for f, values in o.targets.items())
+        fitting = [o for o in same if fits(o)]
+        # Of several that fit, the one asking for more (a Replicator's colour besides the cards).
+        return max(fitting, key=lambda o: len(o.targets)) if fitting else (same[0] if same else None)
+
+    @staticmethod
+    def as_screen_says(option, action: dict) -> dict:
+        """``action`` in the fields the option asks for: a declared colour the simulator names as
+        the Agent's or the Location's is the option's one ``colour``."""
+        if "colour" in option.targets and "colour" not in action:
+            declared = action.get("agent_colour") or action.get("location_colour")
+            if declared:
+                action = {k: v for k, v in action.items() if k not in ("agent_colour", "location_colour")}
+                action["colour"] = declared
+        return action
+
+    def _begin(self, action: dict, option, prompt) -> None:
+        screen = self.screen
+        if action["type"] == "roll" and screen.die is not None and "face" in action:
+            if self.click_named(f"rolled:{screen.die.shows(action['face'])}"):
+                return
+        if option in screen._direct_options(prompt):
+            field, values = next(iter(option.targets.items()))
+            value = action.get(field, values[0] if len(values) == 1 else None)
+            if value is not None and self.click_place(value):
+                return
+        if not self.click_named(self.screen.option_name(prompt, option)):
+            raise Stuck(f"{option.action}: no button or highlighted place offers {option.label!r}")
+
+    def _answer(self, action: dict) -> bool:
+        """Answer what the screen asks now for ``action``; False when it asks nothing the walk knows."""
+        window, screen = self.window, self.screen
+        current = window.stack.currentWidget()
+        if current is window.gate and self.shown("gate:reveal", QAbstractButton) is not None:
+            self.click(self.shown("gate:reveal", QAbstractButton))
+            return True
+        entry = window.entry
+        if entry is not None and current in (window.gate, window.flip_page):
+            return self._fill_entry(entry, action)
+        if current is window.table and screen.flow is not None and screen.flow.next_field is not None:
+            value = action.get(screen.flow.next_field)
+            return self.click_place(value) or self.click_named(f"choose:{value}")
+        panel = PANELS.get(self.window.controller.game_id)
+        return panel(self, action) if panel is not None else False
+
+    def _fill_entry(self, entry, action: dict) -> bool:
+        for chooser in entry.choosers:
+            wanted = action.get(chooser.field)
+            cards = wanted if isinstance(wanted, (list, tuple)) else [wanted]
+            for card in cards:
+                if card:
+                    self.pick_card(chooser.list, card)
+        self.click(self.shown("entry:submit", QAbstractButton))
+        return True
+
+    def pick_card(self, lst: QListWidget, card: str) -> None:
+        """Click the line of ``card`` in a card list as a person does: scrolled to it, then clicked."""
+        deck = self.session.rules.deck
+        name = deck.name_of(card)
+        lines = [lst.item(i) for i in range(lst.count())]
+        exact = [item for item in lines if card in (item.data(COPIES) or (item.data(Qt.UserRole),))]
+        for item in exact or [item for item in lines if item.text().split(" \u00d7")[0] == name]:
+                lst.scrollToItem(item)
+                settle()
+                rect = lst.visualItemRect(item)
+                assert lst.viewport().rect().contains(rect), f"the line of {name!r} is not in sight"
+                QTest.mouseClick(lst.viewport(), Qt.LeftButton, Qt.NoModifier, rect.center())
+                self.clicks += 1
+                settle()
+                return
+        raise Stuck(f"{name!r} is not offered in the list")
+
+    def choose_in_combo(self, name: str, value: Any) -> None:
+        """Open the drop-down ``name`` and click the line of ``value`` in its list, as a person does."""
+        from PySide6.QtWidgets import QComboBox
+        combo = self.shown(name, QComboBox)
+        if combo is None:
+            raise Stuck(f"no drop-down {name!r} in sight")
+        index = combo.findData(value)
+        if index < 0:
+            raise Stuck(f"{value!r} is not offered in {name!r}")
+        self.click(combo)
+        view = combo.view()
+        assert view.isVisible(), f"the list of {name!r} did not open"
+        model_index = view.model().index(index, combo.modelColumn())
+        view.scrollTo(model_index)
+        settle()
+        rect = view.visualRect(model_index)
+        assert view.viewport().rect().contains(rect), f"{value!r} is not in sight in the list of {name!r}"
+        QTest.mouseClick(view.viewport(), Qt.LeftButton, Qt.NoModifier, rect.center())
+        self.clicks += 1
+        settle()
+        assert combo.currentIndex() == index, f"{value!r} was not chosen in {name!r}"
+
+    def _back_out(self) -> None:
+        if self.screen.flow is not None:
+            self.click_named("action:cancel")
+        self.screen._hide_message()
+
+    # --- a game --------------------------------------------------------------------------
+    def play(self, most: int = 400) -> int:
+        """Moves chosen by the simulated family until the game ends (or ``most`` moves)."""
+        controller = self.window.controller
+        moves = 0
+        while self.session.outcome is None and moves < most:
+            if self.window.stack.currentWidget() is not self.window.table:
+                self._leave_side_screen()
+            action = controller.simulator.random_action(self.session)
+            try:
+                self.session.check(action)
+            except RuleViolation:
+                continue
+            self.move(action)
+            moves += 1
+        return moves
+
+    def _leave_side_screen(self) -> None:
+        for name in ("gate:cancel", "setup:done", "entry:cancel"):
+            if self.shown(name, QAbstractButton) is not None:
+                self.click(self.shown(name, QAbstractButton))
+                return
+
+
+def _bonnie_clyde(walk: FamilyWalk, action: dict) -> bool:
+    """Ted Hinton's panel: what he does (and where he looks)."""
+    if action["type"] != "hinton" or walk.shown("bc:panel-title") is None:
+        return False
+    walk.click_named(f"bc:use:{action['use']}")
+    if action["use"] == "look":                    # the locations he may look under glow: click one
+        return walk.click_place(action["location"])
+    return True
+
+
+#: game id -> how to answer that game's own panel for an action (None: it has none)
+PANELS: dict[str, Callable[[FamilyWalk, dict], bool]] = {"bonnie-clyde": _bonnie_clyde}
