@@ -149,7 +149,7 @@ def upload_to_journal(app, rounds: int) -> dict:
     times = []
     for _ in range(rounds):
         action = {"type": option.action, "player": "Ann", place_field: place}
-        question, _ = question_for_cards(controller, action, [(card_field, place)], "Ann, look", "", None)
+        question, *_ = question_for_cards(controller, action, [(card_field, place)], "Ann, look", "", None)
         phones.ask(question, action)
         done: list[float] = []
         worker = threading.Thread(target=lambda: done.append(client.round(photo, card.name)), daemon=True)

@@ -245,6 +245,7 @@ class MainWindow(QMainWindow):
         self.controller = controller
         self.phones = PhoneTable(controller, self, hosts=self.phone_hosts)
         self.phones.answered.connect(self._phone_answered)
+        self.phones.put_off.connect(self._phone_put_off)
         self._story_shown = controller.session.outcome is not None   # a finished game opens on its table
         if controller.path is not None and not controller.session.read_only:
             mark_playing(controller.path)      # still marked at the next start: Gumshoe stopped in it
@@ -456,6 +457,11 @@ class MainWindow(QMainWindow):
         if self.phones is not None:
             self.phones.cancel()
         self.show_table()
+
+    def _phone_put_off(self) -> None:
+        self._on_laptop = None
+        if self.stack.currentWidget() is self.phone_wait:
+            self.show_table()
 
     def _phone_to_laptop(self) -> None:
         on_laptop, self._on_laptop = self._on_laptop, None

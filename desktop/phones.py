@@ -62,6 +62,8 @@ class PhoneTable(QObject):
 
     #: a phone answered the open question: the public words of what happened
     answered = Signal(list)
+    #: the player put the look off on their phone ("Not now"): the laptop's table comes back
+    put_off = Signal()
     #: the server started or stopped, or the links changed (the codes screen redraws)
     links_changed = Signal()
     _answer_arrived = Signal(str, dict, object)
@@ -190,6 +192,11 @@ class PhoneTable(QObject):
         current = self.open
         if current is None or current.question.player != player or payload.get("question") != current.question.id:
             return {"ok": False, "message": "There is no open question for you now. Look at your page again."}
+        if payload.get("later") is True:      # "Not now" on the phone: as the laptop's Cancel
+            self.open = None
+            self._publish_one(player)
+            self.put_off.emit()
+            return {"ok": True, "message": "Nothing was noted: the table goes on."}
         try:
             cards = current.question.cards_from_answer(payload.get("cards"))
         except AnswerRefused as exc:

@@ -253,6 +253,10 @@ class StartScreen(QWidget):
             rules_scroll.setMinimumWidth(max(rules_scroll.minimumWidth(), widest))   # shown or not
             shown: list = [None]            # the screen this place opens for the chosen game
             slot.clicked.connect(lambda _=False, shown=shown: shown[0] is not None and self.open_screen(shown[0]))
+            # Its room is kept when the chosen game has fewer screens: a place never moves.
+            policy = slot.sizePolicy()
+            policy.setRetainSizeWhenHidden(True)
+            slot.setSizePolicy(policy)
             slot.hide()
             about_layout.addWidget(slot)
             self.own_screens.append((slot, shown))

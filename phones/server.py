@@ -16,7 +16,7 @@ sent (its line holds a link, a secret) is written to a log: there is no access l
 ``GET  .../state?after=N`` the player's snapshot, at once if newer than version N, else when it
                            changes (a long poll of at most :data:`LONG_POLL_S` seconds)
 ``GET  .../ws``            a WebSocket: the snapshot now and after every change
-``POST .../answer``        ``{"question", "answer", "cards", "confirm"}``: handed to the desktop,
+``POST .../answer``        ``{"question", "answer", "cards", "confirm"}`` (or ``"later": true``: the look put off): handed to the desktop,
                            which applies it (once per answer key) and says how it went; the
                            desktop gets ``answer`` as the key ``(player, the page's answer id)``,
                            so one player's id never finds another player's reply
@@ -421,7 +421,7 @@ class PhoneServer:
             return _refusal(408, "The answer took too long to arrive. Try again.")
         if not (isinstance(payload, dict) and isinstance(payload.get("question"), str)
                 and isinstance(payload.get("answer"), str) and _ID.fullmatch(payload["answer"])
-                and isinstance(payload.get("confirm", False), bool)):
+                and isinstance(payload.get("confirm", False), bool) and isinstance(payload.get("later", False), bool)):
             return _refusal(400, "That answer could not be read: reload the page and answer again.")
         loop = asyncio.get_running_loop()
         done: asyncio.Future = loop.create_future()
@@ -429,7 +429,7 @@ class PhoneServer:
         def reply(result: dict) -> None:
             loop.call_soon_threadsafe(lambda: done.done() or done.set_result(result))
 
-        handed = {k: payload.get(k) for k in ("question", "cards", "confirm")}
+        handed = {k: payload.get(k) for k in ("question", "cards", "confirm", "later")}
         handed["answer"] = (player, payload["answer"])     # remembered per player: ids come from the pages
         self.on_answer(player, handed, reply)
         try:

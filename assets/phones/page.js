@@ -284,20 +284,27 @@
     }
   }
 
-  async function send(confirm) {
+  async function send(confirm, later) {
     if (!question || sending) return;
-    if (!complete()) { say("Choose the card first (or photograph it)."); return; }
+    if (!later && !complete()) { say("Choose the card first (or photograph it)."); return; }
     sending = true;
     $("q-send").disabled = true;
     const asked = question.id;
-    const body = JSON.stringify({ question: asked, answer: answerId, cards: chosen, confirm: !!confirm });
+    // "Not now": the look is put off (the laptop's table comes back); nothing is noted.
+    const body = JSON.stringify(later ? { question: asked, answer: answerId, later: true }
+                                      : { question: asked, answer: answerId, cards: chosen, confirm: !!confirm });
     try {
       const response = await fetch(base + "answer", { method: "POST", body: body,
                                                       headers: { "Content-Type": "application/json" } });
       const gone = await deadLink(response);
       if (gone) { say(gone); return; }
       const result = await response.json();
-      if (!question || question.id !== asked) {
+      if (later && result.ok && (!question || question.id === asked)) {
+        $("noted").textContent = result.message;      // put off: said even if the page already closed it
+        $("noted").hidden = false;
+        $("question").hidden = true;
+        question = null;
+      } else if (!question || question.id !== asked) {
         // The laptop has moved on (the next question may already be here): this reply is old news.
       } else if (result.ok) {
         $("noted").textContent = result.message || "Noted in your journal.";
@@ -320,6 +327,7 @@
   }
 
   $("q-send").addEventListener("click", () => send(false));
+  $("q-later").addEventListener("click", () => send(false, true));
   $("q-yes").addEventListener("click", () => { $("q-confirm").hidden = true; answerId = newAnswerId(); send(true); });
   $("q-no").addEventListener("click", () => {
     $("q-confirm").hidden = true;

@@ -60,7 +60,8 @@ GAMES = {
                     "place_capital", "start_clock"}, 1500),
     "bonnie-clyde": ({"deal", "draw", "discard", "meld", "layoff", "hinton", "look", "leave", "move_car",
                       "take_discard", "note_hand"}, 4000),
-    "39-clues": ({"deal", "reveal", "mission", "add", "retrieve", "sabotage", "steal", "money", "end_turn"}, 1500),
+    "39-clues": ({"deal", "reveal", "mission", "add", "retrieve", "sabotage", "steal", "money", "block", "allow",
+                  "end_turn"}, 1500),
 }
 
 

@@ -254,3 +254,23 @@ def test_another_sites_page_on_the_phone_cannot_answer_or_get_the_phone_turned_a
     finally:
         site.shutdown()
         laptop.server.stop()
+
+
+def test_not_now_on_the_phone_puts_the_look_off_and_the_table_comes_back(t, browser):
+    """A player may put a look off on their phone, as on the laptop's Cancel (a stoolie they turn
+    out not to hold, say): nothing is noted, the laptop's table comes back, the page says so."""
+    start(t)
+    browser.get(t.window.phones.url("Ann"))
+    ann = browser.current_window_handle
+    until(t, lambda: "Ann's Evidence Journal" in text_of(browser, ann))
+    t.roll("loot")
+    option = next(o for o in t.session.prompt().options if o.private)
+    t.window.table.place_picked(str(next(iter(option.targets.values()))[0]))
+    until(t, lambda: question_open(browser, ann))
+    before = (len(t.session.done), t.session.journal("Ann"))
+    browser.find_element("css selector", "#q-later").click()
+    until(t, lambda: t.window.stack.currentWidget() is t.window.table)
+    until(t, lambda: not question_open(browser, ann))
+    assert "Nothing was noted" in text_of(browser, ann)
+    assert (len(t.session.done), t.session.journal("Ann")) == before
+    assert page_errors(browser) == []
