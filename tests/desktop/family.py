@@ -185,37 +185,15 @@ class FamilyWalk:
         lines = [lst.item(i) for i in range(lst.count())]
         exact = [item for item in lines if card in (item.data(COPIES) or (item.data(Qt.UserRole),))]
         for item in exact or [item for item in lines if item.text().split(" \u00d7")[0] == name]:
-                lst.scrollToItem(item)
-                settle()
-                rect = lst.visualItemRect(item)
-                assert lst.viewport().rect().contains(rect), f"the line of {name!r} is not in sight"
-                QTest.mouseClick(lst.viewport(), Qt.LeftButton, Qt.NoModifier, rect.center())
-                self.clicks += 1
-                settle()
-                return
+            lst.scrollToItem(item)
+            settle()
+            rect = lst.visualItemRect(item)
+            assert lst.viewport().rect().contains(rect), f"the line of {name!r} is not in sight"
+            QTest.mouseClick(lst.viewport(), Qt.LeftButton, Qt.NoModifier, rect.center())
+            self.clicks += 1
+            settle()
+            return
         raise Stuck(f"{name!r} is not offered in the list")
-
-    def choose_in_combo(self, name: str, value: Any) -> None:
-        """Open the drop-down ``name`` and click the line of ``value`` in its list, as a person does."""
-        from PySide6.QtWidgets import QComboBox
-        combo = self.shown(name, QComboBox)
-        if combo is None:
-            raise Stuck(f"no drop-down {name!r} in sight")
-        index = combo.findData(value)
-        if index < 0:
-            raise Stuck(f"{value!r} is not offered in {name!r}")
-        self.click(combo)
-        view = combo.view()
-        assert view.isVisible(), f"the list of {name!r} did not open"
-        model_index = view.model().index(index, combo.modelColumn())
-        view.scrollTo(model_index)
-        settle()
-        rect = view.visualRect(model_index)
-        assert view.viewport().rect().contains(rect), f"{value!r} is not in sight in the list of {name!r}"
-        QTest.mouseClick(view.viewport(), Qt.LeftButton, Qt.NoModifier, rect.center())
-        self.clicks += 1
-        settle()
-        assert combo.currentIndex() == index, f"{value!r} was not chosen in {name!r}"
 
     def _back_out(self) -> None:
         if self.screen.flow is not None:
