@@ -325,10 +325,11 @@ def test_answers_are_bounded_and_must_be_well_formed(laptop):
     assert post_json(url, {"question": "q", "cards": {}})[0] == 400          # no answer id
     assert post_json(url, {"question": "q", "answer": "short", "cards": {}})[0] == 400
     assert post_json(url, ["a", "list"])[0] == 400
+    assert post_json(url, {"question": "q", "answer": "abcdefgh1234", "later": "yes"})[0] == 400
     assert laptop.answers == []                                              # none reached the game
     status, reply = post_json(url, {"question": "q", "answer": "abcdefgh1234", "cards": {}})
     assert status == 200 and laptop.answers == [("Ann", {"question": "q", "answer": ("Ann", "abcdefgh1234"),
-                                                         "cards": {}, "confirm": None})]
+                                                         "cards": {}, "confirm": None, "later": None})]
 
 
 def test_a_photo_of_the_card_is_read_for_its_player_only(laptop):
