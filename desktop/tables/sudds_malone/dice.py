@@ -58,8 +58,8 @@ def assign(readings, dice: Sequence[str], players: Sequence[str]) -> tuple[dict[
 
 def read_frame(frame, dice: Sequence[str], players: Sequence[str]) -> tuple[dict[str, int], list[str]]:
     """One camera frame -> die values (only the sure ones) and what is left to tap in."""
-    from vision.dice import DicePoolReader
-    return assign(DicePoolReader().read(frame), dice, players)
+    from .dice_colours import family_reader      # the family's taught dice colours, if any
+    return assign(family_reader().read(frame), dice, players)
 
 
 def simulated_frame(values: dict[str, int], players: Sequence[str], seed: int = 0):

@@ -50,6 +50,7 @@ from . import dice as pool_dice
 from .board import (BoardArea, CaseCard, CityMap, ColumnChoice, ColumnLook, ConspiracyCard, DicePool, DistrictLook,
                     PaintedChoice, PlayerSheet, PlayerTab, PoolDie, SheetData, SnitchChoice, Words, paint_pool_die)
 from .box_form import BoxForm, BoxReview, reward_words
+from .dice_colours import SCREEN as DICE_COLOURS
 from .city import load_city
 
 HANDLED = {"deal", "roll", "take_die", "improve", "investigate", "take_flimflam", "take_cases", "take_case", "reroll",
@@ -312,7 +313,7 @@ class SuddsTable(GameTable):
 
     @classmethod
     def shelf_screens(cls) -> list[ShelfScreen]:
-        return [ShelfScreen("box", "Your box: check its printed values\u2026", BoxReview)]
+        return [ShelfScreen("box", "Your box: check its printed values\u2026", BoxReview), DICE_COLOURS]
 
     def setup_widget(self) -> QWidget:
         body = QWidget()

@@ -313,7 +313,7 @@ def test_the_box_review_screen_lists_every_value_and_saves_a_correction(qtbot, g
 def test_the_shelf_offers_the_box_screen(window):
     from desktop.tables import table_class
     screens = table_class("sudds-malone").shelf_screens()
-    assert [s.name for s in screens] == ["box"]
+    assert [s.name for s in screens] == ["box", "dice-colours"]
 
 
 def test_dice_read_by_the_camera(game):
