@@ -193,8 +193,7 @@ def take_clues39(tag: str, size: tuple[int, int]) -> None:
     t.click("action:mission")
     t.click("choose:Ann/hand")
     t.click("slot:Ann/table/1")
-    t.choose("agent", clues.card("Ann", 1))
-    t.choose("location", clues.card("Ann", 9))
+    t.choose("agent", clues.card("Ann", 1))      # the Location lies face up, read: never asked again
     t.click("entry:submit")
     shot(window, "42-clues-table-four-players")
     window.close()
@@ -238,7 +237,6 @@ class _Restorable:
 
 def take_bonnie_clyde(tag: str, size: tuple[int, int]) -> None:
     """Bonnie and Clyde: a meld's cards being read, the table after a capture, Ted Hinton, a journal."""
-    from PySide6.QtCore import Qt
     from tests.desktop.tables import test_bonnie_clyde as bc
     window = MainWindow()
     window.size_tag = tag
@@ -253,10 +251,8 @@ def take_bonnie_clyde(tag: str, size: tuple[int, int]) -> None:
     t.click("entry:submit")
     t.click("action:draw")
     t.click("action:meld")
-    lst = t.find("choose:cards")
-    for row in range(lst.count()):
-        if lst.item(row).data(Qt.UserRole) in (bc.E(1, "a"), bc.E(1, "b"), bc.E(1, "c")):
-            lst.item(row).setSelected(True)
+    t.window.entry.chooser("cards").clear()
+    t.choose_cards("cards", [bc.E(1, "a"), bc.E(1, "b"), bc.E(1, "c")])
     shot(window, "30-bc-meld-cards")
     t.click("entry:submit")
     bc.look(t, "board/1", bc.B)
@@ -309,7 +305,7 @@ def take_carmen_usa(tag: str, size: tuple[int, int]) -> None:
     usa.ask(t)
     usa.press(t, "action:answer", "Right answer")
     usa.press(t, "action:accuse")
-    usa.flip(t, "liberty-bell", "box/liberty-bell")
+    t.click("slot:liberty-bell")          # the orange Loot lies face up: known, never asked for again
     shot(window, "22-usa-accusation")
     usa.flip(t, "arches", "box/arches")
     for _ in range(3):
