@@ -1,0 +1,11 @@
+"""Bonnie and Clyde Mystery Rummy at the table (``desktop/tables/bonnie_clyde``).
+
+- :mod:`.table`    the table: the road, the Case File and the FBI Files, the players' rows, Ted
+                   Hinton's panel, the flow of a turn and what is seen moving (cards, the car)
+- :mod:`.board`    the road drawn: the ten locations' signs, the card under each, the Crime Spree car
+- :mod:`.rows`     in front of each player: the hand's count, melds, captured outlaws, points
+"""
+
+from .table import BonnieClydeTable
+
+__all__ = ["BonnieClydeTable"]
