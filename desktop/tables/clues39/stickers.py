@@ -15,8 +15,8 @@ from PySide6.QtCore import Qt, QThread, Signal
 from PySide6.QtGui import QImage, QPixmap
 from PySide6.QtWidgets import QComboBox, QGroupBox, QHBoxLayout, QLabel, QSpinBox, QVBoxLayout, QWidget
 
-from ..camera import PREVIEW_WIDTH, CameraWorker, SimulatedCamera
-from ..widgets import button, label, plain_tip
+from ...camera import PREVIEW_WIDTH, CameraWorker, SimulatedCamera
+from ...widgets import button, label, plain_tip
 
 SIMULATED = -1
 DEFAULT_SPARES = 12
