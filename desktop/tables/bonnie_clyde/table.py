@@ -26,9 +26,9 @@ from ...drawn import paint as pt
 from ...drawn import text as txt
 from ...drawn.items import paint_look
 from ...drawn.moves import token_places
-from ...private import journal_table
 from ...table_base import GameTable, TableShell
 from ...widgets import button, label
+from .journal import notebook
 from .board import RouteBoard, cards_words, location_colour
 from .rows import PlayerStrip, paint_laid_card
 
@@ -433,7 +433,8 @@ class BonnieClydeTable(GameTable):
         return body
 
     def journal_widget(self, journal: Journal) -> QWidget:
-        rows = [[e.name, e.card.rsplit(".", 1)[-1], e.where] for e in journal.entries if e.where != "Unknown"]
-        table = journal_table(["Card", "Tag", "Where"], rows or [["(nothing seen yet)", "", ""]])
-        table.setObjectName("journal:cards")
-        return table
+        """The detective's notebook: a row per location (its Evidence cards, what lies under it),
+        then the Outlaws and Ted Hinton (:mod:`.journal`)."""
+        names = {n: self.board.name(n) for n in self.board.numbers}
+        return notebook(journal, names, self.controller.session.rules.location_of,
+                        {kind: info.name for kind, info in self.controller.deck.kinds.items()})

@@ -632,3 +632,41 @@ def test_a_meld_picks_alike_cards_from_one_line_counted(game):
     assert len(chooser.cards()) == 6 and kaufman[0].text().endswith("6 chosen")
     t.choose("cards", E(1, "a"))                   # all six chosen: a click takes them back
     assert chooser.cards() == [] and kaufman[0].text() == "Kaufman, Texas \u00d76"
+
+
+def journal_cells(t) -> dict[str, list[list[str]]]:
+    """The open journal's tables by name: the header, then each row, as a person reads them."""
+    from PySide6.QtWidgets import QTableWidget, QWidget
+    journal = t.window.findChild(QWidget, "journal")
+    tables = {}
+    for table in journal.findChildren(QTableWidget):
+        if table.isVisible():
+            rows = [[table.horizontalHeaderItem(c).text() for c in range(table.columnCount())]]
+            rows += [[table.item(r, c).text() for c in range(table.columnCount())] for r in range(table.rowCount())]
+            tables[table.objectName()] = rows
+    return tables
+
+
+def test_the_journal_is_a_notebook_of_locations_in_the_game_s_words(game):
+    """Issue 29, 7: the Evidence Journal reads as a detective's notebook: a row per location of the
+    road with where its six Evidence cards are (alike cards counted, never the tags' ids such as
+    "location-1-b") and what lies under it; then Bonnie, Clyde and the Ted Hinton cards counted.
+    Setup and the Deal: the first card of the FBI Files is seen by everyone; Play: the look."""
+    t = game
+    meld_where_the_car_stands(t)
+    look(t, "board/1", B)
+    t.click("journal:Ann")
+    t.click("gate:reveal")
+    tables = journal_cells(t)
+    locations, others = tables["journal:locations"], tables["journal:others"]
+    assert locations[0] == ["Location", "Its Evidence cards", "Under it"]
+    assert locations[1] == ["1 Kaufman, Texas", "Ann's table, sideways \u00d73; 3 not seen yet",
+                            "Bonnie Parker (you saw it on turn 1), captured by Ann."]
+    assert [row[0] for row in locations[1:]] == [f"{n} {t.session.rules.board.name(n)}" for n in range(1, 11)]
+    assert locations[2][1:] == ["6 not seen yet", "Unseen."]
+    assert others[1:] == [["Bonnie Parker", "Ann's table (captured)"], ["Clyde Barrow", "Unknown"],
+                          ["Ted Hinton", "FBI Files"], ["Ted Hinton \u00d714", "Unknown"]]
+    ids = {card.split(".", 2)[-1] for card in t.session.rules.deck.cards}
+    words = " ".join(cell for rows in tables.values() for row in rows for cell in row)
+    assert ids and not [i for i in ids if i in words]
+    assert "Tag" not in words
