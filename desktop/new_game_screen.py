@@ -166,7 +166,7 @@ class NewGameScreen(QWidget):
                 edit.setText(name)
             for spin, age in zip(self.ages, (8, 10, 12)):
                 spin.setValue(age)
-        self._update_choices()
+        self._update_first()         # the game's own rule of who starts (and its part of the form)
         self.names[0].setFocus()
 
     def _show_rows(self) -> None:
@@ -186,11 +186,14 @@ class NewGameScreen(QWidget):
         self._update_choices()
         names, ages = self.players()
         named = [x for x in names if x]
-        if not named:
+        # Who starts is the game's own rule (its shelf file's ``first``): the youngest, the first
+        # written, or a rule of the game itself that the app applies once it has begun.
+        words = self.info.first if self.info is not None else GameInfo.first
+        if not named and ("{youngest}" in words or "{first}" in words):
             self.first.setText("")
             return
-        youngest = min(named, key=lambda p: (ages[p], names.index(p)))
-        self.first.setText(f"{youngest} is the youngest and goes first.")
+        youngest = min(named, key=lambda p: (ages[p], names.index(p))) if named else ""
+        self.first.setText(words.format(youngest=youngest, first=named[0] if named else ""))
 
     def _update_choices(self) -> None:
         if self.choices is not None:

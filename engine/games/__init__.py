@@ -74,6 +74,9 @@ class GameInfo:
     #: action -> the rule of that step in our own words, with the rulebook section it comes from
     #: (the table's "How to play" tells first the rules of the steps offered now)
     step_rules: Mapping[str, StepRule] = field(default_factory=dict, hash=False)
+    #: who goes first, as the new-game form says it: ``{youngest}`` is the youngest player's name,
+    #: ``{first}`` the name written first (``[game] first`` in the file; the youngest by default)
+    first: str = "{youngest} is the youngest and goes first."
 
     @property
     def uses_die(self) -> bool:
@@ -139,8 +142,16 @@ def _parse_info(game_id: str, raw: dict, where: str) -> GameInfo:
         if not isinstance(rule, dict):
             raise GameDataError(f"{at} must be a table with 'words' and 'section'.")
         step_rules[action] = StepRule(_text(rule, "words", at), _text(rule, "section", at))
+    first = head.get("first", GameInfo.first)
+    if not isinstance(first, str) or not first.strip():
+        raise GameDataError(f"{where}: 'first' must be a non-empty text (who goes first).")
+    try:
+        first.format(youngest="", first="")
+    except (KeyError, IndexError, ValueError):
+        raise GameDataError(f"{where}: 'first' may name only {{youngest}} or {{first}}.") from None
     return GameInfo(game_id, _text(head, "title", where), (players[0], players[1]), _text(head, "ages", where),
-                    minutes, _text(head, "pitch", where), tuple(steps), die, hidden, tuple(options), step_rules)
+                    minutes, _text(head, "pitch", where), tuple(steps), die, hidden, tuple(options), step_rules,
+                    first)
 
 
 @lru_cache(maxsize=None)

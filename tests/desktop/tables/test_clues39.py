@@ -948,3 +948,40 @@ def test_every_name_stays_on_its_plate_with_five_missions_each(table, monkeypatc
         assert words[0] == name or (words[0].endswith("\u2026") and name.startswith(words[0][:-1].rstrip())), words
         assert re.fullmatch(r"\d+ points", words[1]), words
         assert name in plate.toolTip()
+
+
+# --- issue 29: who goes first, what can be added, painted words no smaller than 15 px ------------
+def test_the_new_game_form_says_the_lowest_card_starts_not_the_youngest(table):
+    """Rulebook, Starting: "The player with the lowest numbered card on the table goes first": the
+    form says so (the game's own words), never that the youngest goes first."""
+    t = table
+    choose_game(t)
+    t.click("start:new")
+    t.find("new:count").setValue(2)
+    for i, (name, age) in enumerate(PLAYERS):              # Bob, 9, is the youngest
+        t.find(f"new:name{i}").setText(name)
+        t.find(f"new:age{i}").setValue(age)
+    words = t.text("new:first")
+    assert "youngest" not in words and "Bob" not in words
+    assert "lowest numbered card" in words
+    t.click("new:start")
+    t.click("setup:done")
+    # Once the table cards are shown, the app names the player it found: Ann (her card 2), not Bob.
+    for spot, number in zip("1234", (9, 2, 18, 22)):
+        read(t, f"Ann/table/{spot}", number, "Ann")
+    for spot, number in zip("1234", (4, 11, 13, 20)):
+        read(t, f"Bob/table/{spot}", number, "Bob")
+    assert t.text("turn") == "Ann's turn"
+    assert any("Ann has the lowest numbered card on the table (2)" in line for line in t.log())
+
+
+def test_a_game_that_starts_with_the_youngest_still_says_so(table):
+    """The form's words come from each game's own file: a game without its own rule names the youngest."""
+    t = table
+    choose_game(t, "carmen-cards")
+    t.click("start:new")
+    t.find("new:name0").setText("Ann")
+    t.find("new:name1").setText("Bob")
+    t.find("new:age0").setValue(11)
+    t.find("new:age1").setValue(9)
+    assert t.text("new:first") == "Bob is the youngest and goes first."
