@@ -153,6 +153,11 @@ class GameTable(QWidget):
     def start(self, option: Option, player: str) -> None:
         """Run an option this table handles itself."""
 
+    def holds_the_screen(self) -> str | None:
+        """Why nothing may open over the table now (a countdown the family races), in words the
+        shell shows instead of opening the full log or How to play; None (the default): anything may."""
+        return None
+
     def setup_widget(self) -> QWidget | None:
         """A picture of how to lay out the game, shown once before the first move (or None)."""
         return None

@@ -583,6 +583,10 @@ class TableScreen(QWidget):
         legal = self._legal_places(prompt)
         chosen = {str(v) for v in self.flow.chosen.values()} if self.flow else set()
         self.table.refresh(view, legal, chosen)
+        if self.table.holds_the_screen():        # a window left open closes: nothing lies over the race
+            self.log_dialog.close()
+            if self.how_to_play is not None:
+                self.how_to_play.close()
         self._refresh_die(prompt)
         self._refresh_actions(prompt, over)
         self.recent.set_events(list(view.log))
@@ -602,7 +606,7 @@ class TableScreen(QWidget):
 
     def show_how_to_play(self) -> HowToPlay | None:
         """The rules of the steps offered now, then the game in short (over the table)."""
-        if self.controller is None:
+        if self.controller is None or self._screen_held():
             return None
         window = self.window()
         self.how_to_play = HowToPlay(self.controller.info, self.controller.session.prompt(), self)
@@ -613,10 +617,19 @@ class TableScreen(QWidget):
 
     def show_full_log(self) -> None:
         """Every public event of the game, oldest first (the newest in view)."""
+        if self._screen_held():
+            return
         window = self.window()
         self.log_dialog.resize(int(window.width() * 0.7), int(window.height() * 0.8))
         self.log_list.scrollToBottom()
         self.log_dialog.open()
+
+    def _screen_held(self) -> bool:
+        """Whether the table keeps the screen now (nothing opens over it): then say why."""
+        why = self.table.holds_the_screen() if self.table is not None else None
+        if why:
+            self.notice(why)
+        return bool(why)
 
     def _prompt_text(self, text: str) -> str:
         if self.flow is None or self.table is None:

@@ -457,6 +457,11 @@ class Rules(ABC):
         "hand" that belong to ``player``."""
         return tuple(str(p) for p in state.table.places(area="hand", owner=player))
 
+    def private_note(self, state: GameState, player: str) -> str | None:
+        """Words only ``player`` may read now, beyond their journal (the answer on the question
+        card they read out), shown on their phone's page; None (the default): nothing."""
+        return None
+
     @abstractmethod
     def setup(self, players: tuple[str, ...], options: Mapping[str, Any]) -> GameState:
         """The table after the deal (identities unknown), or ``RuleViolation`` for a bad setup."""

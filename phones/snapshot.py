@@ -22,7 +22,8 @@ LOG_LINES = 40
 def player_snapshot(session: Session, player: str, assist: Assist | str,
                     question: PhoneQuestion | None = None, hand: str | None = None) -> dict[str, Any]:
     """``player``'s page: their journal (cards by type, then what was worked out, with reasons),
-    the newest lines of what they saw happen, whose turn it is and their open question.
+    the newest lines of what they saw happen, whose turn it is, their open question, and the words
+    the rules give this player alone now (``Rules.private_note``: the answer on the card they read).
     ``hand``: on a demo's simulated table, what this player really holds, in words (the desktop's
     simulator knows it; a real player sees their own hand): shown above their journal."""
     journal = session.journal(player, assist)
@@ -53,6 +54,8 @@ def player_snapshot(session: Session, player: str, assist: Assist | str,
             "deductions": [{"text": d.text, "reason": d.reason} for d in journal.deductions],
         },
         "hand": hand,
+        # words for this player alone now (the answer on the question card they read out)
+        "note": session.rules.private_note(session.state, player) if outcome is None else None,
         "log": session.log_for(player)[-LOG_LINES:],
         "question": question.to_json() if question is not None and question.player == player else None,
     }

@@ -73,6 +73,8 @@
     $("turn").textContent = s.turn;
     $("prompt").textContent = s.prompt;
     showJournal(s.journal);
+    $("note").hidden = !s.note;
+    $("note").textContent = s.note || "";
     $("j-hand").hidden = !s.hand;
     $("j-hand").textContent = s.hand || "";
     showLog(s.log);

@@ -57,7 +57,7 @@ CHILD = textwrap.dedent(r'''
 GAMES = {
     "carmen-cards": ({"roll", "peek", "end_turn", "warrant", "swap", "flip_henchman", "final_warrant"}, 1500),
     "carmen-usa": ({"ask", "answer", "choices", "move", "look", "accuse", "call", "draw_capitals",
-                    "place_capital", "start_clock"}, 1500),
+                    "start_clock", "all_placed", "flip_capital", "place_capital"}, 1500),
     "bonnie-clyde": ({"deal", "draw", "discard", "meld", "layoff", "hinton", "look", "leave", "move_car",
                       "take_discard", "note_hand"}, 4000),
     "39-clues": ({"deal", "reveal", "mission", "add", "retrieve", "sabotage", "steal", "money", "block", "allow",

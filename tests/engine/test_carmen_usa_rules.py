@@ -672,6 +672,31 @@ def test_carmen_wins_when_all_eight_warrants_leave_play():
     assert "Carmen Sandiego wins" in t.s.outcome.reason
 
 
+# --- the answer on the reader's card ---------------------------------------------------------
+def test_the_reader_alone_sees_the_answer_before_the_judgement():
+    """Correct Answers/Movement: "Correct answers are shown in bold" on the card the reader holds:
+    the reader's log and page note carry the answer at once; the answering agent's log and note, the
+    shared log and the undo history carry it only once the reader has judged the answer."""
+    t = UsaTable(ages={"Ann": 7, "Bob": 9, "Cy": 11}, colour="blue",
+                 pieces=("big-bend", "everglades", "mammoth-cave"))
+    t.ask("capital-of.MN")
+    rules, state = t.s.rules, t.s.state
+    answer = rules.bank.question("capital-of.MN").answer
+    assert state.reader == "Cy" and state.answerer == "Ann"
+    assert any(answer in line for line in t.s.log_for("Cy"))
+    assert answer in rules.private_note(state, "Cy") and "capital" in rules.private_note(state, "Cy").lower()
+    for other in ("Ann", "Bob"):
+        assert not any(answer in line for line in t.s.log_for(other))
+        assert rules.private_note(state, other) is None
+    assert not any(answer in line for line in t.s.undo_history())
+    assert answer not in t.p.text and not any(answer in o.label for o in t.p.options)
+    t.answer(False)                                   # Bob, the back-up, hears it from the same reader
+    assert answer in t.s.log_for("Ann")[-2]            # judged: everyone hears the answer
+    assert rules.private_note(t.s.state, "Cy").startswith("You read to Bob")
+    t.s.apply({"type": "pass", "player": "Bob"})
+    assert rules.private_note(t.s.state, "Cy") is None
+
+
 # --- Catching Carmen ---------------------------------------------------------------------
 def finale(players=("Ann", "Bob", "Cy"), ages=None) -> UsaTable:
     """A game played up to its finale: the table as Catching Carmen begins."""
@@ -692,7 +717,8 @@ def finale(players=("Ann", "Bob", "Cy"), ages=None) -> UsaTable:
 
 
 def test_finale_draw_three_timer_by_count_oldest_starts_youngest_first():
-    """Catching Carmen: three tokens each; the timer by agent count; the oldest starts; the youngest flips first."""
+    """Catching Carmen: three tokens each; the timer by agent count; the oldest starts it, and while it
+    runs the agents place their real tokens on the printed map: nothing is asked but "All placed!"."""
     t = finale(ages={"Ann": 7, "Bob": 9, "Cy": 11})
     for p in ("Ann", "Bob", "Cy"):
         assert t.p.player == p
@@ -701,30 +727,85 @@ def test_finale_draw_three_timer_by_count_oldest_starts_youngest_first():
     assert t.p.player == "Cy" and "35-second" in t.p.text
     assert t.s.layout()["timer_seconds"] == ("35",)
     t.s.apply({"type": "start_clock", "player": "Cy"})
-    assert t.p.player == "Ann" and t.p.option("place_capital").reads == {"card": "token"}
+    assert [o.action for o in t.p.options] == ["all_placed", "time_up"]      # no data entry on the clock
+    assert "printed map" not in t.p.text and "game board's map" in t.p.text
+
+
+def all_placed(t: UsaTable, who: str | None = None) -> None:
+    for p in t.s.state.order:
+        t.s.apply({"type": "draw_capitals", "player": p})
+    t.s.apply({"type": "start_clock", "player": t.s.state.order[-1]})
+    t.s.apply({"type": "all_placed", "player": who or t.s.state.order[-1]})
+
+
+def check(t: UsaTable, right: bool = True):
+    """The check after the timer: a token turned over (its capital read), then the state it lies on."""
+    flip = t.p.option("flip_capital")
+    token = flip.targets["token"][0]
+    card = t.truth.card_at(t.s.state, token)
+    t.s.apply({"type": "flip_capital", "player": t.p.player, "token": token, "card": card})
+    opt = t.p.option("place_capital")
+    assert set(opt.targets) == {"state"} and t.s.rules.card_name(card) in t.p.text     # one tap: the state
+    state = t.s.rules.state_of[card] if right else next(s for s in opt.targets["state"] if s != t.s.rules.state_of[card])
+    return t.s.apply({"type": "place_capital", "player": t.p.player, "state": state})
+
+
+def test_finale_all_placed_stops_the_clock_then_each_token_is_checked_and_carmen_is_caught():
+    """Catching Carmen: "If the agents, as a team, correctly place all the tokens before time runs out,
+    they catch Carmen Sandiego": the timer stops at "All placed!" (any agent may say it); then each
+    token is checked where it lies, with no clock: its capital first, then its state."""
+    t = finale(ages={"Ann": 7, "Bob": 9, "Cy": 11})
+    all_placed(t, who="Bob")
+    assert t.s.state.phase == "finale_check"
+    unchanged(t, {"type": "time_up", "player": "Cy"})          # the clock has stopped: time cannot run out now
+    assert t.p.player == "Ann" and [o.action for o in t.p.options] == ["flip_capital"]
+    assert t.p.option("flip_capital").reads == {"card": "token"}
+    checked = 0
+    while t.s.outcome is None:
+        check(t)
+        checked += 1
+    assert checked == 9 and t.s.outcome.winners == ("Ann",) and "caught Carmen" in t.s.outcome.reason
+
+
+def test_finale_a_token_on_the_wrong_state_at_the_check_lets_carmen_escape():
+    """Catching Carmen: a token that lay on another state was not "correctly" placed: once every token
+    is checked, Carmen escapes (the check names the token and its own state)."""
+    t = finale(ages={"Ann": 7, "Bob": 9, "Cy": 11})
+    all_placed(t)
+    events = check(t, right=False)
+    assert events[-1].type == "checked" and "but it is the capital of" in events[-1].text
+    assert t.s.outcome is None and t.p.player == "Ann"          # the check goes on to the last token
+    while t.s.outcome is None:
+        check(t)
+    assert "escaped" in t.s.outcome.reason and t.s.outcome.winners == ("Ann",)
 
 
 def place(t: UsaTable, right: bool = True):
-    opt = t.p.option("place_capital")
-    token = opt.targets["token"][0]
+    """A token typed in while the timer ran: how games saved before the check existed went on."""
+    state = t.s.state
+    held = state.flipped if state.flipped is not None else t.s.rules._tokens_of(state, t.p.player)[0]
+    token = str(state.table.place_of(held))
     card = t.truth.card_at(t.s.state, token)
-    state = t.s.rules.state_of[card] if right else next(s for s in opt.targets["state"] if s != t.s.rules.state_of[card])
+    state = t.s.rules.state_of[card] if right else next(s for s in sorted(t.s.rules.state_names)
+                                                        if s != t.s.rules.state_of[card])
     return t.s.apply({"type": "place_capital", "player": t.p.player, "token": token, "card": card, "state": state})
 
 
-def test_finale_wrong_state_shown_at_once_and_tried_again_then_caught():
-    """Catching Carmen: every token correctly placed before time runs out: Carmen is caught."""
+def test_a_game_saved_while_tokens_were_typed_on_the_clock_goes_on():
+    """Games saved before the check existed typed each token while the timer ran (a wrong state was
+    tried again): their actions are still accepted, so they reopen, and "All placed!" takes over."""
     t = finale(ages={"Ann": 7, "Bob": 9, "Cy": 11})
     for p in ("Ann", "Bob", "Cy"):
         t.s.apply({"type": "draw_capitals", "player": p})
     t.s.apply({"type": "start_clock", "player": "Cy"})
     events = place(t, right=False)
     assert events[-1].type == "wrong_state" and "try again" in events[-1].text
-    assert t.p.player == "Ann" and len(t.p.option("place_capital").targets["token"]) == 1
+    unchanged(t, {"type": "all_placed", "player": "Cy"})        # the flipped token first
     place(t)
-    assert t.p.player == "Bob"            # play continues to the left
+    assert t.p.player == "Bob"
+    t.s.apply({"type": "all_placed", "player": "Cy"})
     while t.s.outcome is None:
-        place(t)
+        check(t)
     assert t.s.outcome.winners == ("Ann",) and "caught Carmen" in t.s.outcome.reason
 
 
@@ -734,8 +815,8 @@ def test_finale_time_runs_out_carmen_escapes():
     for p in ("Ann", "Bob"):
         t.s.apply({"type": "draw_capitals", "player": p})
     unchanged(t, {"type": "time_up", "player": "Ann"})           # the timer has not started
+    unchanged(t, {"type": "all_placed", "player": "Ann"})
     t.s.apply({"type": "start_clock", "player": "Bob"})
-    place(t)
     t.s.apply({"type": "time_up", "player": "Bob"})
     assert "escaped" in t.s.outcome.reason and t.s.outcome.winners == ("Ann",)
 
@@ -753,7 +834,8 @@ def test_finale_each_agent_takes_exactly_three_tokens_and_the_timer_follows_the_
     assert t.s.state.table.count(Place("capitals")) == 50 - 3 * agents
     assert f"{seconds}-second" in t.p.text and t.s.layout()["timer_seconds"] == (str(seconds),)
     t.s.apply({"type": "start_clock", "player": order[-1]})
-    assert len(t.p.option("place_capital").targets["token"]) == 3       # the youngest's own three only
+    t.s.apply({"type": "all_placed", "player": order[0]})
+    assert len(t.p.option("flip_capital").targets["token"]) == 3        # the youngest's own three first
 
 
 # --- the journal -------------------------------------------------------------------------

@@ -53,7 +53,8 @@ SETUP, READING, MOVEMENT, INCORRECT, LANDMARKS, CLUES, ACCUSING, FALSE, WINNING,
 ALLOWANCE_PLAIN, ALLOWANCE_CHOICES = 5, 3
 # Actions that never change a card, a token's place or anyone's knowledge: a journal computed
 # before them is still right after them (see ``CarmenUsaRules.journal``).
-_NO_CARD_CHANGE = frozenset({"ask", "choices", "answer", "pass", "move", "end_turn", "start_clock", "time_up"})
+_NO_CARD_CHANGE = frozenset({"ask", "choices", "answer", "pass", "move", "end_turn", "start_clock", "all_placed",
+                             "time_up"})
 _VERSIONS = itertools.count(1)
 
 
@@ -140,12 +141,31 @@ class StartClock(Action):
 
 
 @dataclass(frozen=True)
-class PlaceCapital(Action):
-    """Catch Carmen: flip the token at ``token`` (it reads ``card``) and put it on ``state``."""
-    type = "place_capital"
+class AllPlaced(Action):
+    """Catch Carmen: the agents placed every real token on the printed map; the timer stops."""
+    type = "all_placed"
+
+
+@dataclass(frozen=True)
+class FlipCapital(Action):
+    """Catch Carmen, the check after the timer: the token at ``token`` is read: it is ``card``."""
+    type = "flip_capital"
     token: str
     card: str
-    state: str
+    confirm: bool = False
+
+
+@dataclass(frozen=True)
+class PlaceCapital(Action):
+    """Catch Carmen: the token at ``token`` (it reads ``card``) lies on ``state``.
+
+    After "All placed!" this is the check of the token just turned over (``token`` and ``card`` may be
+    left out: they are that token's). Games saved before the check existed typed each token while the
+    timer ran: still accepted then."""
+    type = "place_capital"
+    token: str = ""
+    card: str = ""
+    state: str = ""
     confirm: bool = False
 
 
@@ -157,13 +177,13 @@ class TimeUp(Action):
 
 ACTIONS: dict[str, type[Action]] = {cls.type: cls for cls in (
     PlacePiece, Ask, Choices, Answer, Pass, Move, Look, Accuse, Call, EndTurn,
-    DrawCapitals, StartClock, PlaceCapital, TimeUp)}
+    DrawCapitals, StartClock, AllPlaced, FlipCapital, PlaceCapital, TimeUp)}
 
 # Phases.
 (PLACING, ASKING, ANSWERING, BACKUP, MOVING, LOOKING, DECIDING, ACCUSING_LOOT, ACCUSING_CROOK,
- FINALE_DRAW, FINALE_CLOCK, FINALE_PLACE, OVER) = (
+ FINALE_DRAW, FINALE_CLOCK, FINALE_PLACE, FINALE_CHECK, OVER) = (
     "placing", "asking", "answering", "backup", "moving", "looking", "deciding", "accusing_loot",
-    "accusing_crook", "finale_draw", "finale_clock", "finale_place", "over")
+    "accusing_crook", "finale_draw", "finale_clock", "finale_place", "finale_check", "over")
 
 BOXES = "box"
 OUT = Place("out")
@@ -216,7 +236,8 @@ class CarmenUsaState(GameState):
         self.winner: str | None = None
         self.to_draw: list[str] = []
         self.placer: str | None = None
-        self.flipped: int | None = None          # a token flipped onto a wrong state, to place again
+        self.flipped: int | None = None          # a token turned over (to be put on, or checked on, a state)
+        self.misplaced: list[tuple[str, str]] = []  # the check: (capital token, state it lay on) not its own
         # A new number whenever cards, places or knowledge may have changed: equal numbers mean
         # equal journals (given the same whose-turn facts). Unique across games and undo.
         self.cards_version = next(_VERSIONS)
@@ -362,7 +383,7 @@ class CarmenUsaRules(Rules):
             return state.to_draw[0]
         if phase == FINALE_CLOCK:
             return state.order[-1]
-        if phase == FINALE_PLACE:
+        if phase in (FINALE_PLACE, FINALE_CHECK):
             return state.placer
         return state.current
 
@@ -395,7 +416,7 @@ class CarmenUsaRules(Rules):
         if isinstance(action, Pass) and state.phase != BACKUP:
             raise RuleViolation("Only a back-up agent may pass, right after a wrong answer (there is no back-up "
                                 "agent when only two agents play).", INCORRECT)
-        if action.player != actor and not (isinstance(action, TimeUp) and state.phase == FINALE_PLACE):
+        if action.player != actor and not (isinstance(action, (TimeUp, AllPlaced)) and state.phase == FINALE_PLACE):
             raise RuleViolation(f"It is {actor}'s move now, not {action.player}'s.", READING)
         handler = getattr(self, f"_do_{action.type}", None)
         if handler is None or not isinstance(action, ACTIONS[action.type]):
@@ -451,6 +472,10 @@ class CarmenUsaRules(Rules):
         state.phase = ANSWERING
         state.emit("question", f"{a.player} reads to {state.answerer}: {q.text}", question=q.id,
                    reader=a.player, answerer=state.answerer)
+        # Correct Answers/Movement: "Correct answers are shown in bold" on the card, for the reader
+        # alone; everyone hears the answer when the reader judges it (the "answer" event).
+        state.emit("answer_card", f"On your card: {q.text} The answer: {q.answer}.", private(a.player),
+                   question=q.id, answer=q.answer)
 
     def _do_choices(self, state: CarmenUsaState, a: Choices) -> None:
         self._need(state, ANSWERING, BACKUP, why="There is no question to hear the choices of.", section=READING)
@@ -709,11 +734,41 @@ class CarmenUsaRules(Rules):
         state.emit("clock", f"{a.player} starts the timer: Catch Carmen! {state.placer} goes first.",
                    seconds=self.board.timer_seconds[len(state.players)])
 
+    def _do_all_placed(self, state: CarmenUsaState, a: AllPlaced) -> None:
+        """The timer times the agents placing their real tokens on the printed map; it stops when
+        they say every token is placed, and each token is checked afterwards (no clock)."""
+        self._need(state, FINALE_PLACE, why="Say \"All placed!\" while the timer runs.", section=CATCHING)
+        if state.flipped is not None:
+            raise RuleViolation("Put the token you flipped on its state first.", CATCHING)
+        state.phase = FINALE_CHECK
+        state.placer = state.current = next(p for p in state.order if self._tokens_of(state, p))
+        state.emit("all_placed", f"{a.player}: all placed, in time! Now check each token where it lies, at "
+                                 f"your own pace: {state.placer} first.", player=a.player)
+
+    def _do_flip_capital(self, state: CarmenUsaState, a: FlipCapital) -> None:
+        self._need(state, FINALE_CHECK, why="Tokens are turned over to be checked after \"All placed!\".",
+                   section=CATCHING)
+        if state.flipped is not None:
+            raise RuleViolation("Say which state the token you turned over lies on first.", CATCHING)
+        token = state.token_at(a.token)
+        if token not in self._tokens_of(state, a.player):
+            raise RuleViolation("Check one of your own Capital Tokens.", CATCHING)
+        if a.card not in self.state_of:
+            raise BadInput(f"{a.card!r} is not a Capital Token.")
+        state.reveal(token, a.card, confirm=a.confirm)
+        state.flipped = token
+        state.emit("flip", f"{a.player}'s token: {self.card_name(a.card)}. Which state does it lie on?",
+                   card=a.card)
+
     def _tokens_of(self, state: CarmenUsaState, player: str) -> list[int]:
         return [t for i in range(1, self.board.tokens_per_agent + 1) for t in state.table.at(capital_place(player, i))]
 
     def _do_place_capital(self, state: CarmenUsaState, a: PlaceCapital) -> None:
-        self._need(state, FINALE_PLACE, why="Capital Tokens are placed after the timer starts.", section=CATCHING)
+        self._need(state, FINALE_PLACE, FINALE_CHECK, why="Capital Tokens are placed after the timer starts.",
+                   section=CATCHING)
+        if state.phase == FINALE_CHECK:
+            self._check_capital(state, a)
+            return
         token = state.token_at(a.token)
         if token not in self._tokens_of(state, a.player):
             raise RuleViolation("Flip one of your own Capital Tokens.", CATCHING)
@@ -742,6 +797,49 @@ class CarmenUsaRules(Rules):
                                         f"Sandiego in time!"))
             return
         state.placer = state.current = nxt
+
+    def _check_capital(self, state: CarmenUsaState, a: PlaceCapital) -> None:
+        """The check after "All placed!": the token turned over lies on ``a.state``. A token on
+        another state's place was not placed correctly (Catching Carmen: "correctly place all the
+        tokens before time runs out"); the verdict comes once every token is checked."""
+        if state.flipped is None:
+            raise RuleViolation("Turn a token over first: which capital it is, then the state it lies on.",
+                                CATCHING)
+        token = state.token_at(a.token) if a.token else state.flipped
+        if token != state.flipped:
+            raise RuleViolation("Say where the token you turned over lies first.", CATCHING)
+        if a.state not in self.state_names:
+            raise BadInput(f"{a.state!r} is not a state (use its two-letter abbreviation).")
+        card = self.public_card(state, token)
+        if a.card and a.card != card:
+            raise RuleViolation(f"That token was read as {self.card_name(card or '')}.", CATCHING)
+        capital, where = self.card_name(card), self.state_names[a.state]
+        state.flipped = None
+        state.table.move(token, Place("map", slot=a.state), face_up=True)
+        if self.state_of[card] == a.state:
+            state.emit("checked", f"{capital} lies on {where}: right.", card=card, state=a.state, correct=True)
+        else:
+            state.misplaced.append((card, a.state))
+            state.emit("checked", f"{capital} lies on {where}, but it is the capital of "
+                                  f"{self.state_names[self.state_of[card]]}.", card=card, state=a.state,
+                       correct=False)
+        nxt = next((p for p in state.order if self._tokens_of(state, p)), None)
+        if nxt is not None:
+            state.placer = state.current = nxt
+            return
+        winner = state.winner or a.player
+        losers = tuple(p for p in state.players if p != state.winner)
+        if not state.misplaced:
+            state.emit("caught", "Every capital lies on its state, placed in time: Carmen Sandiego is caught!",
+                       caught=True)
+            self._finish(state, Outcome((winner,), losers, f"{state.winner} made a true accusation, and the "
+                                                           f"agents caught Carmen Sandiego in time!"))
+            return
+        wrong = "; ".join(f"{self.card_name(c)} on {self.state_names[st]}" for c, st in state.misplaced)
+        state.emit("escaped", f"Not every token lay on its state ({wrong}): Carmen Sandiego escapes to steal "
+                              f"again.", caught=False)
+        self._finish(state, Outcome((winner,), losers, f"{state.winner} made a true accusation, but Carmen "
+                                                       f"escaped: a token lay on the wrong state."))
 
     def _next_placer(self, state: CarmenUsaState, after: str) -> str | None:
         p = after
@@ -827,17 +925,33 @@ class CarmenUsaRules(Rules):
             seconds = self.board.timer_seconds[len(state.players)]
             return Prompt(p, f"{p}, start the {seconds}-second timer and say \"Catch Carmen!\"",
                           (Option("start_clock", "Start the timer"),))
-        tokens = (state.flipped,) if state.flipped is not None else tuple(self._tokens_of(state, p))
-        places = tuple(str(state.table.place_of(t)) for t in tokens)
-        return Prompt(p, f"{p}, flip a Capital Token, read it aloud and put it on its state.",
-                      (Option("place_capital", "Put the token on a state",
-                              {"token": places, "state": tuple(sorted(self.state_names))}, {"card": "token"}),
-                       Option("time_up", "Time ran out")))
+        if phase == FINALE_PLACE:
+            # The timer times the real tokens being placed on the printed map: nothing is typed now.
+            return Prompt(p, "Catch Carmen! Everyone: flip your tokens, read each capital aloud and put it on its "
+                             "state on the game board's map. Then press All placed!",
+                          (Option("all_placed", "All placed!"), Option("time_up", "Time ran out")))
+        if state.flipped is not None:
+            capital = self.card_name(self.public_card(state, state.flipped) or "")
+            return Prompt(p, f"{p}, which state does your {capital} token lie on? Tap it on the map.",
+                          (Option("place_capital", "It lies on this state", {"state": tuple(sorted(self.state_names))}),))
+        places = tuple(str(state.table.place_of(t)) for t in self._tokens_of(state, p))
+        return Prompt(p, f"No hurry now: {p}, turn over one of your tokens where it lies and say its capital.",
+                      (Option("flip_capital", "Turn a token over", {"token": places}, {"card": "token"}),))
 
     def hand_places(self, state: GameState, player: str) -> tuple[str, ...]:
         """None: an accuser's cards lie face up for everyone, and Capital Tokens are taken without
         looking."""
         return ()
+
+    def private_note(self, state: GameState, player: str) -> str | None:
+        """The reader's card while a question waits for its judgement: the question and its answer
+        (printed in bold on the real card, Correct Answers/Movement), for the reader alone."""
+        assert isinstance(state, CarmenUsaState)
+        if state.phase not in (ANSWERING, BACKUP) or state.question is None or player != state.reader:
+            return None
+        q = self.bank.question(state.question)
+        listener = state.backup if state.phase == BACKUP else state.answerer
+        return f"You read to {listener}: {q.text} The answer (only you see it): {q.answer}"
 
     # --- journal ---------------------------------------------------------------------
     def where_words(self, state: CarmenUsaState, place: Place, viewer: str | None = None) -> str:
@@ -1151,6 +1265,10 @@ class CarmenUsaRules(Rules):
                 return f"{a.player} took Capital Tokens"
             if isinstance(a, StartClock):
                 return f"{a.player} started the timer"
+            if isinstance(a, AllPlaced):
+                return f"{a.player}: all placed"
+            if isinstance(a, FlipCapital):
+                return f"{a.player} turned a token over"
             if isinstance(a, PlaceCapital):
                 return f"{a.player} put {self.card_name(a.card)} on {self.state_names.get(a.state, a.state)}"
             if isinstance(a, TimeUp):

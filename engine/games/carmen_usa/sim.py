@@ -2,7 +2,9 @@
 
 Used by the property tests, the robustness suite, the benchmarks and the app's demo mode.
 The random agents answer right about two times in three, look at what they reach, and when they
-accuse they call the true Loot and Crook often enough for games to end.
+accuse they call the true Loot and Crook often enough for games to end. In Catch Carmen they say
+"All placed!" nine times in ten before time runs out, and put a token on its own state nineteen
+times in twenty.
 """
 
 from __future__ import annotations
@@ -50,7 +52,7 @@ class CarmenUsaSimulator(Simulator):
                 act[card_field] = self.card_at(state, act[place_field])
             return act
 
-        if "place_piece" in by or "ask" in by or "look" in by or "draw_capitals" in by or "start_clock" in by:
+        if any(name in by for name in ("place_piece", "ask", "look", "draw_capitals", "start_clock", "flip_capital")):
             return pick(prompt.options[0].action)
         if "answer" in by:
             r = rng.random()
@@ -76,11 +78,12 @@ class CarmenUsaSimulator(Simulator):
             if box is not None and rng.random() < 0.6:
                 act["box"], act["card"] = box, self.card_at(state, box)
             return act
-        if "place_capital" in by:
-            if rng.random() < 0.03:
-                return pick("time_up")
+        if "all_placed" in by:                  # the real tokens go down on the printed map meanwhile
+            return pick("time_up" if rng.random() < 0.1 else "all_placed")
+        if "place_capital" in by:               # the check: where the token turned over lies
             pick("place_capital")
-            if rng.random() < 0.85:
-                act["state"] = rules.state_of[act["card"]]
+            card = act.get("card") or rules.public_card(state, state.flipped)
+            if rng.random() < 0.95:
+                act["state"] = rules.state_of[card]
             return act
         return pick(prompt.options[0].action)

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QAbstractButton
 from desktop.drawn import set_less_motion
 from desktop.drawn.text import app_family, font
 from desktop.tables.carmen_usa import CarmenUsaTable, MapDataError, load_map
+from tests.desktop.driver import visible_texts
 from tests.desktop.in_sight import click_in_sight
 from tests.desktop.test_fit import fits
 
@@ -167,39 +168,65 @@ def start_the_clock(t):
     return table, clock
 
 
+def check_token(t, right: bool = True) -> None:
+    """The check after "All placed!": a token turned over where it lies (its capital read on the flip
+    page), its capital shown on the rack, then the state it lies on tapped on the drawn map."""
+    token = sorted(t.legal_slots())[0]
+    assert "/capital/" in token
+    t.click(f"slot:{token}")
+    assert t.window.stack.currentWidget() is t.window.flip_page
+    card = t.card_at(token)
+    t.choose("card", card)
+    t.click("entry:submit")
+    capital = t.session.rules.card_name(card)
+    assert t.window.stack.currentWidget() is t.window.table
+    assert capital in t.find(f"slot:{token}").accessibleName()          # the token's capital shown
+    assert capital in t.prompt and sorted(t.legal_slots()) == sorted(t.session.rules.state_names)
+    state = t.session.rules.state_of[card]
+    t.click(f"slot:{state if right else ('AK' if state != 'AK' else 'HI')}")
+
+
 def test_a_whole_game_by_clicks_to_carmen_caught(game):
-    """Set Up, questions, a back-up, looks, an accusation, and Catching Carmen in time."""
+    """Catching Carmen: the clock times the real tokens being placed (nothing to type meanwhile); the
+    big "All placed!" stops it; then every token is checked at the family's pace: Carmen is caught."""
     t = game
     table, clock = start_the_clock(t)
     assert t.text("usa:countdown") == "Time left: 35 s"
+    offered = {b.objectName() for b in t.window.findChildren(QAbstractButton)
+               if b.isVisible() and b.objectName().startswith("action:")}
+    assert offered <= {"action:all_placed", "action:time_up", "action:more"}, offered
+    assert not t.legal_slots()                                  # no token, no state to choose on the clock
+    big = t.find("usa:all-placed")
+    assert big.isVisible() and big.height() >= 48 and big.font().pixelSize() >= 24
+    clock.now += 20
+    table.countdown.update_clock()
+    click_in_sight(big)
+    assert not table.countdown.running and t.session.state.phase == "finale_check"
+    clock.now += 100                                            # no hurry now
+    table.countdown.update_clock()
+    assert t.session.outcome is None
     holder = t.session.prompt().player
-    # The agent placing tokens is named as on every table: "<name> ◀ playing now".
     assert table.finale.names[holder].accessibleName() == f"{holder} \u25C0 playing now"
-    first = True
+    checked = 0
     while t.session.outcome is None:
-        press(t, "action:place_capital")
-        legal = sorted(t.legal_slots())
-        if "/capital/" in legal[0]:
-            token = legal[0]
-            t.click(f"slot:{token}")
-        else:                                       # one token to place: it fills itself in
-            token = t.session.prompt().option("place_capital").targets["token"][0]
-        card = t.card_at(token)
-        right = t.session.rules.state_of[card]
-        state = "AK" if first and right != "AK" else right
-        t.click(f"slot:{state}")
-        if t.window.stack.currentWidget() is t.window.flip_page:
-            t.choose("card", card)
-            t.click("entry:submit")
-        else:                                       # the token read before lies face up: not asked again
-            assert not first
-        if first:
-            assert "try again" in t.banner          # a wrong state is shown at once
-            first = False
-        clock.now += 2
-        table.countdown.update_clock()
+        check_token(t)
+        checked += 1
+    assert checked == 9
     assert "caught Carmen" in t.session.outcome.reason
     assert t.session.outcome.winners == ("Ann",)
+
+
+def test_a_token_on_the_wrong_state_at_the_check_lets_carmen_escape(game):
+    """Catching Carmen: "correctly place all the tokens": a token found on another state's place at the
+    check is marked (a cross on that state) and, once all are checked, Carmen escapes."""
+    t = game
+    table, _ = start_the_clock(t)
+    click_in_sight(t.find("usa:all-placed"))
+    check_token(t, right=False)
+    assert t.session.outcome is None and "\u2718" in t.find("slot:AK").text()
+    while t.session.outcome is None:
+        check_token(t)
+    assert "escaped" in t.session.outcome.reason
 
 
 def test_the_countdown_running_out_lets_carmen_escape(game):
@@ -209,6 +236,29 @@ def test_the_countdown_running_out_lets_carmen_escape(game):
     clock.now += 36
     table.countdown.update_clock()
     assert t.session.outcome is not None and "escaped" in t.session.outcome.reason
+
+
+def test_nothing_opens_over_the_running_clock(game):
+    """The countdown is raced: a click on "What happened" (or How to play) opens no window over it but
+    says why; a window left open when the clock starts is closed (before: "The game is over" appeared
+    inside a log window left open over the finale)."""
+    t = game
+    to_the_finale(t)
+    for _ in range(3):
+        press(t, "action:draw_capitals")
+    t.window.table.show_full_log()
+    assert t.window.table.log_dialog.isVisible()
+    table = t.window.table.table
+    table.countdown.time_source = FakeClock()
+    press(t, "action:start_clock")
+    assert table.countdown.running and not t.window.table.log_dialog.isVisible()
+    click_in_sight(t.window.table.recent)
+    assert not t.window.table.log_dialog.isVisible() and "timer" in t.banner
+    click_in_sight(t.find("howto"))
+    assert t.window.table.how_to_play is None or not t.window.table.how_to_play.isVisible()
+    click_in_sight(t.find("usa:all-placed"))
+    click_in_sight(t.window.table.recent)
+    assert t.window.table.log_dialog.isVisible()                     # the clock has stopped: the log opens
 
 
 def agents_at(t, landmark: str) -> list[str]:
@@ -426,3 +476,38 @@ def test_leaving_while_the_clock_runs_stops_it(game, qtbot):
     qtbot.wait(50)
     from shiboken6 import isValid
     assert not isValid(table), "the closed game's table (and its clock) lives on"
+
+
+def shown(t, words: str) -> bool:
+    return any(words in " ".join(text.split()) for text in visible_texts(t.window))
+
+
+def test_the_reader_alone_sees_the_answer_before_judging_it(game, qtbot):
+    """Correct Answers/Movement: "Correct answers are shown in bold" on the card, for the reader: the
+    laptop shows the question only, and a reader-only reveal ("Only Cy looks: show the answer") shows
+    the answer on the card, hidden again by itself a moment later, or at once by "Hide it"
+    and by the judgement. Before: the answer appeared only after the reader pressed "Right answer"."""
+    t = game
+    for lm in ("big-bend", "everglades", "mammoth-cave"):
+        t.click(f"slot:{lm}")
+    ask(t)
+    answer = t.session.rules.bank.question(t.session.state.question).answer
+    card = t.window.table.table.map.card
+    assert not shown(t, answer)
+    reveal = t.find("usa:reveal-answer")
+    assert " ".join(reveal.text().split()) == "Only Cy looks: show the answer"
+    click_in_sight(reveal)
+    assert shown(t, f"Answer (only Cy): {answer}")
+    drawn = card.drawn_texts()[-1]
+    assert drawn.fits and drawn.px >= 24 and card.rect().contains(drawn.rect)
+    click_in_sight(t.find("usa:reveal-answer"))                # "Hide it"
+    assert not shown(t, answer)
+    card.hide_timer.setInterval(30)
+    click_in_sight(t.find("usa:reveal-answer"))
+    assert shown(t, answer)
+    qtbot.waitUntil(lambda: not shown(t, answer), timeout=2000)  # hidden again by itself
+    click_in_sight(t.find("usa:reveal-answer"))
+    press(t, "action:answer", "Wrong answer")                   # judged: everyone hears it now
+    assert not card.revealed
+    ask_again = t.session.state.phase == "backup"
+    assert ask_again and " ".join(t.find("usa:reveal-answer").text().split()) == "Only Cy looks: show the answer"
