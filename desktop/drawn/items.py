@@ -128,14 +128,16 @@ class DrawnCard(Piece):
 
     def show_card(self, kind_name: str, position: str, colour: str, symbol: str = "", *, name: str | None,
                   present: bool, legal: bool, chosen: bool, face_up: bool = True, notes: tuple[str, ...] = ()) -> None:
-        """The same words as ``desktop.widgets.SlotButton.show_card`` (a face-down card everyone saw
-        flipped earlier keeps its name, noted "seen by all")."""
+        """The same words as ``desktop.widgets.SlotButton.show_card``. A face-down card everyone saw
+        flipped earlier is drawn face down (its back) with its name on a label, noted "seen by all"
+        in its words."""
+        seen = ""
         if name and not face_up:
-            notes = ("(seen by all)", *notes)
+            name, seen = None, name
         elif name:
             notes = ("(face up)", *notes)
         self.set_look(pt.CardLook(caption=position, kind=kind_name, symbol=symbol, colour=colour, name=name,
-                                  face_up=face_up, present=present, notes=notes), legal=legal, chosen=chosen)
+                                  face_up=face_up, present=present, notes=notes, seen=seen), legal=legal, chosen=chosen)
 
     def set_exposed(self, exposed: float | None) -> None:
         if exposed != self.exposed:

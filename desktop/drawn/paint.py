@@ -43,6 +43,7 @@ class Row:
     narrow: bool = False        # in a narrow face (a card's name: more letters to a line)
     yields: int = 0             # short of room, the rows of the highest ``yields`` get smaller first
     ink: str = ""               # its colour ("": the card's)
+    plate: bool = False         # on a light label of its own (a remembered name on a card's back)
 
     @property
     def family(self) -> str:
@@ -65,6 +66,9 @@ class CardLook:
     band: str | None = None           # the face's top band colour (default: the type's colour)
     count: int = 0                    # a pile: how many cards (its edges show how thick it is)
     badge: str = ""                   # a face's corner words ("2 pts"), in its top band
+    #: a face-down card everyone saw (it was flipped, then went back face down): its back is
+    #: drawn, with this name on a light label (``name`` stays None: the card is not face up)
+    seen: str = ""
 
     def words(self) -> list[str]:
         """Everything the card says, in reading order (its accessible name, the tests' view)."""
@@ -72,6 +76,8 @@ class CardLook:
             return [self.caption, "(empty)"]
         if self.name:
             return [self.name, *self.notes, self.caption, *([self.badge] if self.badge else [])]
+        if self.seen:
+            return [self.seen, "(seen by all)", *self.notes, self.caption]
         return [f"{self.symbol} {self.kind}".strip(), self.caption, *self.notes]
 
 
@@ -81,6 +87,7 @@ class CardLayout:
     card: QRectF                                   # the card itself (inside the glow's room)
     texts: list[tuple[txt.DrawnText, bool, str]] = field(default_factory=list)   # (text, bold, ink)
     symbol: QRectF | None = None
+    plates: list[QRectF] = field(default_factory=list)      # light labels under some words (``Row.plate``)
 
 
 def card_rect(rect: QRect | QRectF, look: CardLook) -> QRectF:
@@ -110,8 +117,19 @@ def _rows(look: CardLook, legal: bool, strip: bool, badge_in_rows: bool = False)
         notes = [replace(n, yields=1) for n in notes]
         badge = [Row(look.badge, 18, bold=True, max_lines=2)] if look.badge and badge_in_rows else []
         return [name, *badge, caption, *notes] if strip else [name, *badge, *notes, caption]
+    if look.seen:
+        # A back everyone saw the face of: where it lies and its name on a label (left out only
+        # when the card has no room for it at the least size); its colour and symbol say its type.
+        # Short of room, where it lies gets smaller first (not below 20 px), then the name.
+        caption = replace(caption, least=max(caption.least, 20), yields=1)
+        return [caption, Row(look.seen, 22, bold=True, optional=True, max_lines=2, ink="#111111", plate=True), *notes]
     kind = [Row(look.kind, 22, bold=True, optional=True, max_lines=1)] if look.kind else []
     return [caption, *kind, *notes]
+
+
+def _least(row: Row, legal: bool) -> int:
+    """A row's own least size: a legal choice's words 24 px, any other words 15 px."""
+    return txt.KEY_PX if legal and row.key else txt.LEAST_PX
 
 
 def layout_card(rect: QRect | QRectF, look: CardLook, *, legal: bool = False, chosen: bool = False,
@@ -138,6 +156,13 @@ def layout_card(rect: QRect | QRectF, look: CardLook, *, legal: bool = False, ch
     rows = _rows(look, legal, exposed is not None, badge_in_rows=not in_band)
     width, height = int(room.width()), int(room.height())
     rows, placed, total, fitted = fit_rows(rows, width, height)
+    if look.seen and not look.name and not any(r.plate for r in rows):
+        # No room for a remembered name under a 20 px place: the place gets smaller rather than
+        # the name being left out.
+        again = fit_rows([replace(r, least=_least(r, legal)) for r in _rows(look, legal, exposed is not None)],
+                         width, height)
+        if any(r.plate for r in again[0]):
+            rows, placed, total, fitted = again
     spare = height - total if fitted else 0
     # The back: the type's symbol between the caption and the rest, when there is room for it.
     symbol_room = spare > 22 and look.present and not look.name and bool(look.symbol)
@@ -146,6 +171,8 @@ def layout_card(rect: QRect | QRectF, look: CardLook, *, legal: bool = False, ch
         h = len(lines) * txt.line_height(px, r.bold, r.family)
         out.texts.append((txt.DrawnText("\n".join(lines), px, QRect(int(room.left()), int(y), width, int(h)),
                                         fitted, r.key, r.family), r.bold, r.ink or ink))
+        if r.plate:
+            out.plates.append(QRectF(room.left(), y, width, h).adjusted(-3, -1, 3, 1))
         y += h + GAP
         if i == 0 and symbol_room:
             out.symbol = QRectF(room.left(), y, room.width(), spare).adjusted(0, 1, 0, -3)
@@ -436,6 +463,10 @@ def paint_card(p: QPainter, rect: QRect | QRectF, look: CardLook, layout: CardLa
             paint_back(p, card, look.colour)
         if layout.symbol is not None:
             paint_symbol(p, layout.symbol, look.symbol, look.colour)
+        for plate in layout.plates:
+            p.setPen(QPen(QColor("#333333"), 1.2))
+            p.setBrush(QColor(FACE))
+            p.drawRoundedRect(plate.intersected(card.adjusted(2, 2, -2, -2)), 5, 5)
     for drawn, bold, ink in layout.texts:
         p.setPen(QColor(ink))
         lines = tuple(drawn.text.split("\n"))

@@ -1,7 +1,8 @@
 """Issue 23: the Carmen Sandiego card game's table drawn like the game: each gumshoe's columns
-as fanned face-down cards by their name, the center cards, the piles, the die with the face
-rolled; a roll, a swap and a draw are seen moving and end where the engine says; with "less
-motion" the end state is drawn at once."""
+of face-down cards by their name, the center cards, the piles, the die with the face rolled; a
+roll, a swap and a draw are seen moving and end where the engine says; with "less motion" the
+end state is drawn at once. Issue 29: the cards of a failed warrant go back face down (their
+names on a label), two gumshoes' center cards lie side by side with their piles, each card whole."""
 
 from __future__ import annotations
 
@@ -44,19 +45,21 @@ def agrees_with_the_engine(t) -> None:
         truth = by_place.get(place)
         assert not card.held, place
         assert card.look.present == (truth is not None), place
-        assert card.look.name == (truth.name if truth else None), place
+        # A face-down card everyone saw shows its back, its name on a label (``seen``).
+        shown = card.look.name if truth is None or truth.face_up else card.look.seen or None
+        assert shown == (truth.name if truth else None), place
 
 
-def test_each_gumshoe_has_fanned_columns_under_their_name_in_their_colour(game):
+def test_each_gumshoe_has_columns_under_their_name_in_their_colour(game):
     t = game
     table = board(t)
     for seat, (player, _) in enumerate(PLAYERS):
         name = t.find(f"name:{player}")
         assert name.colour == table.names[player].colour
         top, bottom = t.find(f"slot:{player}/loot/top"), t.find(f"slot:{player}/loot/bottom")
-        # A column fans down: the bottom card lies over the lower part of the top one, a little to the side.
-        assert top.geometry().intersects(bottom.geometry()) and bottom.y() > top.y() and bottom.x() != top.x()
-        assert top.exposed is not None and bottom.exposed is None
+        # A column goes down: the bottom card lies under the top one, each whole (issue 29).
+        assert top.geometry().bottom() < bottom.y() and top.x() == bottom.x()
+        assert top.exposed is None and bottom.exposed is None
         assert [d.text for d in top.drawn_texts()][0] == "Top"
     assert t.text("name:Julie") == "Julie \u25C0 playing now"
     assert isinstance(t.find("die"), DrawnDie) and t.find("pile:loot").look.caption.isdigit()
@@ -149,20 +152,56 @@ def test_the_picture_of_the_deal_reads_from_across_the_room(table, size):
                for d in diagram.drawn_texts() if d.text in ("Top", "Bottom"))
 
 
-def test_the_center_fan_deals_its_cards_at_the_gumshoes_card_size(table):
-    """Four gumshoes on a big screen: the center's cards, the last one seen whole included, are
-    as high as a gumshoe's cards (its last card used to take all the column's spare height)."""
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_center_cards_of_two_or_four_gumshoes_lie_side_by_side_with_their_piles(table, players):
+    """Issue 29: beside two (or four) gumshoes the center's column shows each center card whole,
+    its draw pile beside it (the three used to be drawn stacked over each other), under one
+    heading, "Center of the table": no label says "Center" alone beside the gumshoes' Center row."""
+    from PySide6.QtWidgets import QLabel
+
     t = table
-    t.window.resize(1920, 1040)
-    t.new_game([("Ann", 9), ("Ben", 7), ("Cleo", 11), ("Dev", 13)])
-    t.roll("henchman")
+    t.window.resize(1366, 728)
+    t.new_game([("Ann", 9), ("Ben", 7), ("Cleo", 11), ("Dev", 13)][:players])
     t.qtbot.wait(20)
     centre = [t.find(f"slot:center/{k}") for k in ("loot", "location", "henchman")]
-    gumshoes = [t.find(f"slot:{p}/{k}/bottom") for p in ("Ann", "Dev") for k in ("loot", "henchman")]
-    high = {c.card_rect().height() for c in gumshoes}
-    assert len(high) == 1
-    assert all(abs(c.card_rect().height() - min(high)) <= 1 for c in centre), \
-        [c.card_rect().height() for c in centre]
-    # Still a fan: each card lies lower on the one before, its top strip seen.
-    assert centre[0].y() < centre[1].y() < centre[2].y()
-    assert all(c.exposed and c.exposed >= 40 for c in centre[:2]) and centre[2].exposed is None
+    rects = [c.geometry() for c in centre]
+    assert rects[0].bottom() < rects[1].top() and rects[1].bottom() < rects[2].top(), rects
+    assert all(c.exposed is None for c in centre)
+    for kind, card in zip(("loot", "location", "henchman"), centre):
+        pile = t.find(f"pile:{kind}")
+        assert pile.x() >= card.geometry().right() and card.y() <= pile.geometry().center().y() <= card.geometry().bottom()
+        assert [d.text for d in card.drawn_texts()][0] == t.window.controller.kind_name(kind)
+        assert all(d.fits for d in card.drawn_texts()), card.drawn_texts()
+    labels = [w.text() for w in board(t).findChildren(QLabel) if w.isVisible()]
+    assert "Center of the table" in labels and "Center" not in labels
+
+
+def test_a_failed_warrants_cards_go_back_face_down_with_their_names_on_a_label(game):
+    """Issue 29: "The cards go back face down": the two cards are drawn face down again (their
+    backs, in their type's colour), each with the name everyone saw on a light label in type a
+    family reads across the table (their face used to stay drawn, its name in 15 px narrow type)."""
+    from PySide6.QtGui import QColor
+
+    from desktop.drawn.paint import FACE
+
+    t = game
+    t.window.resize(1366, 728)
+    t.warrant("Julie/loot/top", "Julie/location/top")       # Gandhi's Glasses and London: no match
+    t.qtbot.wait(20)
+    for place, name in (("Julie/loot/top", "Gandhi's Glasses"), ("Julie/location/top", "London")):
+        card = t.find(f"slot:{place}")
+        words = {" ".join(d.text.split()): d.px for d in card.drawn_texts()}
+        assert words.get(name, 0) >= 18 and words.get("Top", 0) >= 20, words
+        # Off its name's label the card is its back (the type's colour), not a face's warm white.
+        image = card.grab().toImage()
+        rect = card.card_rect().toAlignedRect().adjusted(6, 6, -6, -6)
+        plates = getattr(card.layout(), "plates", [])
+        points = [(x, y) for x in range(rect.left(), rect.right(), 3) for y in range(rect.top(), rect.bottom(), 3)
+                  if not any(plate.adjusted(-2, -2, 2, 2).contains(x, y) for plate in plates)]
+        white = sum(1 for x, y in points if _near(QColor(image.pixel(x, y)), QColor(FACE)))
+        assert white < 0.05 * len(points), f"{place}: {white} of {len(points)} points face-white"
+        assert card.look.name is None and card.look.seen == name
+
+
+def _near(a, b) -> bool:
+    return abs(a.red() - b.red()) + abs(a.green() - b.green()) + abs(a.blue() - b.blue()) < 30
