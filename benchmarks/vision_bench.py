@@ -66,6 +66,14 @@ ANGLE_BANDS = ((0, 30, "tilt <30 deg"), (30, 50, "tilt 30-50"), (50, 60, "tilt 5
 # --baseline: ours with some DetectorConfig fields changed, run beside ours on the same frames.
 BASELINE_READER = "ours baseline"
 CORRECTED: dict[str, int] = defaultdict(int)  # reads with corrected bits each reader made (left out of every count)
+# The reference library's full count (issue 30): pupil at decimation 1 with its corrected reads counted in,
+# scored from the same detections as its exact reads (no second run: its time is decimation 1's).
+PUPIL_FULL = "pupil d1 +corrected"
+BAND_READERS = (*BAND_READERS, PUPIL_FULL)
+# Ours' reads with corrected bits (counted in ours' figures): the reads of the frame just read, per reader,
+# scored apart after each frame (right / wrong id / phantom) into OURS_CORRECTED.
+LAST_CORRECTED: dict[str, list] = {}
+OURS_CORRECTED: dict[str, "Tally"] = {}
 from vision.tags import TagKind  # noqa: E402
 from vision.tracker import SightingTracker  # noqa: E402
 
@@ -86,14 +94,20 @@ def build_readers(registry: TagRegistry, with_variants: bool = True, baseline: d
         entry = registry.entry_for_tag(tag_id)
         return entry.card_id if entry else None
 
-    def ours(config: DetectorConfig, kinds=(TagKind.APRILTAG,), backend="zxing"):
+    def ours(config: DetectorConfig, kinds=(TagKind.APRILTAG,), backend="zxing", name: str = ""):
         det = TagDetector(active=None, registry=registry, kinds=kinds, config=config, qr_backend=backend)
-        return lambda g: [(d.card_id, d.center) for d in det.detect(g)]
+
+        def read(g):
+            detections = det.detect(g)
+            if name:
+                LAST_CORRECTED[name] = [(d.card_id, d.center) for d in detections if d.corrected]
+            return [(d.card_id, d.center) for d in detections]
+        return read
 
     single = DetectorConfig(roi_tracking=False)  # frames are unrelated: no memory between them
-    readers.append(Reader("ours-apriltag", TagKind.APRILTAG, ours(single)))
+    readers.append(Reader("ours-apriltag", TagKind.APRILTAG, ours(single, name="ours-apriltag")))
     if baseline:
-        readers.append(Reader(BASELINE_READER, TagKind.APRILTAG, ours(replace(single, **baseline))))
+        readers.append(Reader(BASELINE_READER, TagKind.APRILTAG, ours(replace(single, **baseline), name=BASELINE_READER)))
     readers.append(Reader("ours before issue 12", TagKind.APRILTAG, ours(DetectorConfig(roi_tracking=False, use_library=False))))
     if with_variants:
         # The detector's default kinds read AprilTag only; this is the cost of adding the QR pass.
@@ -134,12 +148,17 @@ def build_readers(registry: TagRegistry, with_variants: bool = True, baseline: d
         import pupil_apriltags  # noqa: F401  (absent: the baseline is left out)
         from _pupil import detector as pupil_detector
 
+        full: list[Read] = []  # pupil d1's reads of the frame just read, corrected ones included
         for dec in (1, 2):
             pupil = pupil_detector(families="tag36h11", nthreads=1, quad_decimate=float(dec))
 
-            def pupil_read(g, pupil=pupil, name=f"pupil-apriltags decimate {dec}"):
+            def pupil_read(g, pupil=pupil, name=f"pupil-apriltags decimate {dec}", dec=dec):
                 out = []
+                if dec == 1:
+                    full.clear()
                 for d in pupil.detect(g):
+                    if dec == 1:
+                        full.append((card_of(int(d.tag_id)), tuple(d.center)))
                     if d.hamming:  # corrected bits: counted apart, never as a read (issue 21: the fair target)
                         CORRECTED[name] += 1
                         continue
@@ -147,6 +166,8 @@ def build_readers(registry: TagRegistry, with_variants: bool = True, baseline: d
                 return out
 
             readers.append(Reader(f"pupil-apriltags decimate {dec}", TagKind.APRILTAG, pupil_read))
+            if dec == 1:  # right after decimation 1 on every frame: its reads, corrected ones counted in
+                readers.append(Reader(PUPIL_FULL, TagKind.APRILTAG, lambda g: list(full)))
     except ImportError:
         print("(pupil-apriltags not installed: skipped)")
 
@@ -258,6 +279,8 @@ def compare_readers(seed: int, frames_per_scenario: int, readers: list[Reader], 
                 tally = score(frames[r.kind], reads)
                 tally.times.append(ms)
                 results[scen.name].setdefault(r.name, Tally()).add(tally)
+                if r.name in LAST_CORRECTED:
+                    OURS_CORRECTED.setdefault(r.name, Tally()).add(score(frames[r.kind], LAST_CORRECTED.pop(r.name)))
                 if bands is not None and (r.name in BAND_READERS or r.name == BASELINE_READER) and not scen.sheet:  # the sheet's tags would drown the bands
                     score_bands(frames[r.kind], reads, bands.setdefault(r.name, {}))
     return results
@@ -301,8 +324,9 @@ def score_bands(frame: SyntheticFrame, reads: list[Read], into: dict) -> None:
 
 
 def print_bands(bands: dict) -> None:
-    print("\n== 1b. Per tag, exact reads only (hamming 0), by tag side and by tilt: read/tags (x the best reader's "
-          "count in that band), wrong ids ==")
+    print("\n== 1b. Per tag, by tag side and by tilt: read/tags (x the best reader's count in that band), wrong ids; "
+          "pupil and OpenCV exact reads only (hamming 0), ours as it runs (corrected reads counted in, scored apart below), "
+          f"{PUPIL_FULL} with pupil's corrected reads ==")
     names = [n for n in (BAND_READERS[0], BASELINE_READER, *BAND_READERS[1:]) if n in bands]
     print(f"{'band':14s} " + " ".join(f"{n:>30s}" for n in names))
     for kind, table in (("size", SIZE_BANDS), ("angle", ANGLE_BANDS)):
@@ -316,6 +340,16 @@ def print_bands(bands: dict) -> None:
     corrected = {n: CORRECTED[n] for n in names if CORRECTED.get(n)}
     if corrected:
         print("reads with corrected bits (left out above):", ", ".join(f"{n} {k}" for n, k in corrected.items()))
+    print(f"({PUPIL_FULL}: pupil at decimation 1 with its reads with corrected bits counted in, the reference "
+          "library's full count; its time is decimation 1's)")
+    print_ours_corrected()
+
+
+def print_ours_corrected() -> None:
+    """Ours' reads with corrected bits (counted in ours' figures above), scored on their own."""
+    for name, t in OURS_CORRECTED.items():
+        print(f"{name}: {t.tags_decoded + t.wrong + t.phantom} reads with corrected bits (counted in): "
+              f"{t.tags_decoded} right, {t.wrong} wrong ids, {t.phantom} phantoms")
 
 
 def _ratio_cells(t: Tally, best_rate: float, best_ms: float) -> str:
@@ -565,12 +599,14 @@ def real_photos(limit: int | None = None, baseline: dict | None = None) -> dict:
     for name, sc in scores.items():
         per = float(np.median(sc.ms_per_mpix))
         print(f"  {name:28s} {sc.standard_read:3d}/{sc.standard_total} (x{sc.standard_read / best_rate:.3f})  "
-              f"kalibr {sc.kalibr_read:3d}/{sc.kalibr_total}  wrong {sc.wrong}  {per:5.1f} ms/Mpix (x{per / best_ms:.2f})")
+              f"kalibr {sc.kalibr_read:3d}/{sc.kalibr_total}  wrong {sc.wrong}  {per:5.1f} ms/Mpix (x{per / best_ms:.2f})"
+              + (f"  reads with corrected bits: {sc.corrected_right} right, {sc.corrected_wrong} wrong"
+                 if sc.corrected_right or sc.corrected_wrong else ""))
         for line in sc.wrong_list:
             print(f"      WRONG {line}")
         out[name] = {"standard": sc.standard_read, "of": sc.standard_total, "kalibr": sc.kalibr_read, "wrong": sc.wrong,
                      "ms_per_mpix": per, "missed": sc.missed, "bands": sc.bands}
-    print("  standard tags by side, exact reads only (x the best reader's count in that band):")
+    print(f"  standard tags by side (x the best reader's count in that band; pupil and OpenCV exact reads only but {rp.PUPIL_FULL}):")
     for _, _, band in rp.SIZE_BANDS:
         cells = {name: sc.bands.get(band) for name, sc in scores.items()}
         if not any(cells.values()):
@@ -579,6 +615,104 @@ def real_photos(limit: int | None = None, baseline: dict | None = None) -> dict:
         print(f"    {band:12s} " + "  ".join(f"{name} {c[0]}/{c[1]} (x{c[0] / best:.2f})" for name, c in cells.items() if c))
     if rp.CORRECTED:
         print("  reads with corrected bits (left out above):", ", ".join(f"{n} {k}" for n, k in rp.CORRECTED.items()))
+    return out
+
+
+# --- part 7 -------------------------------------------------------------------------------------
+def _square_frame(rng: np.random.Generator, codes: list[int], flips: int, squares: int = 60) -> np.ndarray:
+    """A 1280x720 frame of printed 10x10-cell squares (quiet ring, black ring, 6x6 cells): a registered
+    code with `flips` cells printed the other way (or, `codes` empty, random cells), 12-80 px, turned,
+    tilted, blurred, noisy, JPEG: what a printed pattern within `flips` cells of a code looks like."""
+    from vision.synthetic import Degradation, _degrade
+    from vision.tags import apriltag_modules
+    canvas = np.full((720, 1280, 3), 200, np.uint8)
+    placed: list[tuple[int, int, int]] = []
+    for _ in range(squares):
+        size = int(rng.integers(12, 81))
+        for _try in range(20):
+            x, y = int(rng.integers(0, 1280 - 1.5 * size)), int(rng.integers(0, 720 - 1.5 * size))
+            if all(abs(x - px) > (size + ps) * 0.8 or abs(y - py) > (size + ps) * 0.8 for px, py, ps in placed):
+                break
+        else:
+            continue
+        placed.append((x, y, size))
+        if codes:
+            cells = apriltag_modules(int(rng.choice(codes)))[1:7, 1:7].copy()
+            for k in rng.choice(36, flips, replace=False):
+                cells[k // 6, k % 6] = 255 - cells[k // 6, k % 6]
+        else:
+            cells = (rng.integers(0, 2, (6, 6)) * 255).astype(np.uint8)
+        m = np.full((10, 10), 255, np.uint8)
+        m[1:9, 1:9] = 0
+        m[2:8, 2:8] = cells
+        m = np.rot90(m, int(rng.integers(4)))
+        patch = cv2.resize(np.ascontiguousarray(m), (size, size), interpolation=cv2.INTER_NEAREST)
+        a = np.deg2rad(rng.uniform(0, 360))
+        sq = np.cos(np.deg2rad(rng.uniform(0, 50)))  # tilted: squeezed along one direction
+        src = np.float32([[0, 0], [size, 0], [size, size], [0, size]])
+        c = src - size / 2
+        rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+        dst = (c @ rot.T) * np.array([1.0, sq]) + np.array([x + 0.75 * size, y + 0.75 * size])
+        H = cv2.getPerspectiveTransform(src, dst.astype(np.float32))
+        warped = cv2.warpPerspective(patch, H, (1280, 720), borderValue=255)
+        canvas[:] = np.minimum(canvas, warped[:, :, None])
+    deg = Degradation(defocus_sigma=float(rng.uniform(0, 1.2)), noise_sigma=float(rng.uniform(1, 5)),
+                      light_range=0.3, jpeg_quality=int(rng.integers(60, 96)))
+    return cv2.cvtColor(_degrade(canvas, deg, rng), cv2.COLOR_BGR2GRAY)
+
+
+def near_code_check(seed: int, frames: int, registry: TagRegistry, baseline: dict | None = None) -> dict:
+    """Part 7 (issue 30): can a printed pattern that is not a tag become a read with corrected bits?
+
+    A random pattern of 36 cells lies within k cells of a registered code (any of its 4 turns) with a
+    probability counted from the codebook; what matters is how often our reader then accepts it. So
+    the frames hold printed squares that ARE within 1 or 2 cells of a registered code (the worst case
+    of a random pattern), then squares of random cells, then frames of noise; every read is a phantom.
+    The library's own reads with corrected bits (before our checks) are counted too.
+    """
+    from math import comb
+
+    from vision.apriltag_lib import LibDetector
+    from vision.detector import _codebook
+    print(f"\n== 7. Corrected bits: printed squares within 1-2 cells of a registered code, random squares, noise ==")
+    ids = sorted(i for i in registry.tag_ids() if 0 <= i < 587)
+    words = len(ids) * 4
+    for k in (1, 2):
+        ball = sum(comb(36, j) for j in range(k + 1))
+        print(f"  a random 36-cell pattern lies within {k} cell(s) of one of the {len(ids)} registered 36h11 codes "
+              f"(4 turns each) with probability {words * ball / 2 ** 36:.2e} (exact codeword: {words / 2 ** 36:.1e})")
+    rng = np.random.default_rng(seed + 7)
+    arms = {"ours": DetectorConfig(roi_tracking=False)}
+    if baseline:
+        arms[BASELINE_READER] = replace(arms["ours"], **baseline)
+    dets = {name: TagDetector(active=None, registry=registry, config=c) for name, c in arms.items()}
+    lib = LibDetector({"tag36h11": 2}, quad_decimate=1.0)
+    out: dict = {}
+    for label, codes, flips in (("1 cell off a code", ids, 1), ("2 cells off a code", ids, 2),
+                                ("random cells", [], 0), ("noise", None, 0)):
+        reads = {name: 0 for name in dets}
+        by_side = {name: [0, 0, 0] for name in dets}  # accepted reads under 20 px, 20-40 px, 40 px and more
+        lib_corrected = squares = 0
+        for f in range(frames):
+            if codes is None:
+                g = rng.normal(128, float(rng.uniform(20, 90)), (720, 1280))
+                g = cv2.GaussianBlur(g, (0, 0), float(rng.uniform(0.3, 2.5)))
+                g = np.clip(g, 0, 255).astype(np.uint8)
+            else:
+                g = _square_frame(rng, codes, flips)
+                squares += 60
+            for name, det in dets.items():
+                det.reset()
+                for d in det.detect(g):
+                    reads[name] += 1
+                    by_side[name][0 if d.side_px < 20 else 1 if d.side_px < 40 else 2] += 1
+            lib_corrected += sum(1 for t in lib.detect(g) if t.hamming and t.tag_id in set(ids))
+        what = f"{frames} frames" + (f", ~{squares} squares" if squares else "")
+        print(f"  {label:20s} ({what}): the library alone (decimation 1, 2 bits) {lib_corrected} corrected reads "
+              f"of registered ids; accepted reads (under 20 px / 20-40 / 40 and more): "
+              + ", ".join(f"{n} {r} ({'/'.join(map(str, by_side[n]))})" for n, r in reads.items()))
+        out[label] = {"frames": frames, "squares": squares, "library_corrected": lib_corrected, **reads,
+                      "by_side": by_side}
     return out
 
 
@@ -650,7 +784,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--clutter-frames", type=int, help="clutter frames for the safety run (default 2000)")
     ap.add_argument("--scenarios", default="", help="comma list: only these scenarios in part 1 (and 1b)")
     ap.add_argument("--sequence-scenarios", default="", help="comma list: only these scenarios in part 3")
-    ap.add_argument("--skip", default="", help="comma list of parts to skip: compare,finger,confirm,safety,real,budget")
+    ap.add_argument("--skip", default="", help="comma list of parts to skip: compare,finger,confirm,safety,real,budget,corrected")
+    ap.add_argument("--near-frames", type=int, help="frames of each kind for part 7, corrected bits (default 40)")
     ap.add_argument("--json", type=Path, help="also write the figures to this JSON file")
     ap.add_argument("--baseline", default="", help="DetectorConfig fields, e.g. polygon_accuracy=0.03: ours with them "
                     "('ours baseline') also reads every frame of parts 1, 1b, 3 and 5, beside ours, the two taking "
@@ -703,6 +838,9 @@ def main(argv: list[str] | None = None) -> int:
         figures["real"] = real_photos(limit=3 if args.smoke else None, baseline=baseline)
     if "budget" not in skip:
         figures["budget"] = budget_check(frames=2 if args.smoke else 12)
+    if "corrected" not in skip:
+        figures["corrected"] = near_code_check(args.seed, args.near_frames or (1 if args.smoke else 10 if q else 40),
+                                               registry, baseline)
     print(f"\ntotal time {time.time() - t0:.0f} s")
     if args.json:
         args.json.write_text(json.dumps(figures, indent=1, default=float))

@@ -49,6 +49,7 @@ class Detection:
     identity: Identity
     corners: np.ndarray = field(compare=False)  # 4x2 float32, clockwise from the tag's top-left
     quality: float = 1.0  # AprilTag decision margin in 0..1 (1 = perfectly black and white)
+    corrected: int = field(default=0, compare=False)  # data bits the AprilTag library corrected (docs/vision.md)
 
     @property
     def status(self) -> TagStatus:
@@ -105,7 +106,14 @@ class DetectorConfig:
     roi_tracking: include regions where tags were recently seen in step 3.
     downscale / aruco3: measured variants of step 1 (both lose small tags; kept for the benchmark).
     margin_floor: minimum decision margin (0..1) of a tag read by our sampler.
-    max_hamming: data bits allowed to differ from the codeword (0: exact).
+    max_hamming: data bits our sampler allows to differ from the codeword (0: exact).
+    lib_max_corrected: data bits the library may correct in a 36h11 tag (0: exact reads only). A
+        corrected read counts only when its id is a registered card's and its decision margin clears
+        `lib_margin_floor`; from `SECOND_OPINION_PX` up our sampler must read every cell but those
+        against the codeword clearly, and those (no more than the library corrected) in doubt, within
+        `lib_corrected_doubt` of half the contrast from the threshold (a smudge, glare, blur; a
+        clearly printed other cell is what a pattern that is no tag shows); under it, where our
+        sampler cannot check a read, at most `lib_blind_corrected` bits (docs/vision.md, "Corrected bits").
     """
 
     threshold_windows: tuple[int, ...] = (9,)
@@ -126,6 +134,12 @@ class DetectorConfig:
     aruco3: bool = False
     margin_floor: float = 0.15
     max_hamming: int = 0
+    # Bits the AprilTag library may correct in a 36h11 read, accepted only for a registered id with
+    # a clear second opinion from our sampler where it can give one (docs/vision.md, "Corrected bits").
+    lib_max_corrected: int = 2
+    lib_blind_corrected: int = 1  # ... and under SECOND_OPINION_PX, where our sampler cannot check the read
+    lib_check_corrected_px: float = 20.0  # from this side up our sampler checks a corrected read
+    lib_corrected_doubt: float = 0.5  # a cell read against a corrected codeword must be this close to the threshold (of half the contrast)
     min_perimeter_rate: float = 0.025  # of the larger frame side: tags >= ~8 px at 1280 wide (0.04 lost 15 px tags seen at an angle)
     # OpenCV's polygon approximation, as a share of the contour's length (its default 0.03 left a
     # blurred 14 px tag's outline with 5 or more corners: never a candidate; docs/vision.md).
@@ -307,13 +321,19 @@ class AprilTagReader:
         d = cv2.aruco.Dictionary(full.bytesList[ids], 6, full.maxCorrectionBits)
         self._fast = cv2.aruco.ArucoDetector(d, _aruco_parameters(config.threshold_windows, config))
         self._expected: dict[int, np.ndarray] = {}
+        # Ids a corrected library read may name: registered cards' 36h11 codes (docs/vision.md, "Corrected bits").
+        self._correctable = frozenset(int(i) for i in (registered_ids or ()) if 0 <= i < TAG36_SIZE)
+        self.corrected: dict[int, int] = {}  # this frame: id(corners) of an accepted corrected read -> bits corrected
         self._lib_full: LibDetector | None = None
         self._lib_crop: LibDetector | None = None
         if config.use_library:
             try:
                 # Each family costs a decode per quad (41h12's reversed border also doubles the quad search),
                 # so the library looks for the families the registry uses (always 36h11). No corrected bits.
-                families = {name: 0 for name in LIB_FAMILIES if name in families or name == "tag36h11"}
+                # 36h11 with up to `lib_max_corrected` corrected bits (accepted for registered ids only, see
+                # _keep_library); the library's lookup table for 2 bits costs ~20 ms to build, 3 bits 0.65 s.
+                families = {name: (config.lib_max_corrected if name == "tag36h11" else 0)
+                            for name in LIB_FAMILIES if name in families or name == "tag36h11"}
                 if config.lib_decimate:
                     self._lib_full = LibDetector(families, quad_decimate=config.lib_decimate)
                 self._lib_crop = LibDetector(families, quad_decimate=config.crop_decimate)
@@ -343,6 +363,7 @@ class AprilTagReader:
         followed through `rois`. A card carries its tag twice, so a number may be listed twice.
         """
         accepted, rejected = self._detect_full(gray)
+        self.corrected = {}
         found: list[Found] = []
         self._keep_accepted(found, gray, accepted)
         rejected_cells = sample_cells(gray, rejected) if len(rejected) else None  # sampled once, used twice
@@ -436,19 +457,26 @@ class AprilTagReader:
         # Centres of the tags read so far (a sheet of hundreds of tags: compared in one vector operation).
         centres = np.array([q.mean(axis=0) for _, q, _ in found], np.float64).reshape(-1, 2)
         for t in tags:
-            if t.hamming != 0 or t.margin < self.config.lib_margin_floor:
+            if t.margin < self.config.lib_margin_floor:
                 continue
+            if t.hamming and (t.family != "tag36h11" or t.tag_id not in self._correctable):
+                continue  # corrected bits: only towards a registered card's code
             corners = np.roll(t.corners, 2, axis=0) if t.family == "tag36h11" else t.corners  # OpenCV's top-left
             side = _quad_side(corners)
+            checked = side >= SECOND_OPINION_PX or (t.hamming and side >= self.config.lib_check_corrected_px)
+            if t.hamming > (self.config.lib_max_corrected if side >= SECOND_OPINION_PX else self.config.lib_blind_corrected):
+                continue  # more corrected bits than our sampler can vouch for at this size
             number = tag_number(t.family, t.tag_id)
             c = corners.mean(axis=0)
             r2 = max(4.0, side / 3) ** 2
             if len(centres) and bool((((centres - c) ** 2).sum(axis=1) < r2).any()):
                 continue  # an earlier step read it
-            if t.family == "tag36h11" and side >= SECOND_OPINION_PX and not self._agrees(gray, t.tag_id, corners):
+            if t.family == "tag36h11" and checked and not self._agrees(gray, t.tag_id, corners, t.hamming):
                 doubtful.append(corners)
                 continue
             found.append((number, corners, min(1.0, t.margin / 100.0)))
+            if t.hamming:
+                self.corrected[id(corners)] = t.hamming
             centres = np.vstack([centres, c[None]])
         return doubtful
 
@@ -566,7 +594,7 @@ class AprilTagReader:
         scored = [s for s in scored if not (video and s[0] >= self._frames)]
         return [t for _, p, t in sorted(scored, key=lambda s: s[:2]) if p < 0 or not len(seeds)]
 
-    def _agrees(self, gray: np.ndarray, tag_id: int, corners: np.ndarray) -> bool:
+    def _agrees(self, gray: np.ndarray, tag_id: int, corners: np.ndarray, corrected: int = 0) -> bool:
         """Our sampler reads all 36 bits of `tag_id` on the library's outline, each clearly (margin floor).
 
         Unlike step 1 it does not ask for a clean black ring and quiet zone (the library found the
@@ -575,22 +603,34 @@ class AprilTagReader:
         (`AGREE_SHARPENING`): defocus spreads each cell into its neighbours, and a steep angle
         squeezes the cells to a few pixels. A tag facing the camera is never sharpened (a
         washed-out tag stays below the margin floor). Real tags of 40 px and more in
-        ../shared/vision-dev: every one agrees.
+        ../shared/vision-dev: every one agrees. A read the library corrected (`corrected` bits)
+        agrees when our sampler reads every cell clearly and differs from the codeword in at most
+        as many cells.
         """
         quad = np.asarray(corners, np.float32).reshape(1, 4, 2)
         cells = sample_cells(gray, quad)[0]
-        if self._cells_agree(cells, tag_id):
+        if self._cells_agree(cells, tag_id, corrected):
             return True
-        return _foreshortening(quad[0]) <= STEEP_FORESHORTENING and self._cells_agree(_sharpened(cells, AGREE_SHARPENING), tag_id)
+        return (_foreshortening(quad[0]) <= STEEP_FORESHORTENING
+                and self._cells_agree(_sharpened(cells, AGREE_SHARPENING), tag_id, corrected))
 
-    def _cells_agree(self, cells: np.ndarray, tag_id: int) -> bool:
+    def _cells_agree(self, cells: np.ndarray, tag_id: int, corrected: int = 0) -> bool:
         white, black = float(np.median(cells[_QUIET])), float(np.median(cells[_BORDER]))
         if white - black < 20:
             return False
         thr = (white + black) / 2
         data = cells[2:8, 2:8]
         margin = float(np.abs(data - thr).min()) / ((white - black) / 2)
-        return margin >= self.config.margin_floor and bool(((data > thr) == self._expected_bits(tag_id)).all())
+        wrong = (data > thr) != self._expected_bits(tag_id)
+        if not corrected:
+            return margin >= self.config.margin_floor and not wrong.any()
+        # A corrected read: at most as many cells against the codeword as the library corrected, each of
+        # them in doubt (near the threshold: blur, glare), never a clearly printed other bit; every other
+        # cell clear of the threshold by the margin floor.
+        doubt = np.abs(data - thr) / ((white - black) / 2)
+        if int(wrong.sum()) > corrected or (doubt[wrong] >= self.config.lib_corrected_doubt).any():
+            return False
+        return float(doubt[~wrong].min()) >= self.config.margin_floor
 
     def verify(self, gray: np.ndarray, tag_id: int, corners: np.ndarray) -> float | None:
         """Re-read one 36h11 tag's cells; its decision margin if all bits match `tag_id`, else None."""
@@ -773,7 +813,8 @@ class TagDetector:
             rois = [q for _, q in self._recent] if self.config.roi_tracking else []
             for tag_id, corners, quality in self._april.read(gray, rois, video=self.config.roi_tracking):
                 identity = self.registry.identify_tag(tag_id, self.active)
-                detections.append(Detection(TagKind.APRILTAG, identity, corners, quality))
+                detections.append(Detection(TagKind.APRILTAG, identity, corners, quality,
+                                            self._april.corrected.get(id(corners), 0)))
             if self.config.roi_tracking:
                 self._remember([d.corners for d in detections])
         if self._qr is not None:

@@ -67,7 +67,9 @@ def test_a_card_of_another_game_is_foreign_and_an_unregistered_tag_is_unknown():
 
 
 def test_a_tag_with_one_flipped_bit_is_rejected_not_misread():
-    """OpenCV could correct it to the nearest id; the policy is: no corrected bits."""
+    """OpenCV corrects it to the nearest id; ours corrects a bit only where the picture is in doubt
+    about it (docs/vision.md, "Corrected bits"): a cleanly printed other cell on a 160 px tag is what a
+    pattern that is no tag looks like, and is refused."""
     modules = apriltag_modules(14).copy()
     modules[3, 4] = 255 - modules[3, 4]
     frame = np.full((300, 300), 255, np.uint8)
