@@ -81,9 +81,11 @@ class LandmarkTile(Piece):
                           family=txt.narrow_family())[0]
 
     def show_box(self, *, card: str | None, face_up: bool, present: bool, colour: str, symbol: str,
-                 pieces: list[tuple[str, str]], legal_place: str | None, chosen: bool) -> None:
+                 pieces: list[tuple[str, str]], legal_place: str | None, chosen: bool,
+                 words: str | None = None) -> None:
+        """``words``: the card's colour and type ("Pink Loot"), shown under the landmark's name."""
         self.place = legal_place or self.landmark
-        short = (card or "").split(":")[0]             # "Orange Warrant" (a Crook's name is on the card)
+        short = words or (card or "").split(":")[0]     # "Orange Warrant" (a Crook's name is on the card)
         # A card everyone saw that lies face down again keeps its name under the landmark's (the
         # tile shows its back: face down is told by the back's weave, not by colour).
         status = "empty box" if not present else short if card else ""
@@ -144,12 +146,12 @@ class LandmarkTile(Piece):
         status = None
         bottom = 0
         if self.status:
-            # Small beside the name (the legal choice's words), larger on a roomy screen.
-            largest = min(max(int(room.height() * 0.2), txt.LEAST_PX), 22)
-            spx, slines, sfits = _fit_lines(self.status, room.width(), room.height() / 2, largest, bold=False,
+            # The card's colour and type (or "empty box"), bold, smaller than the name, larger on a roomy screen.
+            largest = min(max(int(room.height() * 0.24), 18), 24)
+            spx, slines, sfits = _fit_lines(self.status, room.width(), room.height() / 2, largest, bold=True,
                                             family=family, max_lines=2)
             status = (spx, slines, sfits)
-            bottom = len(slines) * txt.line_height(spx, False, family)
+            bottom = len(slines) * txt.line_height(spx, True, family)
         px, lines, fits, name_h = fit_name(room.height() - bottom)
         top = room.top() + max(room.height() - bottom - name_h, 0) / 2
 
@@ -163,7 +165,7 @@ class LandmarkTile(Piece):
             spots = []                          # (free width, the bottom of the line) where they may stand
             if status:
                 spx, slines, _ = status
-                spots.append((room.width() - widths(spx, slines, False)[-1], room.bottom()))
+                spots.append((room.width() - widths(spx, slines, True)[-1], room.bottom()))
             name_w = widths(px, lines, True)
             spots.append((room.width() - name_w[-1], top + name_h))
             spots.append((room.width() - name_w[0], top + line_h))
@@ -183,7 +185,7 @@ class LandmarkTile(Piece):
                                fits, key=True)]
         if status:
             spx, slines, sfits = status
-            sh = len(slines) * txt.line_height(spx, False, family)
+            sh = len(slines) * txt.line_height(spx, True, family)
             texts.append(txt.DrawnText("\n".join(slines), spx, QRect(int(room.left()), int(room.bottom() - sh),
                                                                       int(room.width()), sh), sfits))
         self._layout = (texts, rects)
@@ -225,8 +227,14 @@ class LandmarkTile(Piece):
             p.drawRoundedRect(card, 8, 8)
             ink = "#333333"
         elif named:
-            pt.paint_face(p, card, pt.CardLook(caption=self.name, colour=self.colour, symbol=self.symbol,
-                                               name=self.card, face_up=True))
+            look = pt.CardLook(caption=self.name, colour=self.colour, symbol=self.symbol, name=self.card,
+                               face_up=True)
+            pt.paint_face(p, card, look)
+            wash = QColor(self.colour)             # the whole face in its own colour, lightly: the ink reads on it
+            wash.setAlpha(70)
+            p.setPen(Qt.NoPen)
+            p.setBrush(wash)
+            p.drawRoundedRect(card.adjusted(1, pt.band_height(card, look), -1, -1), 7, 7)
             ink = style.INK
         else:
             pt.paint_back(p, card, BACK)
@@ -235,7 +243,7 @@ class LandmarkTile(Piece):
         family = txt.narrow_family()
         _draw(p, texts[0], bold=True, ink=ink, family=family, align=self.align)
         for drawn in texts[1:]:
-            _draw(p, drawn, bold=False, ink=ink, family=family, align=Qt.AlignLeft)
+            _draw(p, drawn, bold=True, ink=ink, family=family, align=Qt.AlignLeft)
         for (agent, colour), rect in zip(self.pieces, rects):
             if agent not in self.arriving:
                 pt.paint_piece(p, rect, colour, agent)

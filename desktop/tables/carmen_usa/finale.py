@@ -308,7 +308,7 @@ class FinalePage(QWidget):
         row.addLayout(side, 2)
 
     def resizeEvent(self, event) -> None:
-        side = int(min(self.height() * 0.42, self.width() * 0.17))
+        side = int(min(self.height() * 0.36, self.width() * 0.17))
         self.countdown.setFixedSize(max(side, 90), max(side, 90))
         # A token is a card: no taller than about one and a half times its width.
         tall = max(int(self.width() * 0.4 / 3 * 1.5), 60)

@@ -7,7 +7,8 @@ the screen colour of each Clue Card colour (``[colours]``: the colour word is al
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+import re
 from pathlib import Path
 from typing import Iterable, Mapping
 
@@ -33,6 +34,7 @@ class MapLayout:
     card: tuple[float, float, float, float]           # the question card while a question is read
     labels: Mapping[str, tuple[str, str]]             # landmark -> (the name it shortens, the label)
     outline: tuple[tuple[float, float], ...]          # (longitude, latitude) of the 48 states' outline
+    colours: Mapping[str, str] = field(default_factory=dict)   # a Clue Card colour word -> its screen colour
 
     def label(self, landmark: str, name: str) -> str:
         """The landmark's words on the map: the shorter label while the name is the one it shortens."""
@@ -51,9 +53,10 @@ def _box(value, path: Path, what: str) -> tuple[float, float, float, float]:
     return tuple(float(v) for v in value)        # type: ignore[return-value]
 
 
-def load_map(landmarks: Iterable[str], path: Path | None = None) -> MapLayout:
+def load_map(landmarks: Iterable[str], path: Path | None = None, colours: Iterable[str] = ()) -> MapLayout:
     """The map layout for these landmark ids, checked: every landmark on a tile of its own, inside
-    the grid, none under the question pile."""
+    the grid, none under the question pile; a screen colour (#RRGGBB) for every Clue Card colour
+    word in ``colours``."""
     path = path or assets_dir() / MAP_FILE
     raw = read_toml(path, MapDataError)
     try:
@@ -84,5 +87,14 @@ def load_map(landmarks: Iterable[str], path: Path | None = None) -> MapLayout:
                 raise MapDataError(f"{path}: {a} and {b} lie on the same tile")
     if len(outline) < 3 or set(insets) - wanted or set(labels) - wanted:
         raise MapDataError(f"{path}: the outline needs 3 points or more; insets and labels name landmarks")
-    return MapLayout(columns, rows, frame, tiles, insets, pile, card, labels, outline)
+    shades = raw.get("colours", {})
+    if not isinstance(shades, dict):
+        raise MapDataError(f"{path}: [colours] must be a table of colour word = \"#RRGGBB\"")
+    bad = sorted(str(k) for k, v in shades.items() if not (isinstance(v, str) and re.fullmatch(r"#[0-9A-Fa-f]{6}", v)))
+    missing = sorted(set(colours) - set(shades))
+    if bad or missing:
+        raise MapDataError(f"{path}: [colours] needs \"#RRGGBB\" for every Clue Card colour (not a colour: "
+                           f"{', '.join(bad) or 'none'}; missing: {', '.join(missing) or 'none'})")
+    return MapLayout(columns, rows, frame, tiles, insets, pile, card, labels, outline,
+                     {str(k): str(v) for k, v in shades.items()})
 

@@ -48,7 +48,7 @@ class CarmenUsaTable(GameTable):
         self.rules = rules
         layout = session.layout()
         self.colours = player_colours(session.players)
-        self.layout_map = load_map(rules.board.ids)
+        self.layout_map = load_map(rules.board.ids, colours=rules.colours)
         self.tiles: dict[str, LandmarkTile] = {}
         for lm in rules.board.ids:
             name = rules.landmark_name[lm]
@@ -126,10 +126,14 @@ class CarmenUsaTable(GameTable):
             named = card.name if card else None
             kind = self.rules.kind_of(card.card) if card and card.card else (card.kind if card else None)
             index = KIND_INDEX.get(kind or "", 0)
-            colour = named_colour(named.split()[0], style.kind_colour(index)) if named else BACK
+            # A card everyone has seen is drawn in its own colour, the colour and type in words too (the
+            # deck's colour word, not the card's name, which a family may have renamed).
+            word = self.rules.colour_of.get(card.card, "") if card and card.card else ""
+            colour = self.layout_map.colours.get(word, BACK) if named else BACK
+            seen = f"{word.capitalize()} {(kind or '').capitalize()}".strip() if word else None
             tile.show_box(card=named, face_up=bool(card and card.face_up), present=card is not None, colour=colour,
                           symbol=style.kind_symbol(index) if named else "", pieces=pieces.get(lm, []),
-                          legal_place=legal_place, chosen=box in chosen or lm in chosen)
+                          legal_place=legal_place, chosen=box in chosen or lm in chosen, words=seen)
         self.map.update()                 # the halos of the legal tiles
         self._refresh_question(state)
         self._refresh_finale(state, view, by_place, legal, chosen, finale)
@@ -210,11 +214,13 @@ class CarmenUsaTable(GameTable):
         left = {p: sum(1 for place in self.token_slots if place.startswith(f"{p}/") and place in by_place)
                 for p in state.players}
         drawn = state.phase in ("finale_check",)
-        others = [f"{p} {n}" for p, n in left.items() if p != holder and n]
-        self.finale.others.setText(f"Tokens still to check: {', '.join(others)}" if others and drawn else "")
+        others = sum(n for p, n in left.items() if p != holder)
+        self.finale.others.setText(f"Then {others} more tokens to check" if others and drawn else "")
         words = self._simulated_tokens(state) if placing else ""
         self.finale.simulated.setText(words)
         self.finale.simulated.setVisible(bool(words))
+        if finale and self.finale.layout() is not None:
+            self.finale.layout().activate()      # tokens just shown get their room now, not at the next paint
         if view.outcome is not None:
             self.finale.status.setText(view.outcome.reason)
         elif placing:

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QFont, QFontMetrics
-from PySide6.QtWidgets import QAbstractButton
+from PySide6.QtGui import QColor, QFont, QFontMetrics
+from PySide6.QtWidgets import QAbstractButton, QListWidget
 
 from desktop.drawn import set_less_motion
 from desktop.drawn.text import app_family, font
@@ -127,6 +127,11 @@ def to_the_finale(t) -> None:
     assert "up to 5 spaces" in t.prompt
     move(t, "denali")
     look(t, "denali")                               # the orange Warrant: face up for everyone
+    to_the_finale_after_denali(t)
+
+
+def to_the_finale_after_denali(t) -> None:
+    """From Ann's look at the orange Warrant at Denali on: a back-up's pass, a tapped choice, the Loot, the accusation."""
     assert "Orange Warrant" in tile(t, "slot:denali")
     # Ann reads to Bob; Bob answers wrong; Cy is the back-up and passes; Bob reads Cy a new question.
     ask(t)
@@ -511,3 +516,63 @@ def test_the_reader_alone_sees_the_answer_before_judging_it(game, qtbot):
     assert not card.revealed
     ask_again = t.session.state.phase == "backup"
     assert ask_again and " ".join(t.find("usa:reveal-answer").text().split()) == "Only Cy looks: show the answer"
+
+
+def test_every_clue_card_face_up_is_drawn_in_its_own_colour_and_named_in_words(game):
+    """Clue Cards: "the orange Warrant Card, the orange Loot Card, and the Orange Crook Card": a game of
+    matching colours. All 24 cards face up at once: each tile's band is the card's own colour (the
+    map file's [colours], from the card's colour, not its name), and its colour and type are written
+    under the landmark at 15 px or more. Before: Pink and Brown Warrants had orange bands, Pink Loot a
+    light-blue one, and the colour word was about 12 px."""
+    t = game
+    rules, state = t.session.rules, t.session.state
+    for lm, card in zip(rules.board.ids, rules.clues):
+        state.reveal(state.boxes[lm], card.id)
+    t.window.table.refresh()
+    table = t.window.table.table
+    shades = table.layout_map.colours
+    assert len(set(shades[c] for c in rules.colours)) == 8
+    for lm, card in zip(rules.board.ids, rules.clues):
+        tile = table.tiles[lm]
+        colour = rules.colour_of[card.id]
+        assert tile.colour == shades[colour], (lm, card.id)
+        words = f"{colour.capitalize()} {card.kind.capitalize()}"
+        status = tile.drawn_texts()[1]
+        assert " ".join(status.text.split()) == words and status.px >= 15 and status.fits, status
+        image = tile.grab().toImage()
+        box = tile.card_rect()
+        band = QColor(image.pixel(int(box.right() - 12), int(box.top() + 6)))
+        want = QColor(shades[colour])
+        assert max(abs(band.red() - want.red()), abs(band.green() - want.green()),
+                   abs(band.blue() - want.blue())) <= 12, (lm, band.name(), want.name())
+
+
+def test_the_look_lists_only_clue_cards_and_no_token_count_before_anyone_has_tokens(game):
+    """Clue Cards: the card in a Landmark Box is a Clue Card: the private look's list offers the 24 Clue
+    Cards (not the 50 Capital Tokens), also behind "Show every card". Catching Carmen: no count of
+    tokens left to place or check shows before anyone has taken tokens."""
+    from tests.desktop.driver import line_cards
+    t = game
+    for lm in ("big-bend", "everglades", "mammoth-cave"):
+        t.click(f"slot:{lm}")
+    ask(t)
+    press(t, "action:answer", "Right answer")
+    move(t, "denali")
+    t.click("slot:denali")
+    t.click("gate:reveal")
+    kinds = t.session.rules.deck.kinds
+
+    def listed() -> set[str]:
+        lst = t.find("choose:card", QListWidget)
+        return {t.session.rules.kind_of(card) for i in range(lst.count()) for card in line_cards(lst.item(i))}
+
+    lst = t.find("choose:card", QListWidget)
+    assert lst.count() == 24 and listed() == {"warrant", "loot", "crook"}, (lst.count(), listed(), list(kinds))
+    if t.visible("every:card"):
+        t.click("every:card")
+        assert listed() == {"warrant", "loot", "crook"}
+    t.choose("card", t.card_at("box/denali"))
+    t.click("entry:submit")
+    to_the_finale_after_denali(t)
+    assert t.session.state.phase == "finale_draw"
+    assert not t.window.table.table.finale.others.text() and "Tokens still" not in " ".join(visible_texts(t.window))
