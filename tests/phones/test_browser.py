@@ -274,3 +274,36 @@ def test_not_now_on_the_phone_puts_the_look_off_and_the_table_comes_back(t, brow
     assert "Nothing was noted" in text_of(browser, ann)
     assert (len(t.session.done), t.session.journal("Ann")) == before
     assert page_errors(browser) == []
+
+
+def test_the_readers_phone_shows_the_question_and_its_answer_until_it_is_judged(t, browser):
+    """Issue 29 (Where in the USA, item 1): the answer printed in bold on the question card is for the
+    reader alone: the reader's page shows the question and its answer at the top, the answering
+    agent's page does not, and the note leaves once the reader has judged the answer."""
+    start_game(t, "carmen-usa", ("Ann", "Bob"))
+    for landmark in ("big-bend", "everglades"):
+        t.click(f"slot:{landmark}")
+    browser.get(t.window.phones.url("Ann"))
+    ann = browser.current_window_handle
+    browser.switch_to.new_window("window")
+    as_phone(browser)
+    browser.get(t.window.phones.url("Bob"))
+    bob = browser.current_window_handle
+    until(t, lambda: "Ann's Evidence Journal" in text_of(browser, ann))
+    until(t, lambda: "Bob's Evidence Journal" in text_of(browser, bob))
+    t.click("action:ask")
+    session = t.session
+    assert session.state.reader == "Bob" and session.state.answerer == "Ann"
+    q = session.rules.bank.question(session.state.question)
+
+    def note(handle: str) -> str:
+        browser.switch_to.window(handle)
+        return browser.execute_script("const n = document.getElementById('note'); return n.hidden ? '' : n.innerText")
+
+    until(t, lambda: q.answer in note(bob))
+    assert q.text in note(bob) and note(ann) == "" and q.answer not in text_of(browser, ann)
+    t.click("action:answer")
+    until(t, lambda: note(bob) == "")
+    for handle in (ann, bob):
+        browser.switch_to.window(handle)
+        assert page_errors(browser) == []

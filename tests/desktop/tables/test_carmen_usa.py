@@ -356,6 +356,14 @@ def test_a_map_file_with_two_landmarks_on_one_tile_is_refused(tmp_path):
     broken.write_text(text.replace("denali = [0, 3]\n", ""), encoding="utf-8")
     with pytest.raises(MapDataError, match="missing: denali"):
         load_map(ids, broken)
+    colours = ("red", "orange", "yellow", "green", "blue", "purple", "pink", "brown")
+    assert set(load_map(ids, colours=colours).colours) == set(colours)
+    broken.write_text(text.replace('pink = "#F06EAA"\n', ""), encoding="utf-8")
+    with pytest.raises(MapDataError, match=r"\[colours\].*missing: pink"):
+        load_map(ids, broken, colours=colours)
+    broken.write_text(text.replace('brown = "#8B5A2B"', 'brown = "brownish"'), encoding="utf-8")
+    with pytest.raises(MapDataError, match="not a colour: brown"):
+        load_map(ids, broken, colours=colours)
 
 
 def test_a_private_look_stays_private_on_the_shared_screen(game):
