@@ -155,7 +155,8 @@ class GameTable(QWidget):
 
     def holds_the_screen(self) -> str | None:
         """Why nothing may open over the table now (a countdown the family races), in words the
-        shell shows instead of opening the full log or How to play; None (the default): anything may."""
+        shell shows instead of opening the full log, How to play, a journal or the phones' codes;
+        None (the default): anything may."""
         return None
 
     def setup_widget(self) -> QWidget | None:

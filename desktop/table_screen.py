@@ -117,7 +117,7 @@ class TableScreen(QWidget):
         self.phones_button = button("Phones\u2026")
         self.phones_button.setObjectName("phones")
         self.phones_button.setToolTip(plain_tip("Each player's phone as their private screen: the codes to scan"))
-        self.phones_button.clicked.connect(self.phones_requested)
+        self.phones_button.clicked.connect(lambda: self._screen_held() or self.phones_requested.emit())
         self.help_button = button("How to play")
         self.help_button.setObjectName("howto")
         self.help_button.setToolTip(plain_tip("The rule of what the table asks now, then the game in short"))
@@ -539,7 +539,7 @@ class TableScreen(QWidget):
             b = PlayerButton(player, colours[player], player)      # the player's name in their colour
             b.setObjectName(f"journal:{player}")
             b.setToolTip(plain_tip(f"Open {player}'s Evidence Journal (only {player} should look)"))
-            b.clicked.connect(lambda _=False, p=player: self.journal_requested.emit(p))
+            b.clicked.connect(lambda _=False, p=player: self._screen_held() or self.journal_requested.emit(p))
             self.journal_layout.addWidget(b, i // 2, i % 2)
             widest = max(widest, b.needed_width())
         margins = self.journal_layout.contentsMargins()

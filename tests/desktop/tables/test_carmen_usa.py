@@ -244,8 +244,8 @@ def test_the_countdown_running_out_lets_carmen_escape(game):
 
 
 def test_nothing_opens_over_the_running_clock(game):
-    """The countdown is raced: a click on "What happened" (or How to play) opens no window over it but
-    says why; a window left open when the clock starts is closed (before: "The game is over" appeared
+    """The countdown is raced: a click on "What happened" (or How to play, a journal, Phones…) opens no
+    window over it nor takes it out of sight, but says why; a window left open when the clock starts is closed (before: "The game is over" appeared
     inside a log window left open over the finale)."""
     t = game
     to_the_finale(t)
@@ -261,6 +261,9 @@ def test_nothing_opens_over_the_running_clock(game):
     assert not t.window.table.log_dialog.isVisible() and "timer" in t.banner
     click_in_sight(t.find("howto"))
     assert t.window.table.how_to_play is None or not t.window.table.how_to_play.isVisible()
+    for name in ("journal:Ann", "phones"):                     # nothing takes the countdown out of sight either
+        click_in_sight(t.find(name))
+        assert t.window.stack.currentWidget() is t.window.table and table.countdown.isVisible()
     click_in_sight(t.find("usa:all-placed"))
     click_in_sight(t.window.table.recent)
     assert t.window.table.log_dialog.isVisible()                     # the clock has stopped: the log opens
