@@ -29,6 +29,7 @@ from ...drawn.moves import token_places
 from ...table_base import GameTable, TableShell
 from ...widgets import button, label
 from .journal import notebook
+from .setup import SetupPicture
 from .board import RouteBoard, cards_words, location_colour
 from .rows import PlayerStrip, paint_laid_card
 
@@ -129,10 +130,25 @@ class BonnieClydeTable(GameTable):
         return place in self.slots
 
     def handles(self, option: Option) -> bool:
-        return option.action in HAND_PLAYS
+        return option.action in HAND_PLAYS or (option.action == "deal" and self._first_deal())
+
+    def _first_deal(self) -> bool:
+        """The game's first hand is about to be dealt: the setup screen said who deals it."""
+        return self.controller.session.state.hand_no == 0
 
     def start(self, option: Option, player: str) -> None:
-        """Cards from a hand: the shell's reads. Ted Hinton: this table's panel first."""
+        """Cards from a hand: the shell's reads. Ted Hinton: this table's panel first. The first
+        deal: by the dealer the setup screen named (the engine's suggested dealer, listed first),
+        never asked again; the first card of the FBI Files is read."""
+        if option.action == "deal":
+            dealer = option.targets["player"][0]
+            action = {"type": "deal", "player": dealer,
+                      **{field: values[0] for field, values in option.targets.items() if field != "player"}}
+            reads = [(card, str(action[place])) for card, place in option.reads.items()]
+            self.shell.read_cards(action, reads, private=False,
+                                  heading=f"{dealer} deals: turn up the first card of the FBI Files.\n"
+                                          f"Show it to the camera, or pick it.")
+            return
         hand = f"{player}/hand"
         if option.action == "discard":
             self.shell.read_cards({"type": "discard", "player": player}, [("card", hand)],
@@ -424,13 +440,9 @@ class BonnieClydeTable(GameTable):
         return {"casefile": "draw", "files": "take"}.get(src, "move")
 
     def setup_widget(self) -> QWidget:
-        body = QWidget()
-        layout = QVBoxLayout(body)
-        layout.addWidget(label("Put the board between the players and the Crime Spree car on Kaufman, Texas (1). "
-                               "Eight cards from the deck with Bonnie and Clyde, shuffled, go face down under the "
-                               "ten locations. The dealer deals the hands and turns up the first card of the FBI "
-                               "Files: show it to the camera, or pick it. Nobody scans a hand.", "heading"))
-        return body
+        """The layout of a hand drawn: the road with a card under each location and the car on its
+        start, each player's hand with how many cards to deal, the Case File and the FBI Files."""
+        return SetupPicture(self.controller)
 
     def journal_widget(self, journal: Journal) -> QWidget:
         """The detective's notebook: a row per location (its Evidence cards, what lies under it),

@@ -273,8 +273,7 @@ class BonnieClydeRules(Rules):
         state = BonnieClydeState(tuple(players), self.deck, int(target), dealer)
         for _ in self.deck.cards:
             state.table.add(None, CASEFILE)
-        state.emit("setup", f"A game to {target} points. {dealer} deals the first hand (chosen at random at the "
-                            f"table: any player may deal it).", target=target, dealer=dealer,
+        state.emit("setup", f"A game to {target} points. {dealer} deals the first hand.", target=target, dealer=dealer,
                    players=list(players))
         return state
 

@@ -15,7 +15,8 @@ from tests.desktop.driver import visible_texts
 from tests.desktop.in_sight import click_in_sight, why_not_in_sight
 from tests.desktop.test_fit import fits
 
-PLAYERS = [("Ann", 11), ("Bob", 9)]
+#: Bob is written first: he deals the first hand, and Ann, on his left, starts
+PLAYERS = [("Bob", 9), ("Ann", 11)]
 B, C = "bonnie-clyde.outlaw.bonnie-parker", "bonnie-clyde.outlaw.clyde-barrow"
 
 
@@ -79,7 +80,6 @@ def open_demo(t, qtbot, *, camera: bool = True):
 def deal_by_picking(t, c) -> None:
     """The demo's deal, the first card of the FBI Files picked from the list."""
     t.click("action:deal")
-    t.click(f"choose:{t.session.players[-1]}")
     t.choose("card", c.true_card_at("files"))
     t.click("entry:submit")
 
@@ -87,7 +87,6 @@ def deal_by_picking(t, c) -> None:
 def deal_and_draw(t) -> None:
     """Bob deals, Joplin (4) starts the FBI Files, Ann draws from the Case File."""
     t.click("action:deal")
-    t.click("choose:Bob")
     t.choose("card", E(4, "a"))
     t.click("entry:submit")
     t.click("action:draw")
@@ -105,7 +104,6 @@ def look(t, place: str, card: str) -> None:
 def shut_out_hand_by_clicks(t) -> None:
     """Bob deals; Ann captures Bonnie and Clyde with sideways melds, melds Joplin and goes out."""
     t.click("action:deal")
-    t.click("choose:Bob")                       # the first dealer was chosen at the table
     t.choose("card", "bonnie-clyde.hinton.ted-hinton-15")
     t.click("entry:submit")
     assert t.text("turn") == "Ann's turn"
@@ -169,7 +167,6 @@ def meld_where_the_car_stands(t) -> None:
     """Bob deals, Ann draws and melds the Location the Crime Spree car is on (Kaufman, 1): the
     look under it is next, and the car moves on after it."""
     t.click("action:deal")
-    t.click("choose:Bob")
     t.choose("card", "bonnie-clyde.hinton.ted-hinton-15")
     t.click("entry:submit")
     t.click("action:draw")
@@ -291,7 +288,6 @@ def test_a_refused_meld_is_explained_and_changes_nothing(game):
     """Play, Evidence Cards: a meld is three or more cards of the same location."""
     t = game
     t.click("action:deal")
-    t.click("choose:Bob")
     t.choose("card", "bonnie-clyde.hinton.ted-hinton-15")
     t.click("entry:submit")
     t.click("action:draw")
@@ -339,7 +335,6 @@ def test_every_screen_fits_a_laptop(table, vertical):
     t.click("setup:done")
     fits(t, size, "table before the deal", vertical=vertical)
     t.click("action:deal")
-    t.click("choose:Dee")
     t.choose("card", E(4, "a"))
     t.click("entry:submit")
     t.click("action:draw")
@@ -361,7 +356,6 @@ def test_long_options_fit_the_action_column_whole_at_24_px(table):
     choose_game(t)
     t.new_game([("Ann", 9), ("Bob", 10), ("Cyd", 11), ("Dee", 12)])
     t.click("action:deal")
-    t.click("choose:Dee")
     t.choose("card", E(4, "a"))
     t.click("entry:submit")
     t.click("action:draw")
@@ -429,8 +423,6 @@ def test_face_up_cards_read_by_the_simulated_camera(table, qtbot):
                         timeout=15_000)
 
     t.click("action:deal")
-    dealer = t.session.players[-1]
-    t.click(f"choose:{dealer}")
     first = c.true_card_at("files")
     by_camera()
     assert seen[-1] == first and t.session.journal(t.session.players[0]).where(first) == "FBI Files"
@@ -496,7 +488,7 @@ def test_a_wrong_meld_pick_on_the_simulated_table_is_refused(table, qtbot):
     before = t.session.view(None)
     t.click("action:meld")
     pick_cards(t, [E(absent, x) for x in "abc"])
-    assert "that card is not in Julie's hand on the simulated table" in t.text("entry-error")
+    assert f"that card is not in {player}'s hand on the simulated table" in t.text("entry-error")
     assert t.session.view(None) == before
 
 
@@ -549,7 +541,6 @@ def test_a_whole_hand_read_by_the_simulated_camera(table, qtbot):
         return t.window.stack.currentWidget() is t.window.table
 
     t.click("action:deal")
-    t.click(f"choose:{t.session.players[-1]}")
     by_camera(on_table)
     reads = melds = 0
     for _ in range(400):
@@ -670,3 +661,105 @@ def test_the_journal_is_a_notebook_of_locations_in_the_game_s_words(game):
     words = " ".join(cell for rows in tables.values() for row in rows for cell in row)
     assert ids and not [i for i in ids if i in words]
     assert "Tag" not in words
+
+
+@pytest.mark.parametrize("players, per, casefile", [(PLAYERS, 10, 46),
+                                                    ([("Ann", 9), ("Bob", 10), ("Cyd", 11), ("Dee", 12)], 8, 34)])
+def test_the_setup_is_a_picture_of_the_deal_and_the_table_does_not_ask_who_deals(table, players, per, casefile):
+    """Setup and the Deal, steps 1-5 (issue 29, 8): the setup screen draws the board with a card under
+    each of the ten locations and the car on Kaufman, Texas, each player's hand with the number of
+    cards to deal (10, 9, 8 for 2, 3, 4 players), the Case File and the FBI Files; it says who deals
+    (the player written first: docs/rules/bonnie-clyde.md), and the table then deals with that dealer
+    without asking "who deals" again. Every word of the picture is 15 px or more on a laptop."""
+    from tests.desktop.test_type_size import small_type
+    t = table
+    t.window.resize(1280, 680)
+    choose_game(t)
+    t.start_new_game(players)
+    dealer, left = players[0][0], players[1][0]
+    assert f"{dealer} deals the first hand." in t.text("setup:text")
+    picture = t.find("bc:setup")
+    assert len(picture.road.stops) == 10 and all(stop.present for stop in picture.road.stops.values())
+    assert picture.road.car == 1
+    fans = [fan.text() for fan in picture.fans]
+    assert fans[0] == f"{left}: {per} cards, dealt first" and f"{dealer}: {per} cards, deals" in fans
+    assert len(fans) == len(players)
+    words = t.text("bc:setup:words")
+    assert f"{dealer} shuffles the rest and deals {per} cards to each player" in words
+    assert f"The other {casefile} are the Case File." in words and "Take 8 cards at random" in words
+    assert f"{casefile} cards" in t.find("bc:setup:casefile").text()
+    fits(t, (1280, 680), "the setup picture")
+    assert small_type(t.window.setup) == []
+    t.click("setup:done")
+    t.click("action:deal")
+    assert t.window.stack.currentWidget() is t.window.flip_page           # no "Pick who deals"
+    assert not [b for b in t.window.findChildren(QAbstractButton)
+                if b.objectName() in {f"choose:{p}" for p, _ in players} and b.isVisible()]
+    t.choose("card", E(4, "a"))
+    t.click("entry:submit")
+    assert t.session.state.dealer == dealer and t.text("turn") == f"{left}'s turn"
+    assert any(line.startswith(f"Hand 1: {dealer} deals.") for line in t.log())
+
+
+def test_a_layoff_is_seen_moving_frame_by_frame_and_lands_where_the_row_draws_it(game, qtbot):
+    """Play, Evidence Cards (issue 29, 8): a layoff's card is laid face up in front of the player. With
+    motion on, frame after frame the card is drawn at a new place on its way from the hand's count
+    towards the row, and it lands on the very rectangle where the row then draws it; the meld before
+    it did the same (its three cards end on the meld's three rectangles)."""
+    t = game
+    table = t.window.table.table
+    strip = t.find("bc:player:Ann")
+    origin = strip.mapTo(table, QPoint(0, 0)).toPointF()
+    deal_and_draw(t)
+
+    def frames(action: str, cards: list[str]) -> list[list]:
+        """The flights' rectangles, one list a frame, from the first frame to the landing."""
+        seen: list[list] = []
+        t.click(f"action:{action}")
+        pick_cards(t, cards)
+        while table.motion.busy:
+            rects = [rect for _, rect in table.flights.flights.values()]
+            if rects and (not seen or rects != seen[-1]):
+                seen.append(rects)
+            qtbot.wait(10)
+        return seen
+
+    with motion_on():
+        meld = frames("meld", [E(1, "a"), E(1, "b"), E(1, "c")])
+        assert len(meld) >= 5 and all(len(rects) == 3 for rects in meld)
+        ends = [r.translated(origin) for r in strip.landing_rects((1, True))]
+        drawn = [rect.translated(origin) for rect, *_ in strip.layout_parts()[1]]
+        assert drawn == ends                                     # the row draws them where they landed
+        assert all(abs(a.center().x() - b.center().x()) < 6 and abs(a.center().y() - b.center().y()) < 30
+                   for a, b in zip(meld[-1], ends))              # the last frame: at (or over) their place
+        look(t, "board/1", B)
+        qtbot.waitUntil(lambda: not table.motion.busy, timeout=5000)
+        layoff = frames("layoff", [E(1, "d")])
+    xs = [rects[0].center().x() for rects in layoff]
+    assert len(layoff) >= 5 and len(set(xs)) >= 5                # seen at five places at least, ...
+    assert all(b >= a for a, b in zip(xs, xs[1:]))               # ... each further on its way to the row
+    landed = strip.landing_rects((1, False))[-1].translated(origin)
+    assert abs(xs[-1] - landed.center().x()) < abs(xs[0] - landed.center().x()) / 4
+    assert laid_cards(t, "Ann").count(("1", False)) == 1
+    assert [rect.translated(origin) for rect, _, side, words in strip.layout_parts()[1]
+            if words == "1" and not side] == [landed]
+
+
+def test_no_word_under_15_px_over_a_whole_demo_game(window, qtbot):
+    """A whole demo game on a 1366x768 laptop (less its taskbar) with four players, the table looked
+    at after every move: nothing a family reads (the road's signs, the card faces and the numbers on
+    the melds, the captured outlaws' names, the players' rows, the piles, the prompt, the actions) is
+    under 15 px, and the prompt, the current player and the choices are 24 px or more."""
+    from tests.desktop.driver import open_demo_table, play_on
+    from tests.desktop.test_type_size import small_type
+    window.resize(1366, 728)
+    open_demo_table(window, qtbot, "bonnie-clyde", ["Ann", "Bob", "Cyd", "Bartholomew Montgomery-J"])
+    qtbot.wait(50)
+    problems = [f"before the deal: {p}" for p in small_type(window.table)]
+    moves = 0
+    for moves in play_on(window, 5000):
+        qtbot.wait(1)
+        problems += [f"move {moves} ({window.controller.session.done[-1].type}): {p}"
+                     for p in small_type(window.table)]
+    assert window.controller.session.outcome is not None and moves > 100
+    assert problems == [], problems[:10]
