@@ -244,9 +244,8 @@ def take_bonnie_clyde(tag: str, size: tuple[int, int]) -> None:
     window.show()
     t = Driver(window, Bot())
     bc.choose_game(t)
-    t.new_game([("Ann", 11), ("Bob", 9), ("Cyd", 10)])
+    t.new_game([("Cyd", 10), ("Ann", 11), ("Bob", 9)])     # Cyd, written first, deals; Ann starts
     t.click("action:deal")
-    t.click("choose:Cyd")
     t.choose("card", bc.E(9, "a"))
     t.click("entry:submit")
     t.click("action:draw")
