@@ -118,13 +118,18 @@ def _rows(look: CardLook, legal: bool, strip: bool, badge_in_rows: bool = False)
         badge = [Row(look.badge, 18, bold=True, max_lines=2)] if look.badge and badge_in_rows else []
         return [name, *badge, caption, *notes] if strip else [name, *badge, *notes, caption]
     if look.seen:
-        # A back everyone saw the face of: where it lies and its name on a label (left out only
-        # when the card has no room for it at the least size); its colour and symbol say its type.
-        # Short of room, where it lies gets smaller first (not below 20 px), then the name.
-        caption = replace(caption, least=max(caption.least, 20), yields=1)
-        return [caption, Row(look.seen, 22, bold=True, optional=True, max_lines=2, ink="#111111", plate=True), *notes]
+        return rows_of_seen(look, legal)
     kind = [Row(look.kind, 22, bold=True, optional=True, max_lines=1)] if look.kind else []
     return [caption, *kind, *notes]
+
+
+def rows_of_seen(look: CardLook, legal: bool) -> list[Row]:
+    """A back everyone saw the face of: where it lies, and its name on a label; its colour and
+    symbol say its type. Short of room, where it lies gets smaller first (not below 20 px), then
+    the name (``layout_card`` has the ways on when even that leaves the name out)."""
+    caption = Row(look.caption, 30, txt.KEY_PX if legal else 20, bold=True, key=True, max_lines=2, yields=1)
+    notes = [Row(n, 17, optional=True, max_lines=2, narrow=True) for n in look.notes]
+    return [caption, Row(look.seen, 22, bold=True, optional=True, max_lines=2, ink="#111111", plate=True), *notes]
 
 
 def _least(row: Row, legal: bool) -> int:
@@ -156,13 +161,18 @@ def layout_card(rect: QRect | QRectF, look: CardLook, *, legal: bool = False, ch
     rows = _rows(look, legal, exposed is not None, badge_in_rows=not in_band)
     width, height = int(room.width()), int(room.height())
     rows, placed, total, fitted = fit_rows(rows, width, height)
-    if look.seen and not look.name and not any(r.plate for r in rows):
-        # No room for a remembered name under a 20 px place: the place gets smaller rather than
-        # the name being left out.
-        again = fit_rows([replace(r, least=_least(r, legal)) for r in _rows(look, legal, exposed is not None)],
-                         width, height)
-        if any(r.plate for r in again[0]):
-            rows, placed, total, fitted = again
+    if look.seen and not look.name and not (fitted and any(r.plate for r in rows)):
+        # No room for a remembered name under a 20 px place: rather than the name being left out,
+        # the place gets smaller, the name takes a third line, then the narrow face, and last (on
+        # a card that is not a choice) the place's words go (the order of the places says it).
+        caption, seen, *notes = [replace(r, least=_least(r, legal)) for r in rows_of_seen(look, legal)]
+        tries = [[caption, replace(seen, max_lines=3), *notes], [caption, replace(seen, max_lines=3, narrow=True), *notes]]
+        tries += [] if legal else [[replace(seen, max_lines=4, narrow=True), *notes]]
+        for rows_tried in tries:
+            again = fit_rows(rows_tried, width, height)
+            if again[3] and any(r.plate for r in again[0]):
+                rows, placed, total, fitted = again
+                break
     spare = height - total if fitted else 0
     # The back: the type's symbol between the caption and the rest, when there is room for it.
     symbol_room = spare > 22 and look.present and not look.name and bool(look.symbol)

@@ -2,7 +2,8 @@
 family, read from across the room after every move: no text a family reads under 15 px (the
 key texts 24 px), painted words included (the card faces, the labels of the cards everyone has
 seen, the piles, the die), at 1366x768 and at 1920x1080; and no row of a gumshoe's cards hidden
-behind another (each card whole in sight: the rows of one gumshoe never overlap)."""
+behind another (each card whole in sight: the rows of one gumshoe never overlap); and the name
+of every card that went back face down written on it (a failed warrant's)."""
 
 from __future__ import annotations
 
@@ -30,6 +31,16 @@ def hidden_rows(table) -> list[str]:
             for other, b in cards[i + 1:]:
                 if card_rect(a).intersects(card_rect(b)):
                     problems.append(f"{place} and {other} overlap")
+    return problems
+
+
+def names_left_out(table) -> list[str]:
+    """Every card back face down that everyone saw whose name is not written on it."""
+    problems = []
+    for place, card in table.slot_buttons.items():
+        seen = getattr(card.look, "seen", "")
+        if card.isVisible() and seen and seen.split() not in [d.text.split() for d in card.drawn_texts()]:
+            problems.append(f"{place}: {seen!r} left out")
     return problems
 
 
@@ -67,7 +78,7 @@ def test_a_whole_game_reads_from_across_the_room_with_every_card_in_sight(window
     problems = [f"dealt: {p}" for p in small_type(window.table) + hidden_rows(table)]
     seen_labels = 0
     for move in play_on(window, MOST_MOVES):
-        problems += [f"move {move}: {p}" for p in small_type(window.table) + hidden_rows(table)]
+        problems += [f"move {move}: {p}" for p in small_type(window.table) + hidden_rows(table) + names_left_out(table)]
         seen_labels += sum(1 for card in table.slot_buttons.values() if card.isVisible() and getattr(card.look, "seen", ""))
     session = window.controller.session
     assert session.outcome is not None, f"the game did not end in {MOST_MOVES} moves"
