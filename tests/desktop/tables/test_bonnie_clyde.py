@@ -763,3 +763,16 @@ def test_no_word_under_15_px_over_a_whole_demo_game(window, qtbot):
                      for p in small_type(window.table)]
     assert window.controller.session.outcome is not None and moves > 100
     assert problems == [], problems[:10]
+
+
+def test_the_new_game_form_says_the_player_written_first_deals(table):
+    """Setup and the Deal, step 4: the dealer is chosen at random at the table; the family writes that
+    player first, as the new-game form says (docs/rules/bonnie-clyde.md), not "the youngest goes first"."""
+    t = table
+    choose_game(t)
+    t.click("start:new")
+    t.find("new:count").setValue(3)
+    for i, (name, age) in enumerate((("Cyd", 12), ("Ann", 9), ("Bob", 10))):
+        t.find(f"new:name{i}").setText(name)
+        t.find(f"new:age{i}").setValue(age)
+    assert t.text("new:first") == "Cyd deals the first hand (write the dealer first); the player on their left starts."
