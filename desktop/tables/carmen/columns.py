@@ -24,9 +24,9 @@ LEAST_CARD = 62
 
 
 class Cascade(QWidget):
-    """One gumshoe's columns of cards (or the center's, one card to a column), from the top
-    down: each card whole under the one before when there is room (``whole``), else overlapping
-    like cards laid in a fan (each shows its top strip, the last one is seen whole)."""
+    """One gumshoe's columns of cards, from the top down: each card whole under the one before
+    when there is room (``whole``), else overlapping like cards laid in a fan (each shows its top
+    strip, the last one is seen whole)."""
 
     def __init__(self, cards: list[list[DrawnCard]], parent: QWidget | None = None) -> None:
         super().__init__(parent)
