@@ -774,10 +774,12 @@ def test_finale_a_token_on_the_wrong_state_at_the_check_lets_carmen_escape():
     all_placed(t)
     events = check(t, right=False)
     assert events[-1].type == "checked" and "but it is the capital of" in events[-1].text
+    wrong = t.s.rules.card_name(events[-1].data["card"])
     assert t.s.outcome is None and t.p.player == "Ann"          # the check goes on to the last token
     while t.s.outcome is None:
         check(t)
     assert "escaped" in t.s.outcome.reason and t.s.outcome.winners == ("Ann",)
+    assert f"{wrong} lay on the wrong state" in t.s.outcome.reason
 
 
 def place(t: UsaTable, right: bool = True):

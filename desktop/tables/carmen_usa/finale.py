@@ -220,10 +220,11 @@ class StateMap(QWidget):
 class FittedWords(QWidget):
     """Words fitted to their room: as large as it allows (``largest``), never below the least size."""
 
-    def __init__(self, largest: int, parent: QWidget | None = None) -> None:
+    def __init__(self, largest: int, parent: QWidget | None = None, family: str = "") -> None:
         super().__init__(parent)
         self.words = ""
         self.largest = largest
+        self.family = family
         self.setSizePolicy(QSizePolicy.Ignored, QSizePolicy.Ignored)
         self.setMinimumHeight(txt.line_height(txt.LEAST_PX, True) * 2)
 
@@ -240,15 +241,17 @@ class FittedWords(QWidget):
         if not self.words:
             return []
         room = self.rect().adjusted(4, 2, -4, -2)
-        px, lines, fits = txt.fit(self.words, room.width(), room.height(), self.largest, bold=True, max_lines=8)
-        h = len(lines) * txt.line_height(px, True)
+        px, lines, fits = txt.fit(self.words, room.width(), room.height(), self.largest, bold=True, max_lines=12,
+                                  family=self.family)
+        h = len(lines) * txt.line_height(px, True, self.family)
         return [txt.DrawnText("\n".join(lines), px, QRect(room.left(), room.top() + max(room.height() - h, 0) // 2,
-                                                           room.width(), min(h, room.height())), fits)]
+                                                           room.width(), min(h, room.height())), fits,
+                              family=self.family)]
 
     def paintEvent(self, event) -> None:
         p = QPainter(self)
         for drawn in self.drawn_texts():
-            _draw(p, drawn, bold=True, ink=style.INK, align=Qt.AlignLeft)
+            _draw(p, drawn, bold=True, ink=style.INK, align=Qt.AlignLeft, family=self.family)
         p.end()
 
 
@@ -281,9 +284,10 @@ class FinalePage(QWidget):
         self.all_placed.setStyleSheet("font-size: 30px; padding: 10px 24px;")
         self.all_placed.hide()
         side.addWidget(self.all_placed)
-        self.simulated = FittedWords(22)
+        self.simulated = FittedWords(22, family=txt.narrow_family())
         self.simulated.setObjectName("usa:simulated-tokens")
-        side.addWidget(self.simulated, 1)
+        self.simulated.hide()
+        side.addWidget(self.simulated, 3)
         self.names: dict[str, PlayerName] = {}
         self.tokens: dict[str, DrawnCard] = {}
         for player in players:
@@ -301,6 +305,7 @@ class FinalePage(QWidget):
                 self.tokens[card.place] = card
                 self.rack.addWidget(card, 1)
         side.addLayout(self.rack, 1)
+        self.rack_room = side          # the rack's share of the room: none while its tokens are hidden
         self.others = label("")
         self.others.setObjectName("usa:tokens-left")
         self.others.setStyleSheet("font-size: 16pt;")

@@ -216,9 +216,11 @@ class CarmenUsaTable(GameTable):
         drawn = state.phase in ("finale_check",)
         others = sum(n for p, n in left.items() if p != holder)
         self.finale.others.setText(f"Then {others} more tokens to check" if others and drawn else "")
+        self.finale.others.setVisible(bool(self.finale.others.text()))
         words = self._simulated_tokens(state) if placing else ""
         self.finale.simulated.setText(words)
         self.finale.simulated.setVisible(bool(words))
+        self.finale.rack_room.setStretchFactor(self.finale.rack, 1 if holder is not None else 0)
         if finale and self.finale.layout() is not None:
             self.finale.layout().activate()      # tokens just shown get their room now, not at the next paint
         if view.outcome is not None:
@@ -247,7 +249,7 @@ class CarmenUsaTable(GameTable):
                      if (card := self.controller.true_card_at(f"{player}/capital/{n}"))]
             if names:
                 rows.append(f"{player}: {', '.join(names)}")
-        return "On the simulated table: " + "; ".join(rows) + "." if rows else ""
+        return "\n".join(["The simulated tokens:", *rows]) if rows else ""
 
     def holds_the_screen(self) -> str | None:
         """While the Catch Carmen clock runs nothing opens over the table."""

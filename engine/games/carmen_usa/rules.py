@@ -838,8 +838,9 @@ class CarmenUsaRules(Rules):
         wrong = "; ".join(f"{self.card_name(c)} on {self.state_names[st]}" for c, st in state.misplaced)
         state.emit("escaped", f"Not every token lay on its state ({wrong}): Carmen Sandiego escapes to steal "
                               f"again.", caught=False)
+        capitals = ", ".join(self.card_name(c) for c, _ in state.misplaced)
         self._finish(state, Outcome((winner,), losers, f"{state.winner} made a true accusation, but Carmen "
-                                                       f"escaped: a token lay on the wrong state."))
+                                                       f"escaped: {capitals} lay on the wrong state."))
 
     def _next_placer(self, state: CarmenUsaState, after: str) -> str | None:
         p = after
