@@ -104,6 +104,30 @@ def test_files_that_are_not_libraries_give_a_clear_error(tmp_path):
         lib.load_library(binary)
 
 
+def test_a_huge_file_is_refused_unread(tmp_path):
+    """Issue 29: a file far larger than any card library (a photo picked by mistake) is refused in words."""
+    huge = tmp_path / "huge.toml"
+    huge.write_bytes(b"# " + b"x" * lib.MAX_FILE_BYTES + b"\n[library]\nname = 'x'\n")
+    with pytest.raises(lib.LibraryError, match="far too large for a card library"):
+        lib.load_library(huge)
+    with pytest.raises(lib.LibraryError, match="far too large"):
+        lib.import_library(huge, into=lib.Library("Ours"))
+
+
+def test_export_then_import_gives_back_every_field_exactly(tmp_path):
+    """Issue 29: the exported file brings back the same library: name, ids, numbers, names (quotes and
+    accents too), types, colours, points, sides, copies and owners."""
+    book = lib.Library('The "Smiths\u2019" cards \u00e9t\u00e9')
+    book = lib.register(book, 7, 'Grace\u2019s "Agent" \\ 7', "agent", "red", sides=2, copies=2, owners=["Ann", "B\u00f6b"])
+    book = lib.register(book, 8, "Old Secret", "secret", "black", points=3)
+    book = lib.register(book, 9, "Replicator", "replicator")
+    book = lib.edit(book, "n8", number=18)
+    path = lib.export_library(book, tmp_path / "shared" / "smiths.toml")
+    back = lib.import_library(path)
+    assert back.name == book.name and back.entries == book.entries
+    assert lib.dump_library(back) == path.read_text(encoding="utf-8")       # exported again: the same text
+
+
 def test_register_edit_remove_keep_ids_stable():
     book = lib.Library("Ours")
     book = lib.register(book, 7, "Agent Seven", "agent", "red")

@@ -4,7 +4,7 @@ player's row of cards laid out for the room there is."""
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Iterable
+from typing import Iterable, Mapping
 
 from PySide6.QtCore import QRect, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPen
@@ -151,7 +151,96 @@ def strip_layout(rect: QRect, look: CardLook, strip: float, *, name: bool = Fals
     return out
 
 
-class MissionCard(DrawnCard):
+NOTE_PX = 17                # a card's notes ("+1 under it", "immune, new this turn") at most this large
+
+
+def role(look: CardLook, text: str, key: bool = False) -> str:
+    """Which of a card's words ``text`` is: its place (a legal one apart), name, a note, its type, its points."""
+    flat = " ".join(text.split())
+    if key:
+        return "caption"
+    if look.name and flat == " ".join(look.name.split()):
+        return "name"
+    if flat in look.notes:
+        return "note"
+    if look.badge and flat == look.badge:
+        return "badge"
+    return "kind"
+
+
+def even_layout(rect: QRect, look: CardLook, *, legal: bool = False, chosen: bool = False,
+                most: Mapping[str, int] | None = None) -> pt.CardLayout:
+    """A card's words as :func:`desktop.drawn.paint.layout_card` places them, each of its words at
+    most ``most[role]`` pixels (:func:`role`: so a row's cards say their names, notes and places at
+    one size) and its notes in the app's own face (the narrow face at 15 px read as much smaller)."""
+    most = most or {}
+    card = pt.card_rect(rect, look)
+    out = pt.CardLayout(card)
+    band = 0.0
+    ink = "#111111" if look.present else "#555555"
+    if look.present and look.name:
+        band = pt.band_height(card, look)
+        pt._band_words(out, card, look, band)
+        # The band's words (type, points) at the row's size too: one line, it only gets narrower.
+        out.texts = [(replace(d, px=min(d.px, most.get(role(look, d.text), d.px))), bold, colour)
+                     for d, bold, colour in out.texts]
+    elif look.present:
+        ink = pt.readable_ink(look.colour)
+    pad = 5
+    room = QRectF(card).adjusted(pad, pad + band, -pad - (pt.badge_size(card) * 2 if chosen else 0), -pad)
+    in_band = any(d.text == look.badge for d, _, _ in out.texts) if look.badge else True
+    rows = []
+    for r in pt._rows(look, legal, False, badge_in_rows=not in_band):
+        kind = "legal" if r.key and legal else role(look, r.text, r.key)
+        cap = max(most.get(kind, r.largest), r.least)
+        rows.append(replace(r, largest=min(r.largest, NOTE_PX if kind == "note" else r.largest, cap),
+                            narrow=r.narrow and kind != "note"))
+    width, height = int(room.width()), int(room.height())
+    rows, placed, total, fitted = fit_rows(rows, width, height)
+    y = room.top() + max(height - total, 0) / 2 if fitted else room.top()
+    for r, (px, lines, _) in zip(rows, placed):
+        h = len(lines) * line_height(px, r.bold, r.family)
+        out.texts.append((DrawnText("\n".join(lines), px, QRect(int(room.left()), int(y), width, int(h)), fitted,
+                                    r.key, r.family), r.bold, r.ink or ink))
+        y += h + pt.GAP
+    return out
+
+
+def sizes(cards: Iterable["FaceCard"]) -> dict[str, int]:
+    """Each kind of words' size on the smallest of ``cards`` that shows it: what all of them use."""
+    out: dict[str, int] = {}
+    for card in cards:
+        if not card.look.present or card.width() < 2:
+            continue
+        natural = even_layout(card.rect(), card.look, legal=card.legal, chosen=card.chosen)
+        for d, _, _ in natural.texts:
+            if d.fits:
+                kind = "legal" if d.key and card.legal else role(card.look, d.text, d.key)
+                out[kind] = min(out.get(kind, d.px), d.px)
+    return out
+
+
+class FaceCard(DrawnCard):
+    """A card of a player's row whose words are the same size as on the row's other cards (``most``)."""
+
+    def __init__(self, place: str, parent: QWidget | None = None) -> None:
+        super().__init__(place, parent)
+        self.most: dict[str, int] = {}
+
+    def set_most(self, most: dict[str, int]) -> None:
+        if most != self.most:
+            self.most = most
+            self._layout = None
+            self._picture_key = None
+            self.update()
+
+    def layout(self) -> pt.CardLayout:
+        if self._layout is None and self.look.name:
+            self._layout = even_layout(self.rect(), self.look, legal=self.legal, chosen=self.chosen, most=self.most)
+        return super().layout()          # (a back, a deck, an empty place: as every table draws it)
+
+
+class MissionCard(FaceCard):
     """A mission stack in a player's row. Fanned out, it is covered by the next one but for a strip
     at its left (its colour, symbol and points); the top one, or one the keyboard reaches, is whole."""
 
@@ -242,7 +331,7 @@ class CardRow(QWidget):
         key = (slot.look, slot.legal, slot.chosen, height, least)
         if key not in self._wanted:
             def words(w: int) -> set[tuple[str, bool]]:
-                drawn = pt.layout_card(QRect(0, 0, w, height), slot.look, legal=slot.legal, chosen=slot.chosen)
+                drawn = even_layout(QRect(0, 0, w, height), slot.look, legal=slot.legal, chosen=slot.chosen)
                 return {(" ".join(d.text.split()), d.px >= KEY_PX or not d.key) for d, _, _ in drawn.texts if d.fits}
             full = words(SPREAD_WIDTH)
             good, bad = SPREAD_WIDTH, least - 1
@@ -318,3 +407,12 @@ class CardRow(QWidget):
             mission.raise_()
         if self.lifted is not None:
             self.lifted.raise_()
+        # The row's table cards say their names, notes and places at one size (the smallest card's),
+        # and so do its whole missions (a mission says more: its Agent, its cards, whether it is immune).
+        spots = [c for c in self.fixed if isinstance(c, FaceCard)]
+        most = sizes(c for c in spots if c.look.name)
+        for card in spots:
+            card.set_most(most)
+        most = sizes(c for c in self.missions if c.strip is None and c.look.name)
+        for card in self.missions:
+            card.set_most(most)

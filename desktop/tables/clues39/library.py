@@ -6,7 +6,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import (QComboBox, QFileDialog, QGridLayout, QHBoxLayout, QLineEdit, QListWidget,
                                QListWidgetItem, QSpinBox, QVBoxLayout, QWidget)
 
@@ -39,7 +39,7 @@ class LibraryEditor(QWidget):
                 self.broken = exc.message
         vocab = cards_lib.vocabulary()
         layout = QVBoxLayout(self)
-        layout.addWidget(label("Type each card's number and name, pick the rest, then Register.", "heading"))
+        layout.addWidget(label("Show a card to the camera (or type its number), then type its name.", "heading"))
         form = QGridLayout()
         self.number = QSpinBox()
         self.number.setObjectName("library:number")
@@ -71,11 +71,13 @@ class LibraryEditor(QWidget):
         self.owners.setObjectName("library:owners")
         self.owners.setPlaceholderText("Ann, Bob (one per copy)")
         fields = [("Number", self.number), ("Name", self.name), ("Type", self.type), ("Colour", self.colour),
-                  ("Points (Secrets, Founders)", self.points), ("Sides", self.sides), ("Copies", self.copies),
+                  ("Points", self.points), ("Sides", self.sides), ("Copies", self.copies),
                   ("Whose (optional)", self.owners)]
-        for i, (text, widget) in enumerate(fields):
-            form.addWidget(label(text, wrap=False), i // 4 * 2, i % 4)
-            form.addWidget(widget, i // 4 * 2 + 1, i % 4)
+        for i, (text, widget) in enumerate(fields):         # each label at its field's left: two rows
+            form.addWidget(label(text, wrap=False), i // 4, i % 4 * 2)
+            form.addWidget(widget, i // 4, i % 4 * 2 + 1)
+        form.setColumnStretch(3, 2)                          # the name has the most room
+        form.setColumnStretch(7, 1)
         layout.addLayout(form)
         row = QHBoxLayout()
         self.register_button = button("Register this card", "primary", name="library:register")
@@ -98,6 +100,12 @@ class LibraryEditor(QWidget):
         self.stickers.number_read.connect(self.attach_sticker)
         self.stickers.card_read.connect(self._card_read)
         self.stickers.print_requested.connect(self.print_spares)
+        self.stickers.numbered_requested.connect(self.print_numbered)
+        self.stickers.hold_up_requested.connect(self.hold_up_next)
+        #: what the camera told about the card being registered: a sticker printed to attach later
+        #: (its number: it goes on the card registered next) or a numbered sticker's card id
+        self.pending_sticker: int | None = None
+        self.pending_card: str | None = None
         self.stickers.new_button.clicked.connect(self._target_new)
         self.stickers.copy.valueChanged.connect(lambda _v: self._show_target())
         layout.addWidget(self.stickers)
@@ -163,9 +171,9 @@ class LibraryEditor(QWidget):
             self._show_target()
         physical = self.library.physical()
         ones = sum(1 for _, e, _ in physical if e.sides == 1)
-        self.summary.setText(f"{len(self.library.entries)} printed cards, {len(physical)} cards with the copies "
-                             f"({ones} one-sided, {len(physical) - ones} two-sided). Stickers: \u201cMake the tag sheets\u201d on "
-                             f"the start screen, or attach the ones printed below."
+        self.summary.setText(f"{len(self.library.entries)} printed cards, {len(physical)} with the copies "
+                             f"({ones} one-sided, {len(physical) - ones} two-sided); their sticker sheets: "
+                             f"\u201cMake the tag sheets\u201d on the start screen."
                              if self.library.entries else "No card registered yet.")
 
     def _selected(self, row: int) -> None:
@@ -208,9 +216,17 @@ class LibraryEditor(QWidget):
 
     # --- changing --------------------------------------------------------------------
     def register_card(self) -> None:
-        """Register the card in the form (refused in words when the library's checks fail)."""
+        """Register the card in the form (refused in words when the library's checks fail). A sticker
+        the camera just read goes on it; a numbered sticker's card is this one."""
         if self.broken:
             return
+        if self.pending_sticker is not None and self._selected_entry() is None:
+            if self.attach_sticker(self.pending_sticker):
+                self.pending_sticker = None
+                self.name.setFocus()
+            return
+        pending = self.pending_card if self.pending_card and self._number_of(self.pending_card) == \
+            self.number.value() else None
         try:
             new = cards_lib.register(self.library, self.number.value(), self.name.text(), self.type.currentData(),
                                      self.colour.currentData(), points=self.points.value(),
@@ -220,6 +236,13 @@ class LibraryEditor(QWidget):
             self._refused(exc)
             return
         if self._save(new):
+            entry = new.by_number(self.number.value())
+            if pending is not None and entry is not None:
+                self.pending_card = None
+                said = (f"\u2714 Card {entry.number} registered: {entry.name}. Its sticker names it already."
+                        if cards_lib.full_id(entry.physical_ids()[0]) == pending else
+                        f"\u2714 Card {entry.number} registered: {entry.name}.")
+                self._sticker_says(said)
             self.number.setValue(self.number.value() + 1)      # the next card of a pack, usually
             self.name.clear()
             self.name.setFocus()
@@ -263,9 +286,14 @@ class LibraryEditor(QWidget):
         return self.library.entry(items[0].data(Qt.UserRole)) if items else None
 
     def _target_new(self) -> None:
-        """The next sticker read goes on a new card: the one filled in on the form."""
+        """The next sticker read goes on a new card: the one filled in on the form (a form that showed
+        a registered card is emptied for it, at the next free number; its type and colour stay)."""
+        shown = self._selected_entry()
         self.list.clearSelection()
         self.list.setCurrentRow(-1)
+        if shown is not None and self.name.text().strip() == shown.name:
+            self.name.clear()
+            self.number.setValue(self._next_number())
         self._show_target()
 
     def _show_target(self) -> None:
@@ -290,9 +318,34 @@ class LibraryEditor(QWidget):
                 return f"card {e.number}{f' (copy {n})' if e.copies > 1 else ''}: {e.name}"
         return fallback
 
+    @staticmethod
+    def _number_of(card_id: str) -> int | None:
+        """The printed number a numbered sticker's card id says ("39-clues.card.n7": 7), or None."""
+        key = card_id.rsplit(".", 1)[-1]
+        return int(key[1:]) if key.startswith("n") and key[1:].isdigit() else None
+
     def _card_read(self, card_id: str) -> None:
-        """The camera read a card of this game: its sticker is one attached already."""
+        """The camera read a card of this game. A card of the library: picked in the list (to correct
+        it) unless a card or a new card's form waits for a sticker (then it is that sticker). A
+        numbered sticker of a card not registered yet: the form is ready for it, its number filled
+        in; the family types only its name and picks the rest."""
         from vision.registry import RegistryError, family_file
+        key = card_id.rsplit(".", 1)[-1]
+        known = next(((e, k) for k_, e, k in self.library.physical() if k_ == key), None)
+        waiting = self._selected_entry() is not None or bool(self.name.text().strip())
+        if known is None and not self.broken:
+            number = self._number_of(card_id)
+            if number is not None and self.library.by_number(number) is None and not any(
+                    e.id == key for e in self.library.entries):
+                self._ready_for(number, card_id)
+                return
+        elif known is not None and not waiting and not self.broken:
+            e, copy = known
+            self._pick(e.id)
+            which = f" (copy {copy})" if e.copies > 1 else ""
+            self._sticker_says(f"That is card {e.number}{which}: {e.name}. It is in the form to correct; "
+                               f"show a new card to register it.")
+            return
         try:
             tag = family_file(cards_lib.GAME_ID).tag_of_card(card_id)
         except (RegistryError, OSError) as exc:
@@ -300,6 +353,64 @@ class LibraryEditor(QWidget):
             return
         if tag is not None:
             self.attach_sticker(tag.tag_id)
+
+    def _pick(self, entry_id: str | None) -> None:
+        """Pick a card in the list (None: none, the form for a new card)."""
+        for row in range(self.list.count()):
+            if entry_id is not None and self.list.item(row).data(Qt.UserRole) == entry_id:
+                self.list.setCurrentRow(row)
+                return
+        self._target_new()
+
+    def _next_number(self) -> int:
+        """The number in the form, or the next one free after it when it is taken."""
+        number = self.number.value()
+        while self.library.by_number(number) is not None and number < cards_lib.MAX_NUMBER:
+            number += 1
+        return number
+
+    def _ready_for(self, number: int, card_id: str) -> None:
+        """A numbered sticker of a card not registered yet: its number in the form, the name to type."""
+        other = self._selected_entry() is not None       # the form showed another card: emptied
+        self._pick(None)
+        self.pending_card, self.pending_sticker = card_id, None
+        self.number.setValue(number)
+        if other:
+            self.name.clear()
+        self.name.setFocus()
+        self._sticker_says(f"Card {number} is new: type its name, pick its type, colour and points, then "
+                           f"Register (or Enter).")
+
+    def _ready_for_sticker(self, number: int) -> bool:
+        """A sticker printed to attach later, with no card picked: it goes on the card registered next."""
+        from vision.registry import RegistryError, family_file
+        try:
+            own = family_file(cards_lib.GAME_ID)
+        except (RegistryError, OSError):
+            own = None
+        if own is not None and number not in own.spares:
+            holder = own.tag_of_number(number)
+            key = holder.card_id.rsplit(".", 1)[-1] if holder is not None else ""
+            known = next(((e, k) for k_, e, k in self.library.physical() if k_ == key), None)
+            if known is not None:                       # already on a card: that card, to correct it
+                e, copy = known
+                self._pick(e.id)
+                which = f" (copy {copy})" if e.copies > 1 else ""
+                self._sticker_says(f"That is card {e.number}{which}: {e.name}. It is in the form to correct; "
+                                   f"show a new card to register it.")
+            elif holder is not None:
+                self._sticker_says(f"Sticker {number} is on {holder.name}, a card no longer in your library. "
+                                   f"Nothing changed.")
+            else:
+                self._sticker_says(f"Sticker {number} is not one of your stickers to attach. Nothing changed.")
+            return False
+        self.pending_sticker, self.pending_card = number, None
+        self.number.setValue(self._next_number())
+        self.name.clear()
+        self.name.setFocus()
+        self._sticker_says(f"Sticker {number} read: type the card's number and name, pick the rest, then "
+                           f"Register (or Enter): the sticker goes on it.")
+        return False
 
     def _sticker_says(self, text: str) -> None:
         self.stickers.message.setText(text)
@@ -314,9 +425,7 @@ class LibraryEditor(QWidget):
         entry, new = self._selected_entry(), None
         if entry is None:
             if not self.name.text().strip():
-                self._sticker_says(f"Sticker {number} was read. Pick its card in the list, or fill in the form "
-                                   f"for a new card, then show it again.")
-                return False
+                return self._ready_for_sticker(number)
             try:
                 new = cards_lib.register(self.library, self.number.value(), self.name.text(),
                                          self.type.currentData(), self.colour.currentData(),
@@ -365,6 +474,7 @@ class LibraryEditor(QWidget):
         if new is not None and not self._save(new):
             return False
         if new is not None:                          # ready for the next card, as after Register
+            self.pending_sticker = None
             self.number.setValue(self.number.value() + 1)
             self.name.clear()
         old = f" Its old sticker number {done.previous} no longer counts." if done.previous is not None else ""
@@ -397,6 +507,89 @@ class LibraryEditor(QWidget):
                            f"cards: {out}")
         self.stickers.restart()                      # the camera knows the new numbers' tag family
         return out
+
+    MOST_NUMBERED = 200          # numbered stickers printed at once (a few sheets)
+
+    def print_numbered(self, first: int, last: int) -> Path | None:
+        """Stickers for the cards numbered ``first`` to ``last`` not registered yet, each naming its card
+        ("Card 7"): shown to the camera on its card, the form is filled with that number. Their tag
+        numbers are recorded first (a printed sticker's number is never lost), then the sheet is saved."""
+        from PySide6.QtWidgets import QApplication
+
+        from vision.decks import Deck, DeckCard
+        from vision.registry import RegistryError, family_file, sync_family_cards, user_folder
+        from vision.sheets import SheetError, print_tags
+        if self.broken:
+            self._sticker_says("Your library file cannot be used, so no sticker can be printed yet.")
+            return None
+        if last < first or last - first + 1 > self.MOST_NUMBERED:
+            self._sticker_says(f"Pick from 1 to {self.MOST_NUMBERED} card numbers, the first one before the "
+                               f"last. Nothing was printed.")
+            return None
+        taken = {e.id for e in self.library.entries}
+        cards = [(cards_lib.full_id(f"n{n}"), f"Card {n}") for n in range(first, last + 1)
+                 if self.library.by_number(n) is None and f"n{n}" not in taken]
+        if not cards:
+            self._sticker_says(f"Cards {first} to {last} are all registered: no sticker to print.")
+            return None
+        try:
+            sync_family_cards(cards_lib.GAME_ID, cards, listed=False)
+            numbers = {t.card_id: t.tag_id for t in family_file(cards_lib.GAME_ID).tags}
+        except (RegistryError, OSError) as exc:
+            self._sticker_says(f"No sticker numbers could be taken ({exc}); nothing was printed.")
+            return None
+        folder = user_folder() / cards_lib.GAME_ID
+        deck = Deck(cards_lib.GAME_ID, cards_lib.GAME_ID, f"The 39 Clues: stickers for cards {first} to {last}",
+                    folder, tuple(DeckCard(cid, cards_lib.GAME_ID, cards_lib.GAME_ID, "card", name)
+                                  for cid, name in cards if cid in numbers))
+        out = folder / f"card-stickers-{first}-{last}.pdf"
+        QApplication.setOverrideCursor(Qt.WaitCursor)
+        try:
+            print_tags(deck, out)
+        except (SheetError, RegistryError, OSError) as exc:
+            self._sticker_says(f"The sheet could not be written ({exc}).")
+            return None
+        finally:
+            QApplication.restoreOverrideCursor()
+        skipped = (last - first + 1) - len(cards)
+        also = f" ({skipped} already registered: none for them)" if skipped else ""
+        self._sticker_says(f"{len(cards)} stickers, each saying its card's number{also}: stick \u201cCard {first}\u201d "
+                           f"on card {first} and so on, then show each card to the camera. {out}")
+        self.stickers.restart()                      # the camera knows the new cards' numbers
+        return out
+
+    def next_to_show(self) -> str | None:
+        """What the simulated table holds up next: the lowest numbered sticker's card not registered
+        yet, else the first sticker printed to attach later ("tag:1520"), else None."""
+        from vision.registry import RegistryError, family_file
+        try:
+            own = family_file(cards_lib.GAME_ID)
+        except (RegistryError, OSError):
+            return None
+        registered = {cards_lib.full_id(k) for k, _, _ in self.library.physical()}
+        waiting = sorted((n, t.card_id) for t in own.tags if t.card_id not in registered
+                         and (n := self._number_of(t.card_id)) is not None and self.library.by_number(n) is None)
+        if waiting:
+            return waiting[0][1]
+        return f"tag:{own.spares[0]}" if own.spares else None
+
+    def hold_up_next(self) -> str | None:
+        """The simulated table: hold up the next card with a sticker (see :meth:`next_to_show`)."""
+        simulated = self.stickers.simulated
+        card = self.next_to_show()
+        if simulated is None:
+            self._sticker_says("Start the simulated table first.")
+            return None
+        if card is None:
+            self._sticker_says("No sticker is waiting for a card: print numbered stickers or stickers to "
+                               "attach later first.")
+            return None
+        # The card before it is put down first: a card swapped for another in the same place looks
+        # like a still picture to the camera for a moment.
+        simulated.hold_up([], seconds=1.0)
+        QTimer.singleShot(1200, lambda: simulated is self.stickers.simulated and simulated.hold_up([card], seconds=6.0))
+        self._sticker_says("The simulated table puts the card down and holds up the next one\u2026")
+        return card
 
     def export_to(self, path: str | Path) -> bool:
         try:

@@ -57,10 +57,16 @@ class StickerPanel(QGroupBox):
     card_read = Signal(str)
     #: "Print stickers to attach later" with this many stickers
     print_requested = Signal(int)
+    #: "Print numbered stickers" for the cards numbered from the first to the last
+    numbered_requested = Signal(int, int)
+    #: the simulated camera: hold up the next card with a sticker not registered yet
+    hold_up_requested = Signal()
 
     def __init__(self, game: str, parent: QWidget | None = None) -> None:
         super().__init__("Stickers", parent)
         self.setObjectName("library:stickers")
+        # Its three rows of buttons a little less padded than the app's: the card list below keeps room.
+        self.setStyleSheet("QPushButton { padding: 4px 12px; min-height: 28px; }")
         self.game = game
         self._thread: _CameraThread | None = None
         self._worker: CameraWorker | None = None
@@ -96,8 +102,10 @@ class StickerPanel(QGroupBox):
         self.target.setObjectName("library:sticker:target")
         row.addWidget(self.camera_button)
         row.addWidget(self.choice)
-        row.addWidget(self.target, 1)
+        self.hold_row = row
+        row.addStretch(1)
         body.addLayout(row)
+        body.addWidget(self.target)
         row = QHBoxLayout()
         self.number = QSpinBox()                     # typed: no camera, or a sticker the camera misses
         self.number.setObjectName("library:sticker:number")
@@ -125,6 +133,34 @@ class StickerPanel(QGroupBox):
         row.addWidget(self.count)
         row.addWidget(self.print_button)
         body.addLayout(row)
+        # Numbered stickers: each says the number printed on the card it goes on ("Card 7"), so the
+        # camera knows that number when the card is shown, and the family types only the rest.
+        row = QHBoxLayout()
+        row.addWidget(label("Stickers for cards", wrap=False))
+        self.first = QSpinBox()
+        self.first.setObjectName("library:sticker:first")
+        self.first.setRange(0, 99999)
+        self.first.setValue(1)
+        self.last = QSpinBox()
+        self.last.setObjectName("library:sticker:last")
+        self.last.setRange(0, 99999)
+        self.last.setValue(24)
+        self.first.valueChanged.connect(lambda v: self.last.setValue(max(self.last.value(), v)))
+        self.numbered_button = button("Print numbered stickers", name="library:sticker:numbered")
+        self.numbered_button.clicked.connect(lambda: self.numbered_requested.emit(self.first.value(),
+                                                                                  self.last.value()))
+        self.hold_button = button("Hold up the next card", name="library:sticker:hold")
+        self.hold_button.setToolTip(plain_tip("The simulated table shows a card with the next sticker that "
+                                              "names no registered card yet."))
+        self.hold_button.clicked.connect(self.hold_up_requested)
+        self.hold_button.hide()
+        row.addWidget(self.first)
+        row.addWidget(label("to", wrap=False))
+        row.addWidget(self.last)
+        row.addWidget(self.numbered_button)
+        row.addStretch(1)
+        body.addLayout(row)
+        self.hold_row.insertWidget(2, self.hold_button)
         self.message = label("")                     # what became of the last sticker read, or the sheet
         self.message.setObjectName("library:sticker:message")
         body.addWidget(self.message)
@@ -149,6 +185,7 @@ class StickerPanel(QGroupBox):
             sim = SimulatedCamera()
             make, self.simulated = (lambda: sim), sim
             self.status.setText("Simulated table")
+            self.hold_button.show()
         else:
             from vision.sources import WebcamSource
             make, self.simulated = (lambda: WebcamSource(index)), None
@@ -178,6 +215,7 @@ class StickerPanel(QGroupBox):
             self._thread.wait(3000)          # one still opening a slow camera ends later, kept in _LIVE
         self._thread = self._worker = None
         self.simulated = None
+        self.hold_button.hide()
         self.image.clear()
         self.image.setText("Camera off")
         self.status.setText("")
@@ -237,3 +275,4 @@ class StickerPanel(QGroupBox):
             self._thread.wait(3000)          # the worker returns right after saying so
         self._thread = self._worker = None
         self.simulated = None
+        self.hold_button.hide()

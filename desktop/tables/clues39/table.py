@@ -22,7 +22,7 @@ from ...drawn.palette import named_colour
 from ...private import journal_table
 from ...table_base import GameTable, NewGameChoices, ShelfScreen, TableShell
 from ...widgets import label, plain_tip
-from .board import CardRow, MissionCard, PlayerPlate
+from .board import CardRow, FaceCard, MissionCard, PlayerPlate
 from .decks import DeckChoices
 from .library import LibraryEditor
 from .tags import sync_tags
@@ -65,10 +65,10 @@ class CluesTable(GameTable):
         self.vocabulary = cards_lib.vocabulary()
 
     def _slot(self, place: str) -> DrawnCard:
-        slot = MissionCard(place) if "/mission/" in place else DrawnCard(place)
+        slot = MissionCard(place) if "/mission/" in place else FaceCard(place)
         slot.setMinimumSize(1, 1)                  # its row gives each card its room
         slot.picked.connect(self.place_clicked)
-        slot.refused.connect(self.place_refused)
+        slot.refused.connect(self._refused)
         self.slots[place] = slot
         return slot
 
@@ -151,6 +151,7 @@ class CluesTable(GameTable):
                                    f"discard {count['discard']}",
                             note=f"attacking with {attacking[0]}" if attacking else "")
             self.outer.setStretch(self.outer.indexOf(self.rows[player]), CURRENT_STRETCH if playing else 2)
+        legal = self._playable(legal)
         for place, slot in self.slots.items():
             look, words = self._look(place, by_place.get(place, []))
             slot.set_look(look, legal=place in legal, chosen=place in chosen)
@@ -160,6 +161,48 @@ class CluesTable(GameTable):
         for cards in self.card_rows.values():
             cards.arrange()                  # a legal table card may take more room from the missions
         self.motion.follow(state)
+
+    # --- only the cards that can be played glow ---------------------------------------------
+    def _reading(self) -> tuple[dict, str] | None:
+        """The action being put together and the card field read at the place to pick next (the card
+        added to a mission, the Agent starting one...), or None when no card is picked now."""
+        flow = getattr(self.shell, "flow", None)
+        if flow is None or flow.next_field is None:
+            return None
+        card_field = next((c for c, p in flow.option.reads.items() if p == flow.next_field), None)
+        if card_field is None:
+            return None
+        return {"type": flow.option.action, "player": flow.player, **flow.chosen}, card_field
+
+    def _playable(self, legal: set[str]) -> set[str]:
+        """Of the places the action offers, those where a card it can take may lie, as everyone knows
+        the table (Creating a Mission Stack: only a Secret or Founder of the Location's colour, or
+        black, is added; a face-up table card that cannot be is not offered). A place whose card is
+        unknown (the two-sided deck's top) stays offered while a card that fits may lie there."""
+        reading = self._reading()
+        if reading is None:
+            return legal
+        action, card_field = reading
+        return {place for place in legal
+                if self.controller.candidates(place, None, action, card_field)}
+
+    def _refused(self, place: str) -> None:
+        """A card that does not glow was clicked: a face-up card everyone knows is refused in the
+        engine's own words ("Example Secret 2 is blue: this mission's Location is red..."); any other
+        click is the shell's to answer."""
+        reading = self._reading()
+        card = self.controller.face_up_card(place) if reading is not None and place in self.slots else None
+        if reading is not None and card is not None:
+            action, card_field = reading
+            flow = self.shell.flow
+            trial = {**action, flow.next_field: place, card_field: card}
+            for name, values in flow.option.targets.items():
+                trial.setdefault(name, values[0] if values else None)
+            refusal = self.controller.refusal(trial)
+            if refusal is not None:
+                self.shell.complain(refusal)
+                return
+        self.place_refused.emit(place)
 
     def _where(self, place: str) -> str:
         parts = place.split("/")

@@ -55,6 +55,8 @@ _HEAD_FIELDS = {"name", "format", "example"}
 MAX_NUMBER = 99999
 MAX_COPIES = 20
 MAX_NAME = 80
+#: a library file larger than this is refused unread (a thousand cards take about 200 kB)
+MAX_FILE_BYTES = 2_000_000
 
 
 class LibraryError(BadInput):
@@ -261,7 +263,8 @@ def parse_library(text: str, where: str, vocab: Vocabulary | None = None) -> Lib
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise LibraryError(f"{where}: not a valid library file ({exc}).") from None
+        raise LibraryError(f"{where}: not a valid library file (a card library is the text Gumshoe's Export "
+                           f"writes; here: {exc}).") from None
     head = data.get("library")
     if not isinstance(head, dict):
         raise LibraryError(f"{where}: the [library] table is missing (it gives the library's name).")
@@ -296,7 +299,12 @@ def load_library(path: str | Path, vocab: Vocabulary | None = None) -> Library:
     """Read and validate a library file."""
     path = Path(path)
     try:
-        text = path.read_bytes().decode("utf-8")
+        with path.open("rb") as f:
+            data = f.read(MAX_FILE_BYTES + 1)
+        if len(data) > MAX_FILE_BYTES:
+            raise LibraryError(f"{path}: far too large for a card library (more than {MAX_FILE_BYTES // 1_000_000} MB); "
+                               f"is it the file Gumshoe's Export wrote?")
+        text = data.decode("utf-8")
     except FileNotFoundError:
         raise LibraryError(f"{path}: file not found.") from None
     except UnicodeDecodeError:

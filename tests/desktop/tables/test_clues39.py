@@ -84,14 +84,14 @@ def test_a_game_by_clicks_setup_mission_retrieve_and_a_blocked_steal(game):
     t.click("entry:submit")
     assert "Ann sent Example Agent Rook to Example Lighthouse (mission 1)." in t.log()
     assert t.visible("slot:Ann/mission/1")
-    # A blue Secret does not go on a red Location: refused in words, nothing changes. (Table cards lie
-    # face up and were read: played from there, they are not asked for again.)
+    # A blue Secret does not go on a red Location: it does not glow; clicked, it is refused in words
+    # and nothing changes. (Table cards lie face up and were read: played from there, they are not
+    # asked for again.)
     t.click("action:add")
     t.click("slot:Ann/table/3")
     assert t.window.stack.currentWidget() is t.window.table
     assert "this mission's Location is red" in (t.find("error").toolTip() or t.text("error"))
-    t.click("action:add")
-    t.click("slot:Ann/table/4")
+    t.click("slot:Ann/table/4")                  # still adding: the red Secret (it alone glows)
     assert t.window.stack.currentWidget() is t.window.table
     assert mission_words(t, "Ann/mission/1").endswith("3 cards, 2 points, immune, new this turn")   # all red
     assert "2 pts" in drawn(t, "Ann/mission/1")                    # the points on the stack, in its band
@@ -332,7 +332,7 @@ def test_registering_a_collection_on_the_library_screen_then_a_whole_game_to_39(
         assert not t.visible("library:error"), t.text("library:error")
     register(t, 30, "Again", "money", None)
     assert "card number 30 is already registered (Bob's Castle)" in t.text("library:error")
-    assert t.text("library:summary").startswith("24 printed cards, 24 cards with the copies (12 one-sided, 12 two-sided)")
+    assert t.text("library:summary").startswith("24 printed cards, 24 with the copies (12 one-sided, 12 two-sided)")
     dialog.resize(1280, 680)
     t.qtbot.wait(30)
     assert dialog.width() <= 1280 and dialog.height() <= 680, dialog.minimumSizeHint()
@@ -985,3 +985,195 @@ def test_a_game_that_starts_with_the_youngest_still_says_so(table):
     t.find("new:age0").setValue(11)
     t.find("new:age1").setValue(9)
     assert t.text("new:first") == "Bob is the youngest and goes first."
+
+
+def test_only_cards_that_can_go_on_the_mission_glow_when_adding(game):
+    """Creating a Mission Stack: only Secrets and Founders of the Location's colour (or black) are
+    added. Picking the card to add, a face-up table card that cannot be added does not glow; clicked,
+    it is refused in the engine's words and nothing changes."""
+    t = game
+    for spot, number in zip("1234", (9, 2, 18, 22)):     # Lighthouse (red), Agent Wren, Secret 2 (blue), Secret 6 (red)
+        read(t, f"Ann/table/{spot}", number, "Ann")
+    for spot, number in zip("1234", (4, 11, 13, 20)):
+        read(t, f"Bob/table/{spot}", number, "Bob")
+    t.click("action:mission")
+    t.click("choose:Ann/hand")
+    t.click("slot:Ann/table/1")
+    t.choose("agent", card("Ann", 1))
+    t.click("entry:submit")
+    t.click("action:add")                                # one mission: it is chosen by itself
+    glowing = t.legal_slots()
+    assert "Ann/table/4" in glowing                      # the red Secret
+    assert not glowing & {"Ann/table/2", "Ann/table/3"}  # an Agent, a blue Secret
+    assert "Ann/deck/two" in glowing                     # its top is not read yet: a red Secret may lie there
+    assert not any(t.find(f"slot:{p}").legal for p in ("Ann/table/2", "Ann/table/3"))
+    log = len(t.log())
+    t.click("slot:Ann/table/3")
+    assert "Example Secret 2 is blue: this mission's Location is red" in (t.find("error").toolTip()
+                                                                         or t.text("error"))
+    assert len(t.log()) == log
+    assert t.prompt.startswith("Add a Secret or Founder")  # still picking the card to add
+    t.click("slot:Ann/table/4")
+    assert any("Ann added Example Secret 6" in line for line in t.log())
+
+
+# --- issue 29: register a card by showing it to the camera ---------------------------------------
+def test_a_card_shown_to_the_camera_is_registered_by_typing_only_its_name_and_the_rest(table, gumshoe_home):
+    """Issue 29, 10: numbered stickers say the number printed on their card ("Card 7"), so the camera
+    knows it: shown a card, the form has its number, and the family types only what the camera
+    cannot know (name, type, colour, points). A sticker printed to attach later goes on the card
+    registered next. A registered card shown again is picked in the list, to correct it. All with the
+    simulated table, held up by its own button."""
+    from PySide6.QtCore import Qt
+
+    from engine.games.clues39 import library as lib
+    from vision.registry import TagRegistry, family_file
+
+    t = table
+    t.window.resize(1280, 680)
+    dialog = open_library(t)
+    t.find("library:sticker:first").setValue(7)
+    t.find("library:sticker:last").setValue(9)
+    t.click("library:sticker:numbered")
+    message = t.text("library:sticker:message")
+    assert message.startswith("3 stickers, each saying its card's number"), message
+    pdf = gumshoe_home / "39-clues" / "card-stickers-7-9.pdf"
+    assert str(pdf) in message and pdf.stat().st_size > 1000
+    seven = TagRegistry.load().tag_for_card("39-clues.card.n7")
+
+    panel = dialog.body.stickers
+    box = t.find("library:sticker:choice")
+    box.setCurrentIndex(box.findData(-1))                       # the simulated table
+    t.click("library:sticker:camera")
+    camera_on(t, panel)
+    t.click("library:sticker:hold")                             # card 7 held up: its number is known
+    t.qtbot.waitUntil(lambda: "Card 7 is new" in t.text("library:sticker:message"), timeout=15_000)
+    assert t.find("library:number").value() == 7 and t.find("library:name").text() == ""
+    t.qtbot.keyClicks(t.find("library:name"), "Grace's Agent")
+    for field, value in (("type", "agent"), ("colour", "red"), ("sides", 2)):
+        box = t.find(f"library:{field}")
+        box.setCurrentIndex(box.findData(value))
+    t.qtbot.keyClick(t.find("library:name"), Qt.Key_Return)     # Enter registers
+    assert t.text("library:sticker:message") == ("\u2714 Card 7 registered: Grace's Agent. Its sticker names it "
+                                                  "already.")
+    saved = lib.load_library(gumshoe_home / "39-clues" / "library.toml")
+    assert [(e.id, e.number, e.name, e.type, e.colour, e.sides) for e in saved.entries] == \
+        [("n7", 7, "Grace's Agent", "agent", "red", 2)]
+    assert TagRegistry.load().tag_for_card("39-clues.card.n7") == seven          # the printed sticker counts
+    assert t.find("library:number").value() == 8                                # the next card is ready
+
+    # The next card held up is card 8 (its number known); the form keeps the type and colour picked.
+    t.click("library:sticker:hold")
+    t.qtbot.waitUntil(lambda: "Card 8 is new" in t.text("library:sticker:message"), timeout=15_000)
+    t.qtbot.keyClicks(t.find("library:name"), "Old Secret")
+    for field, value in (("type", "secret"), ("colour", "blue"), ("sides", 1)):
+        box = t.find(f"library:{field}")
+        box.setCurrentIndex(box.findData(value))
+    t.find("library:points").setValue(3)
+    t.click("library:register")
+    assert t.text("library:sticker:message").startswith("\u2714 Card 8 registered: Old Secret.")
+
+    # Card 7 shown again, nothing picked: it is picked in the list, to correct it.
+    panel.simulated.hold_up([], seconds=1.0)                    # card 8 put down
+    t.qtbot.wait(1500)
+    show(t, panel, "39-clues.card.n7", "That is card 7")
+    assert t.find("library:name").text() == "Grace's Agent"
+
+    # A sticker printed to attach later goes on the card registered next (its number typed: it has none).
+    t.click("library:sticker:new")                              # the form is emptied for a new card
+    assert t.find("library:name").text() == "" and t.find("library:number").value() == 9
+    t.find("library:sticker:count").setValue(1)
+    t.click("library:sticker:print")
+    spare = family_file("39-clues").spares[0]
+    camera_on(t, panel)
+    show(t, panel, f"tag:{spare}", f"Sticker {spare} read")
+    assert t.find("library:number").value() == 9 and t.find("library:name").text() == ""
+    t.find("library:number").setValue(30)
+    t.qtbot.keyClicks(t.find("library:name"), "Map of Paris")
+    for field, value in (("type", "location"), ("colour", "blue")):
+        box = t.find(f"library:{field}")
+        box.setCurrentIndex(box.findData(value))
+    t.find("library:points").setValue(0)
+    t.click("library:register")
+    assert t.text("library:sticker:message") == f"\u2714 Sticker {spare} is now on card 30: Map of Paris."
+    assert family_file("39-clues").tag_of_card("39-clues.card.n30").tag_id == spare
+    dialog.resize(1280, 680)
+    t.qtbot.wait(30)
+    assert clipped(dialog) == [], ("the library screen with the camera on, at 1280x680", clipped(dialog))
+    t.click("screen:close")
+
+
+# --- issue 29: the library as a plain file a family can share -------------------------------------
+BAD_FILES = {
+    "wrong format": ('[library]\nname = "Theirs"\nformat = 2\n', "library format 2 is not known"),
+    "not a library": ("Name,Number\nGrace,7\n", "not a valid library file"),
+    "unknown colour": ('[library]\nname = "Theirs"\n[[cards]]\nnumber = 5\nname = "Pink Agent"\ntype = "agent"\n'
+                       'colour = "pink"\n', "unknown colour 'pink'"),
+    "duplicate number": ('[library]\nname = "Theirs"\n[[cards]]\nnumber = 5\nname = "A"\ntype = "money"\n'
+                         '[[cards]]\nnumber = 5\nname = "B"\ntype = "money"\n', "card number 5 is used twice"),
+    "number meaning another card": ('[library]\nname = "Theirs"\n[[cards]]\nnumber = 7\nname = "Not Grace"\n'
+                                    'type = "money"\n', "card number 7 is Not Grace there but Grace's Agent"),
+}
+
+
+def test_a_bad_library_file_is_refused_in_words_and_changes_nothing(table, gumshoe_home, tmp_path):
+    """Issue 29: importing a file that is not a good library (another format, an unknown colour, a
+    number twice, a number that means another card here, not UTF-8 text, far too large) says why and
+    leaves the family's library exactly as it was."""
+    from engine.games.clues39 import library as lib
+
+    t = table
+    dialog = open_library(t)
+    register(t, 7, "Grace's Agent", "agent", "red", sides=2, owner="Ann")
+    editor = dialog.body
+    path = gumshoe_home / "39-clues" / "library.toml"
+    before = path.read_bytes()
+    listed = [editor.list.item(i).text() for i in range(editor.list.count())]
+    files = {what: (text.encode("utf-8"), words) for what, (text, words) in BAD_FILES.items()}
+    files["not UTF-8"] = ('[library]\nname = "Caf\u00e9"\n'.encode("latin-1"), "not a text file (it must be UTF-8 text)")
+    files["huge"] = (b"#" * (lib.MAX_FILE_BYTES + 10), "far too large for a card library")
+    for what, (data, words) in files.items():
+        bad = tmp_path / f"{what}.toml"
+        bad.write_bytes(data)
+        assert not editor.import_from(bad), what
+        said = t.text("library:error")
+        assert said.startswith("That file was not imported: ") and words in said, (what, said)
+        assert path.read_bytes() == before, what
+        assert [editor.list.item(i).text() for i in range(editor.list.count())] == listed, what
+
+
+def test_a_library_exported_then_imported_by_another_family_is_the_same(table, gumshoe_home, tmp_path):
+    """Issue 29: "Export to a file" writes a plain text file (one [[cards]] entry per printed card, in
+    words a person can read); another family's "Import a file" brings back every card exactly, and
+    their own cards stay."""
+    from desktop.tables.clues39 import LibraryEditor
+    from engine.games.clues39 import library as lib
+
+    t = table
+    dialog = open_library(t)
+    for number, name, kind, colour, points, sides, owner in COLLECTION[:6] + COLLECTION[6:8]:
+        register(t, number, name, kind, colour, points, sides, owner)
+    ours = lib.load_library(gumshoe_home / "39-clues" / "library.toml")
+    shared = tmp_path / "from-the-smiths.toml"
+    assert dialog.body.export_to(shared)
+    text = shared.read_text(encoding="utf-8")
+    assert text.startswith("# The 39 Clues: Double-Cross - a family's card library") and 'name = "Red Agent Ann"' in text
+    t.click("screen:close")
+
+    cousins = LibraryEditor(tmp_path / "cousins" / "library.toml")
+    t.qtbot.addWidget(cousins)
+    cousins.number.setValue(90)
+    cousins.name.setText("Cousins' Founder")
+    cousins.type.setCurrentIndex(cousins.type.findData("founder"))
+    cousins.colour.setCurrentIndex(cousins.colour.findData("black"))
+    cousins.points.setValue(5)
+    cousins.register_card()
+    assert cousins.import_from(shared)
+    theirs = lib.load_library(tmp_path / "cousins" / "library.toml")
+    assert [e for e in theirs.entries if e.number != 90] == list(ours.entries)
+    assert [e.name for e in theirs.entries if e.number == 90] == ["Cousins' Founder"]
+    fresh = LibraryEditor(tmp_path / "new" / "library.toml")
+    t.qtbot.addWidget(fresh)
+    assert fresh.import_from(shared)
+    assert lib.load_library(tmp_path / "new" / "library.toml").entries == ours.entries
+    assert fresh.list.count() == len(ours.entries)
