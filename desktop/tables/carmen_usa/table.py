@@ -203,7 +203,8 @@ class CarmenUsaTable(GameTable):
             owner, _, n = place.split("/")
             card = by_place.get(place)
             words = f"Token {n}" if card is None or not (card.face_up and card.name) else card.name
-            slot.setVisible(owner == holder and finale)
+            # At the check a token already checked lies on the drawn map: its place on the rack goes.
+            slot.setVisible(owner == holder and finale and (card is not None or state.phase != "finale_check"))
             slot.show_card("Capital", f"Token {n}", TOKEN, name=card.name if card and card.face_up else None,
                            present=card is not None, legal=place in legal, chosen=place in chosen,
                            face_up=bool(card and card.face_up))
