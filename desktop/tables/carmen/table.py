@@ -29,6 +29,9 @@ from .deal import DealDiagram
 
 #: the center's column beside two or four gumshoes: a gumshoe's share of the width, and its share
 CENTER_SHARE = (10, 6)
+#: but first each of a gumshoe's columns gets this width (a legal "Bottom" at 24 px), when there is
+#: room for it and a center column this wide (a card beside its pile)
+GUMSHOE_COLUMN, CENTER_LEAST = 124, 180
 #: a draw pile: its count and its type's symbol
 PILE_HEIGHT = 52
 #: and its width beside its center card (in the center's column)
@@ -176,6 +179,15 @@ class CarmenTable(GameTable):
             grid_all.setRowStretch(row, 1)
         self.motion = TableMotion(self, self._anchor, words=self._move_words)
         self._rolled: str | None = None
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        if self.center_column is not None:
+            # A laptop's 1280 px: the center column gives up its share before a gumshoe's cards
+            # get too narrow for a legal place's words at 24 px.
+            spacing = self.layout().horizontalSpacing() * 2
+            room = self.width() - spacing - 2 * len(self.cascades[0].columns) * GUMSHOE_COLUMN
+            self.center_column.setMaximumWidth(max(CENTER_LEAST, room))
 
     def _slot(self, place: str) -> DrawnCard:
         slot = DrawnCard(place)
