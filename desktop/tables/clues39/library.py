@@ -79,6 +79,10 @@ class LibraryEditor(QWidget):
         form.setColumnStretch(3, 2)                          # the name has the most room
         form.setColumnStretch(7, 1)
         layout.addLayout(form)
+        # Only what the type has is asked: points for Secrets and Founders, a colour but on a Replicator.
+        self._colour_before = 0
+        self.type.currentIndexChanged.connect(self._type_changed)
+        self._type_changed()
         row = QHBoxLayout()
         self.register_button = button("Register this card", "primary", name="library:register")
         self.register_button.clicked.connect(self.register_card)
@@ -175,6 +179,23 @@ class LibraryEditor(QWidget):
                              f"({ones} one-sided, {len(physical) - ones} two-sided); their sticker sheets: "
                              f"\u201cMake the tag sheets\u201d on the start screen."
                              if self.library.entries else "No card registered yet.")
+
+    def _type_changed(self) -> None:
+        """Points only for a Secret or a Founder (0 otherwise), no colour on a Replicator: fields the
+        type cannot have are greyed, so a family never has to clear them."""
+        kind = self.type.currentData()
+        scoring = kind in cards_lib.SCORING
+        if not scoring:
+            self.points.setValue(0)
+        self.points.setEnabled(scoring)
+        if kind == cards_lib.REPLICATOR:
+            if self.colour.isEnabled():
+                self._colour_before = self.colour.currentIndex()
+            self.colour.setCurrentIndex(0)                 # (no colour)
+            self.colour.setEnabled(False)
+        elif not self.colour.isEnabled():
+            self.colour.setCurrentIndex(self._colour_before)
+            self.colour.setEnabled(True)
 
     def _selected(self, row: int) -> None:
         """A picked card fills the form, to correct it (its id, and so its sticker, stays)."""

@@ -1177,3 +1177,25 @@ def test_a_library_exported_then_imported_by_another_family_is_the_same(table, g
     assert fresh.import_from(shared)
     assert lib.load_library(tmp_path / "new" / "library.toml").entries == ours.entries
     assert fresh.list.count() == len(ours.entries)
+
+
+def test_the_library_form_asks_only_what_the_type_has(table, gumshoe_home):
+    """Issue 29: registering a whole collection, a family never clears a field the card cannot have:
+    points are asked for Secrets and Founders only, a colour on every type but the Replicator."""
+    t = table
+    open_library(t)
+    points, colour, kind = t.find("library:points"), t.find("library:colour"), t.find("library:type")
+    kind.setCurrentIndex(kind.findData("secret"))
+    colour.setCurrentIndex(colour.findData("blue"))
+    points.setValue(3)
+    assert points.isEnabled() and colour.isEnabled()
+    kind.setCurrentIndex(kind.findData("money"))                  # the points picked for the Secret go
+    assert not points.isEnabled() and points.value() == 0
+    kind.setCurrentIndex(kind.findData("replicator"))
+    assert not colour.isEnabled() and colour.currentData() is None
+    t.find("library:number").setValue(42)
+    t.qtbot.keyClicks(t.find("library:name"), "Replicator")
+    t.click("library:register")                                   # no colour, no points to clear first
+    assert not t.visible("library:error")
+    kind.setCurrentIndex(kind.findData("agent"))                  # the colour picked before comes back
+    assert colour.isEnabled() and colour.currentData() == "blue"
