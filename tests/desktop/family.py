@@ -234,5 +234,129 @@ def _bonnie_clyde(walk: FamilyWalk, action: dict) -> bool:
     return True
 
 
+def _sm_press(walk: FamilyWalk, name: str) -> None:
+    """Click a choice of the Sudds & Malone panel, scrolled into sight first as a person scrolls."""
+    from PySide6.QtWidgets import QScrollArea
+    widget = walk.shown(name, QAbstractButton)
+    if widget is None:
+        raise Stuck(f"the Sudds & Malone panel offers no {name!r}")
+    area = widget.parent()
+    while area is not None and not isinstance(area, QScrollArea):
+        area = area.parent()
+    if area is not None:
+        area.ensureWidgetVisible(widget, 0, 0)
+        settle()
+    walk.click(widget)
+
+
+def _sm_identify(walk: FamilyWalk, card: str) -> None:
+    """The shared screen's card list a touched place opened (the camera's or the family's pick): the card's
+    line, then "This is the card"."""
+    entry = walk.window.entry
+    if entry is None or walk.window.stack.currentWidget() is not walk.window.flip_page:
+        raise Stuck(f"no card list opened for {card}")
+    walk.pick_card(entry.choosers[0].list, card)
+    walk.click(walk.shown("entry:submit", QAbstractButton))
+
+
+def _sm_back(rules, card: str) -> str:
+    f = rules.ff(card)
+    return f"{f.back}-{f.cover}"
+
+
+def _sudds_malone(walk: FamilyWalk, action: dict) -> bool:
+    """Sudds & Malone's panels: each place or card touched, each choice clicked as drawn on the table."""
+    table, rules, kind = walk.screen.table, walk.session.rules, action["type"]
+    if walk.shown("sm:panel-title") is None and not (kind == "take_die" and table.mode == "take_die"):
+        return False            # (a die is clicked on the table before its panel shows)
+    short = (lambda card: card.rsplit(".", 1)[-1])
+    if kind == "deal":
+        for loc, card in action["city"].items():
+            if not walk.click_place(loc):
+                raise Stuck(f"the deal: {loc} cannot be touched on the map")
+            _sm_press(walk, f"sm:deal:back:{_sm_back(rules, card)}")
+        walk.click_place(f"conspiracy/{rules.ff(action['conspiracy']).cover}")
+        _sm_identify(walk, action["conspiracy"])
+        for i, card in enumerate(action["display"]):
+            _sm_press(walk, f"sm:deal:display{i}")
+            _sm_identify(walk, card)
+    elif kind == "roll":
+        for die, value in action["dice"].items():
+            walk.click_place(die)
+            _sm_press(walk, f"sm:value:{value}")
+    elif kind == "take_die":
+        if table.sel.get("die") != action["die"] and not walk.click_place(action["die"]):
+            raise Stuck(f"the die {action['die']} cannot be clicked")
+        if action.get("news"):
+            _sm_press(walk, "sm:use:news")
+        else:
+            value = walk.session.state.dice[action["die"]]
+            _sm_press(walk, f"sm:use:{(value - 1 + action.get('shift', 0)) % 6 + 1}")
+        return True
+    elif kind == "improve":
+        for track in action["tracks"]:
+            _sm_press(walk, f"sm:up:{track}")
+    elif kind == "investigate":
+        for loc in action["path"]:
+            if loc not in table.sel.get("path", []) and not walk.click_place(loc):
+                raise Stuck(f"Investigate: {loc} cannot be clicked on the map")
+        for loc in action.get("snitches", []):
+            _sm_press(walk, f"sm:snitch:{loc}")
+        if action.get("face") and table.sel.get("face") != action["face"]:
+            _sm_press(walk, "sm:face")
+            _sm_identify(walk, action["face"])
+        if action.get("draw"):
+            _sm_press(walk, "sm:draw")
+            _sm_press(walk, f"sm:draw:{_sm_back(rules, action['draw'])}")
+    elif kind == "take_flimflam":
+        for pos in action["positions"]:
+            _sm_press(walk, f"sm:ff:{pos}")
+    elif kind in ("take_cases", "take_case"):
+        picks = action["picks"] if kind == "take_cases" else [action["source"]]
+        refill = action["refill"] if kind == "take_cases" else [action["refill"]] if action["refill"] else []
+        for card in picks:
+            _sm_press(walk, "sm:case:deck" if card == "deck" else f"sm:case:{short(card)}")
+        for i, card in enumerate(refill):
+            if table.sel.get("refill", [])[i:i + 1] != [card]:
+                _sm_press(walk, f"sm:refill{i}")
+                _sm_identify(walk, card)
+    elif kind == "reroll":
+        _sm_press(walk, f"sm:value:{action['value']}")
+        return True
+    elif kind == "peek":
+        return walk.click_place(f"conspiracy/{action['position']}")
+    elif kind == "close_case":
+        _sm_press(walk, f"sm:close:{short(action['card'])}")
+        pay = "Pay " + ", ".join(sorted(action["pay"]))
+        buttons = [b for b in walk.window.findChildren(QAbstractButton) if b.isVisible()
+                   and b.objectName().startswith("sm:pay:") and " ".join(b.text().split()) == pay]
+        if not buttons:
+            raise Stuck(f"close a case: no {pay!r}")
+        _sm_press(walk, buttons[0].objectName())
+        return True
+    elif kind == "hunch":
+        for card in action["cards"]:
+            _sm_press(walk, f"sm:hunch:{short(card)}")
+        for loc in action["snitches"]:
+            _sm_press(walk, f"sm:hunch:s:{loc}")
+    elif kind == "discard":
+        for card in action["above"]:
+            _sm_press(walk, f"sm:back:{short(card)}")
+        for card in action["hand"]:
+            _sm_press(walk, f"sm:back:hand:{short(card)}")
+        for evidence, n in action["evidence"].items():
+            for _ in range(n):
+                _sm_press(walk, f"sm:back:{evidence}")
+    elif kind == "reveal":
+        for i, card in enumerate(action["cards"], 1):
+            if not walk.click_place(f"conspiracy/{i}"):
+                raise Stuck(f"the reveal: suspect {i} cannot be touched")
+            _sm_identify(walk, card)
+    else:
+        return False
+    _sm_press(walk, "sm:send")
+    return True
+
+
 #: game id -> how to answer that game's own panel for an action (None: it has none)
-PANELS: dict[str, Callable[[FamilyWalk, dict], bool]] = {"bonnie-clyde": _bonnie_clyde}
+PANELS: dict[str, Callable[[FamilyWalk, dict], bool]] = {"bonnie-clyde": _bonnie_clyde, "sudds-malone": _sudds_malone}

@@ -7,8 +7,11 @@ Each walk runs in a child process on an offscreen screen of the laptop's size (a
 panel opens as it would there; a crash fails the walk instead of the whole test run). A walk says
 where it got stuck: the move, what the table asked, and which screen showed.
 
-Sudds & Malone is not walked yet: its deal, its dice and its case panels are forms of drop-downs
-that issue 29 replaces with the drawn map; its own click tests (tests/desktop/tables) cover it.
+Sudds & Malone is walked too (issue 29 drew its choices on the table): the deal is entered by
+touching each location on the map (its Flimflam card's back), the Conspiracy and the display's
+cards (read off the shared screen's card list), the dice by clicking each die and its value, and
+every panel (The Office's columns, Investigate's path, snitches and cards, Flimflam, Take Cases,
+the Case cards closed, hunches, the extras put back, the reveal) by its drawn choices.
 """
 
 from __future__ import annotations
@@ -62,6 +65,10 @@ GAMES = {
                       "take_discard", "note_hand"}, 4000),
     "39-clues": ({"deal", "reveal", "mission", "add", "retrieve", "sabotage", "steal", "money", "block", "allow",
                   "end_turn"}, 1500),
+    "sudds-malone": ({"deal", "roll", "take_die", "improve", "calendar", "place_snitch", "peek", "investigate",
+                      "use_stoolie", "take_flimflam", "take_cases", "moxie", "reroll", "pick_evidence",
+                      "cash_or_points", "close_case", "hunch", "keep_hunch", "buy_hunch", "reveal", "end_turn"},
+                     1500),
 }
 
 

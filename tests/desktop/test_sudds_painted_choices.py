@@ -18,8 +18,8 @@ from desktop import style
 from desktop.drawn import Clickable
 from desktop.drawn import text as txt
 from engine.games.sudds_malone.box import TRACKS
-from tests.desktop.tables.test_sudds_malone import (FF, ROLL, board, deal, game, pick,  # noqa: F401 (a fixture)
-                                                     press, private_card, roll, sm, take)
+from tests.desktop.tables.test_sudds_malone import (FF, ROLL, board, deal, game,  # noqa: F401 (a fixture)
+                                                     press, private_card, roll, sm, take, turn_up_and_draw)
 from tests.desktop.test_type_size import small_type
 
 
@@ -185,8 +185,7 @@ def test_a_snitch_on_the_path_is_painted_and_chosen_by_click_or_keyboard(game):
     t.qtbot.mouseClick(t.find("sm:snitch:queens"), Qt.LeftButton, pos=t.find("sm:snitch:queens").rect().center())
     assert sm(t).sel["snitches"] == ["queens"]
     glass, cash = board(t, "Ann").evidence["glass"], board(t, "Bob").cash
-    pick(t, "sm:face", FF.format(3))                     # turned up: the card dealt there
-    pick(t, "sm:draw", FF.format(10))
+    turn_up_and_draw(t, FF.format(3), FF.format(10))      # turned up: the card dealt there
     press(t, "sm:send")
     private_card(t, "sudds.suspect.rat-2", "found")
     assert board(t, "Ann").evidence["glass"] == glass + 1 and board(t, "Bob").cash == cash + 1

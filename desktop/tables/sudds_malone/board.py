@@ -307,30 +307,43 @@ class DicePool(PaintedOnce, QWidget):
         self.place_dice()
 
     CAPTION = 17
+    #: a group's words (a player's own die: their name) may take this much more room than its dice
+    CAPTION_MOST = 190
+
+    def _caption_need(self, caption: str) -> int:
+        """The width ``caption`` takes whole at the least size (at most ``CAPTION_MOST``)."""
+        return min(QFontMetrics(txt.font(txt.LEAST_PX, True)).horizontalAdvance(caption) + 6, self.CAPTION_MOST)
+
+    def _widths(self, slot: int) -> list[float]:
+        """Each group's width: its dice, or its words whole when they are wider (a long name)."""
+        return [max(slot * len(dice), self._caption_need(caption)) for caption, dice in self.groups]
 
     def natural_width(self, height: float, most: float = 10_000) -> int:
         """The width the dice take at their largest for ``height``, within ``most``."""
         slot = self._slot(most, height)
-        return int(slot * len(self.dice()) + self.GAP * (len(self.groups) - 1))
+        return int(sum(self._widths(slot)) + self.GAP * (len(self.groups) - 1))
 
     def _slot(self, width: float, height: float) -> int:
         n = len(self.dice())
         room_w = width - self.GAP * (len(self.groups) - 1)
-        return int(max(min(room_w / max(n, 1), height - txt.line_height(self.CAPTION, True) - 2, 76), 30))
+        slot = int(max(min(room_w / max(n, 1), height - txt.line_height(self.CAPTION, True) - 2, 76), 30))
+        while slot > 30 and sum(self._widths(slot)) > room_w:
+            slot -= 1           # the names kept whole: the dice a little smaller
+        return slot
 
     def place_dice(self) -> None:
         slot = self._slot(self.width(), self.height())
         x = 0.0
         self._captions = []
-        for caption, dice in self.groups:
-            width = slot * len(dice)
+        for (caption, dice), width in zip(self.groups, self._widths(slot)):
+            left = x + (width - slot * len(dice)) / 2
             for i, die in enumerate(dice):
-                die.setGeometry(int(x + i * slot), 0, slot, slot)
+                die.setGeometry(int(left + i * slot), 0, slot, slot)
             room = QRectF(x, slot, width, self.height() - slot)
             words = caption
             fitted, ok = fit([pt.Row(words, 17, bold=True, max_lines=1, ink=SOFT_INK)], int(width),
                              int(room.height()))
-            if not ok:          # a long name: as much of it as fits at the least size
+            if not ok:          # a very long name: as much of it as fits at the least size
                 metrics = QFontMetrics(txt.font(txt.LEAST_PX, True))
                 words = metrics.elidedText(caption, Qt.ElideRight, int(width) - 2)
                 fitted, ok = fit([pt.Row(words, txt.LEAST_PX, bold=True, max_lines=1, ink=SOFT_INK)],
@@ -1199,6 +1212,62 @@ class SnitchChoice(PaintedChoice):
                                                       emblem.toAlignedRect(), True)]
 
 
+class CardChoice(PaintedChoice):
+    """A card as a panel's choice (issue 29: cards chosen as drawn cards, never from a drop-down): a
+    small card in its deck's colour with a letter (a Case card's C, a Flimflam card's back), its name
+    and, under it, what it needs and gives, or where it lies."""
+
+    def __init__(self, name: str, words: str, detail: str, colour: str, letter: str, *, legal: bool = True,
+                 chosen: bool = False, parent: QWidget | None = None) -> None:
+        self.letter = letter
+        super().__init__(name, words, detail, lambda p, rect: self._paint_card(p, rect, colour), legal=legal,
+                         chosen=chosen, parent=parent)
+
+    def _emblem_side(self, height: float) -> float:
+        return _clamp(height - 2 * self.PAD, 26, 32)
+
+    def _card(self, rect: QRectF) -> QRectF:
+        """The card upright in the emblem's square."""
+        w = rect.height() * 0.72
+        return QRectF(rect.center().x() - w / 2, rect.top(), w, rect.height())
+
+    def _paint_card(self, p: QPainter, rect: QRectF, colour: str) -> None:
+        card = self._card(rect)
+        p.setPen(QPen(QColor("#1A1A1A"), 1.5))
+        p.setBrush(QColor(colour))
+        p.drawRoundedRect(card, 4, 4)
+        p.setFont(txt.font(self._letter_px(card), True))
+        p.setPen(QColor(readable_ink(colour)))
+        p.drawText(card, int(Qt.AlignCenter), self.letter[:1].upper())
+
+    def height_for(self, width: int, compact: bool = False) -> int:
+        """A card named in one line (a Flimflam card's back) is one line high."""
+        if self.detail:
+            return super().height_for(width, compact)
+        tile = QRectF(0, 0, width, 80).adjusted(pt.GLOW + 1, pt.GLOW + 1, -pt.GLOW - 1, -pt.GLOW - 1)
+        _, left, name_right, _ = self._rooms(tile)
+        return int(max(self._fit_name(name_right - left)[2], 32) + 2 * self.PAD + 2 * (pt.GLOW + 1))
+
+    def layout(self):
+        if self.detail or self._placed is not None:
+            return super().layout()
+        tile = self.tile()
+        emblem, left, name_right, _ = self._rooms(tile)
+        name = self._fit_name(name_right - left)
+        self._placed = (emblem, place_lines(name, QRectF(left, tile.top(), name_right - left, tile.height())),
+                        QRectF(left, tile.bottom(), 0, 0))
+        return self._placed
+
+    @staticmethod
+    def _letter_px(card: QRectF) -> int:
+        return max(int(card.width() * 0.7), txt.LEAST_PX)
+
+    def drawn_texts(self) -> list[txt.DrawnText]:
+        card = self._card(self.layout()[0])
+        return super().drawn_texts() + [txt.DrawnText(self.letter[:1].upper(), self._letter_px(card),
+                                                      card.toAlignedRect(), True)]
+
+
 @lru_cache(maxsize=8192)
 def advance(text: str, px: int, bold: bool = False) -> int:
     """How wide ``text`` is at ``px`` pixels (measured once)."""
@@ -1389,8 +1458,9 @@ class BoardArea(QWidget):
     - on the left the status line, the city map and the Conspiracy's four cards; on the right
       the Case display, a tab per player and the shown player's board;
     - a panel (choices the table asks for itself) takes the left side, the display's place
-      (``strip``), the right side beside a larger map (``map``: choosing locations), or
-      everything under the pool (``wide``); the final scoring takes the whole table.
+      (``strip``), the right side beside a larger map (``right``: choosing locations), the right
+      side beside the map and the Conspiracy (``side``: the deal, the reveal), or everything
+      under the pool (``wide``); the final scoring takes the whole table.
     """
 
     def __init__(self, *, pool: QWidget, box_button: QWidget, status: QWidget, city: QWidget,
@@ -1404,7 +1474,8 @@ class BoardArea(QWidget):
         self.pieces = [pool, box_button, status, city, *conspiracy, *display, *tabs, sheet, panel, final]
         for piece in self.pieces:
             piece.setParent(self)
-        #: where the panel goes: None (no panel), "left", "strip", "right" (beside a large map) or "wide"
+        #: where the panel goes: None (no panel), "left", "strip", "right" (beside a large map), "side"
+        #: (beside the map and the Conspiracy) or "wide"
         self.panel_at: str | None = None
         #: a large map (locations are being chosen on it)
         self.big_map = False
@@ -1452,11 +1523,11 @@ class BoardArea(QWidget):
             side = QRectF(natural + gap, 0, min(W - natural - gap, 600), pool_h)
             status = QRectF(side)
             if self.box_wanted:
-                if side.width() >= 440:         # beside the status
-                    box = QRectF(side.right() - 200, (pool_h - box_h) / 2, 200, box_h)
+                if side.width() >= 500:         # beside the status
+                    box = QRectF(side.right() - 260, (pool_h - box_h) / 2, 260, box_h)
                     status.setRight(box.left() - gap)
                 else:                           # under it
-                    box = QRectF(side.left(), side.bottom() - box_h, min(side.width(), 240), box_h)
+                    box = QRectF(side.left(), side.bottom() - box_h, min(side.width(), 300), box_h)
                     status.setBottom(box.top() - 4)
                 shown[self.box_button] = box
             shown[self.pool] = QRectF(0, 0, natural, pool_h)
@@ -1491,11 +1562,18 @@ class BoardArea(QWidget):
                         w = left.width() / len(self.conspiracy)
                         for i, card in enumerate(self.conspiracy):
                             shown[card] = QRectF(left.left() + i * w, left.bottom() - cards_h, w, cards_h)
+                if self.panel_at == "side":     # the panel takes the display's and the boards' side
+                    shown[self.panel] = right
+                    old_right = None
+                else:
+                    old_right = right
                 tabs_h = _clamp(low * 0.1, txt.line_height(18, True) + 8, txt.line_height(20, True) + 16)
                 if len(self.tabs) > 2 and low >= 280:       # narrow tabs: the name over the points
                     tabs_h = 2 * txt.line_height(17, True) + 8
                 y = top
-                if not self.big_map:
+                if old_right is None:
+                    pass
+                elif not self.big_map:
                     # The board under the display gets the room its seven columns want first.
                     sheet_want = 7 * (txt.line_height(16) + 3) + 16
                     display_h = _clamp(low - tabs_h - sheet_want, 60, 196)
@@ -1506,7 +1584,9 @@ class BoardArea(QWidget):
                         for i, card in enumerate(self.display):
                             shown[card] = QRectF(right.left() + i * w, top, w, display_h)
                     y = top + display_h + gap / 2
-                if self.panel_at == "right":
+                if old_right is None:
+                    pass
+                elif self.panel_at == "right":
                     shown[self.panel] = QRectF(right.left(), y, right.width(), right.bottom() - y)
                 else:
                     tab_w = min(right.width() / max(len(self.tabs), 1), 300)

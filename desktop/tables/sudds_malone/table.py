@@ -27,8 +27,8 @@ from typing import Any, Callable
 
 from PySide6.QtCore import QPoint, QRectF, Qt
 from PySide6.QtGui import QFont, QFontMetrics, QPainter
-from PySide6.QtWidgets import (QApplication, QComboBox, QFrame, QGridLayout, QHBoxLayout, QLabel, QScrollArea,
-                               QSizePolicy, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QApplication, QFrame, QGridLayout, QHBoxLayout, QLabel, QScrollArea,
+                               QVBoxLayout, QWidget)
 
 from engine.errors import RuleViolation
 from engine.game import Journal, Option, action_from_json
@@ -47,7 +47,7 @@ from ...private import journal_table
 from ...table_base import GameTable, ShelfScreen, TableShell
 from ...widgets import WrappingButton, clear_layout, label, natural_key, plain_tip
 from . import dice as pool_dice
-from .board import (BoardArea, CaseCard, CityMap, ColumnChoice, ColumnLook, ConspiracyCard, DicePool, DistrictLook,
+from .board import (SUSPECT_BACK as SUSPECT_COLOUR, BoardArea, CardChoice, CaseCard, CityMap, ColumnChoice, ColumnLook, ConspiracyCard, DicePool, DistrictLook,
                     PaintedChoice, PlayerSheet, PlayerTab, PoolDie, SheetData, SnitchChoice, Words, paint_pool_die)
 from .box_form import BoxForm, BoxReview, reward_words
 from .dice_colours import SCREEN as DICE_COLOURS
@@ -60,10 +60,11 @@ LEGEND = "A die's value is its action: 1 The Office, 2 Calendar, 3 Investigate, 
 CASH_ROW = "Cash ($1 = 1 token)"
 AUTO = {"improve", "investigate", "take_flimflam", "take_cases", "take_case", "reroll", "discard"}
 #: where each panel goes on the table (``BoardArea``): beside the map while a path is chosen, in the
-#: Case display's place while a suspect of the Conspiracy is clicked, under the dice for the deal and
-#: the reveal, on the left (beside the board being changed) otherwise, or under the dice when its
-#: choices would not all be in sight there at their full size (``_fit_or_widen``)
-PANEL_AT = {"investigate": "right", "peek": "strip", "deal": "wide", "reveal": "wide"}
+#: Case display's place while a suspect of the Conspiracy is clicked, beside the map and the
+#: Conspiracy for the deal and the reveal (their places are touched), on the left (beside the board
+#: being changed) otherwise, or under the dice when its choices would not all be in sight there at
+#: their full size (``_fit_or_widen``)
+PANEL_AT = {"investigate": "right", "peek": "strip", "deal": "side", "reveal": "side"}
 # Words on the table read from across it: the panels' words and choices (issue 23).
 TABLE_STYLE = ('QLabel[role="sm"] { font-size: 17px; } QLabel[role="smhead"] { font-size: 18px; font-weight: bold; }'
                ' QScrollArea#sm\\:scroll, QWidget#sm\\:panel, QWidget#sm\\:final { background: transparent; }')
@@ -73,11 +74,6 @@ CHOICE_POINT_SIZE = 18          # a panel's choices: 24 px where they fit ...
 LEAST_POINT_SIZE = 12           # ... and never below 16 px
 #: a column of the board offered by The Office is at least this wide: three to a line on a laptop
 COLUMN_LEAST = 290
-COMBO_STYLE = ("QComboBox { font-size: 17px; min-height: 34px; }"
-               " QAbstractItemView { font-size: 17px; min-width: 340px; }")
-#: a list that is one of the few choices of a panel (Investigate's cards): as large as its buttons
-KEY_COMBO_STYLE = ("QComboBox { font-size: 24px; min-height: 40px; }"
-                   " QAbstractItemView { font-size: 20px; min-width: 380px; }")
 
 
 class ChoiceButton(WrappingButton):
@@ -370,7 +366,7 @@ class SuddsTable(GameTable):
     def _journal_table(name: str, headers: list[str], rows: list[list[str]]):
         table = journal_table(headers, rows)
         table.setObjectName(name)
-        table.setStyleSheet("font-size: 12pt;")
+        table.setStyleSheet("font-size: 17px;")
         table.resizeColumnsToContents()
         return table
 
@@ -457,6 +453,9 @@ class SuddsTable(GameTable):
         panel_at = None
         if self.mode is not None and not (self.mode == "take_die" and not self.sel.get("die")):
             panel_at = "wide" if self._widened else PANEL_AT.get(self.mode, "left")
+        if (self.mode == "deal" and self.sel.get("at")) or (self.mode == "investigate"
+                                                             and self.sel.get("page") == "draw"):
+            panel_at = "wide"           # a card's back: every back in sight across the table
         big_map = panel_at == "right" or (panel_at is None and bool(legal & set(self.city.districts)))
         self.board.arrange(panel_at=panel_at, big_map=big_map, over=over, box_wanted=bool(self._needed()))
 
@@ -466,6 +465,9 @@ class SuddsTable(GameTable):
             back = ""
             if c["back"]:
                 back = ("2 bullets" if c["back"] == "bullets" else c["back"]) + f" \u2192 {c['cover']}"
+            elif self.mode == "deal" and loc in self.sel.get("city", {}):      # the back said at the deal
+                said = self.sel["city"][loc]
+                back = ("2 bullets" if said[0] == "bullets" else said[0]) + f" \u2192 {said[1]}"
             snitch = None
             if c["snitch"]:
                 owner, ev, used = c["snitch"]
@@ -482,13 +484,18 @@ class SuddsTable(GameTable):
         for pos in (1, 2, 3, 4):
             place = f"conspiracy/{pos}"
             cover = t["covers"].get(str(pos))
+            said = self.sel.get("conspiracy") if self.mode == "deal" else None
+            if said and self.rules.ff(said).cover == pos:        # the face-up card said at the deal
+                cover = said
+            name = self.name(revealed[pos - 1]) if revealed else None
+            if self.mode == "reveal" and self.sel.get("cards", [""] * 4)[pos - 1]:     # turned up, said
+                name = self.name(self.sel["cards"][pos - 1])
             on_it = None
-            if cover and not revealed:
+            if cover and name is None and self.mode != "reveal":     # (lifted as the suspects are turned up)
                 ff = self.rules.ff(cover)
                 cost = ("$1" if ff.cost == "cash" else "1 bullet") + (" \u00B7 a cat" if ff.cat else "")
                 on_it = (self.name(cover), cost)
-            self.slots[place].show_card(name=self.name(revealed[pos - 1]) if revealed else None, cover=on_it,
-                                        legal=place in legal, chosen=place in picked)
+            self.slots[place].show_card(name=name, cover=on_it, legal=place in legal, chosen=place in picked)
 
     def _draw_display(self, t: dict) -> None:
         for i in range(4):
@@ -528,7 +535,7 @@ class SuddsTable(GameTable):
         entries = [("points", "Points", str(b["score"]), False), ("cash", CASH_ROW, f"${b['cash']}", False),
                    ("bullets", "Bullets", str(b["bullets"]), False),
                    *[(e, e.capitalize(), str(ev[e]), False) for e in EVIDENCE],
-                   ("hand", "In hand", str(b["hand"]), False), ("filed", "Filed", str(len(b["filed"])), True),
+                   ("hand", "In hand", str(b["hand"]), False), ("filed", "Below the file cabinet (filed):", str(len(b["filed"])), True),
                    ("hunches", "Hunches", str(b["hunches"]), True),
                    ("day", "Calendar", day, True), ("badge", "Badge at", self.rules.loc_name(b["location"]), True),
                    ("suspects", "Suspects", str(b["suspects"]), True),
@@ -689,6 +696,12 @@ class SuddsTable(GameTable):
             return set(self._next_locations())
         if m == "peek":
             return {f"conspiracy/{p}" for p in self.option(m).targets["position"]}
+        if m == "deal":         # (the Conspiracy's card said lies on one: the others are touched to change it)
+            con = s.get("conspiracy")
+            return set(self.city.districts) | {f"conspiracy/{pos}" for pos in (1, 2, 3, 4)
+                                               if not con or self.rules.ff(con).cover != pos}
+        if m == "reveal":
+            return {f"conspiracy/{pos}" for pos in (1, 2, 3, 4)}
         return set()
 
     def _mode_chosen(self) -> set[str]:
@@ -699,11 +712,18 @@ class SuddsTable(GameTable):
             return {s["die"]}
         if m == "investigate":
             return set(s.get("path", []))
+        if m == "deal":
+            con = s.get("conspiracy")
+            return set(s.get("city", {})) | ({f"conspiracy/{self.rules.ff(con).cover}"} if con else set())
+        if m == "reveal":
+            return {f"conspiracy/{i}" for i, c in enumerate(s.get("cards", []), 1) if c}
         return set()
 
     # --- panels ---------------------------------------------------------------------------------
     def start(self, option: Option, player: str) -> None:
-        self.mode, self.player, self.sel = option.action, player, {}
+        # One way to take a die (issue 29): a die clicked, then "Take this die", keeps that die.
+        keep = self.sel if option.action == "take_die" and self.mode == "take_die" else {}
+        self.mode, self.player, self.sel = option.action, player, keep
         self._widened = False
         getattr(self, f"_start_{option.action}", lambda: None)()
         self._draw_panel()
@@ -790,76 +810,155 @@ class SuddsTable(GameTable):
         self.shell.read_cards(action, reads, private=True, heading=heading)
 
     # deal --------------------------------------------------------------------------------------
+    # Game Setup 4-5 and 8, on the drawn table (issue 29): a location touched on the map asks for the
+    # back of the Flimflam card lying there (the family reads the back; the cards with one back are alike
+    # until turned up), the Conspiracy touched asks for its face-up Flimflam card and a display card for
+    # its Case card (the camera reads them, or the player picks them from the card list).
+    def _groups(self) -> dict[tuple[str, int], list[str]]:
+        """The Flimflam cards by their back (the evidence or bullets shown, and the suspect it covers)."""
+        out: dict[tuple[str, int], list[str]] = {}
+        for c in sorted(self.state.ff_deck, key=lambda c: natural_key(self.name(c))):
+            f = self.rules.ff(c)
+            out.setdefault((f.back, f.cover), []).append(c)
+        return out
+
     def _start_deal(self) -> None:
-        if self.simulator is not None:
-            wanted = self.simulator._candidate(self.state, self.player)
-            self.sel = {"city": dict(wanted["city"]), "conspiracy": wanted["conspiracy"],
-                        "display": list(wanted["display"])}
+        self.sel = {"city": {}, "conspiracy": "", "display": ["", "", "", ""], "at": None}
 
-    def _ff_label(self, card: str) -> str:
+    def _deal_on_sim(self) -> None:
+        """The simulated table's deal, as its camera would read it."""
+        wanted = self.simulator._candidate(self.state, self.player)
+        self.sel["city"] = {loc: self._back_of(c) for loc, c in wanted["city"].items()}
+        self.sel["conspiracy"] = wanted["conspiracy"]
+        self.sel["display"] = list(wanted["display"])
+        self.sel["at"] = None
+        self._draw_panel()
+
+    def _back_of(self, card: str) -> tuple[str, int]:
         f = self.rules.ff(card)
-        back = "2 bullets" if f.back == "bullets" else f.back
-        return f"{self.name(card)} (back: {back}, suspect {f.cover})"
+        return f.back, f.cover
 
-    def _combo(self, name: str, items: list[tuple[str, str]], current: str | None, on: Callable[[str], None],
-               *, key: bool = False) -> QComboBox:
-        box = QComboBox()
-        box.setObjectName(name)
-        # As narrow as the panel needs: the list opens wide enough to read every card.
-        box.setSizeAdjustPolicy(QComboBox.AdjustToMinimumContentsLengthWithIcon)
-        box.setMinimumContentsLength(6)
-        box.setSizePolicy(QSizePolicy.Ignored, QSizePolicy.Fixed)
-        box.setStyleSheet(KEY_COMBO_STYLE if key else COMBO_STYLE)
-        box.addItem("(choose)", "")
-        for value, words in items:
-            box.addItem(words, value)
-        if current:
-            i = box.findData(current)
-            box.setCurrentIndex(max(i, 0))
-        box.currentIndexChanged.connect(lambda _i, b=box: on(b.currentData()))
-        return box
+    @staticmethod
+    def _back_words(back: tuple[str, int]) -> str:
+        return ("2 bullets" if back[0] == "bullets" else back[0].capitalize()) + " back"
+
+    def _group_left(self, back: tuple[str, int], loc: str | None) -> int:
+        """How many cards with this back are not yet placed (the one at ``loc`` counted as free)."""
+        used = sum(1 for place, b in self.sel["city"].items() if b == back and place != loc)
+        con = self.sel.get("conspiracy")
+        used += 1 if con and self._back_of(con) == back else 0
+        return len(self._groups().get(back, [])) - used
+
+    def _deal_cards(self) -> dict[str, str]:
+        """A card id for each location: one with the back named there, none used twice."""
+        free = {k: [c for c in v if c != self.sel.get("conspiracy")] for k, v in self._groups().items()}
+        return {loc: free[back].pop(0) for loc, back in self.sel["city"].items() if free.get(back)}
+
+    def _click_deal(self, place: str) -> None:
+        if place in self.city.districts:
+            self.sel["at"] = place
+            self._draw_panel()
+        elif place.startswith("conspiracy/"):
+            cards = [c for cards in self._groups().values() for c in cards]
+            self.shell.identify_card(f"{self.player}, the Flimflam card face up on the Conspiracy: which is it?",
+                                     sorted(cards, key=lambda c: natural_key(self.name(c))), self._set_conspiracy)
+
+    def _set_conspiracy(self, card: str) -> None:
+        self.sel["conspiracy"] = card
+        for loc, back in list(self.sel["city"].items()):      # a back now short of cards: asked again
+            if self._group_left(back, loc) < 0:
+                del self.sel["city"][loc]
+        self._draw_panel()
+
+    def _set_back(self, loc: str, back: tuple[str, int]) -> None:
+        self.sel["city"][loc] = back          # said: back to the map, where it is drawn
+        self.sel["at"] = None
+        self._draw_panel()
+
+    def _read_display(self, i: int) -> None:
+        display = self.sel["display"]
+        cases = sorted((c for c in self.state.cases_in_play if c not in display or c == display[i]),
+                       key=lambda c: natural_key(self.name(c)))
+        self.shell.identify_card(f"{self.player}, Case card {i + 1} of the display: which is it?", cases,
+                                 lambda card, i=i: self._set_display(i, card))
+
+    def _set_display(self, i: int, card: str) -> None:
+        self.sel["display"][i] = card
+        self._draw_panel()
+
+    def _case_detail(self, card: str) -> str:
+        c = self.rules.case(card)
+        return f"{', '.join(c.cost)}: {points(c.points)}" + (f", ${c.cash}" if c.cash else "") + (
+            f"; tabs {c.tabs}" if c.tabs else "")
 
     def _panel_deal(self) -> None:
-        self.panel_title.setText(f"{self.player}, the deal: the Flimflam card on each location (by its back), the one "
-                                 f"face up on the Conspiracy, the 4 Case cards of the display.")
-        ffs = [(c.id, self._ff_label(c.id)) for c in self.rules.deck.of_kind("flimflam")]
-        cases = sorted(((c, self.name(c)) for c in self.state.cases_in_play), key=lambda x: natural_key(x[1]))
-        city = self.sel.setdefault("city", {})
-        widgets = []
-        for loc in self.rules.box.locations:
-            widgets.append(self._labelled(self.rules.loc_name(loc), self._combo(
-                f"sm:deal:{loc}", ffs, city.get(loc), lambda v, loc=loc: city.__setitem__(loc, v))))
-        widgets.append(self._labelled("On the Conspiracy", self._combo(
-            "sm:deal:conspiracy", [(c, self.name(c)) for c, _ in ffs], self.sel.get("conspiracy"),
-            lambda v: self.sel.__setitem__("conspiracy", v))))
-        display = self.sel.setdefault("display", ["", "", "", ""])
-        for i in range(4):
-            widgets.append(self._labelled(f"Display card {i + 1}", self._combo(
-                f"sm:deal:display{i}", cases, display[i], lambda v, i=i: display.__setitem__(i, v))))
-        self._grid(widgets, 4, least=240)
-        self._row(self._button("These are the cards", "sm:send", self._send_deal, role="primary"))
-
-    def _labelled(self, text: str, widget: QWidget, beside: QWidget | None = None) -> QWidget:
-        """``widget`` under its words (and ``beside`` it, a button that helps choose)."""
-        cell = QWidget()
-        lay = QVBoxLayout(cell)
-        lay.setContentsMargins(0, 0, 0, 0)
-        lay.setSpacing(0)
-        lay.addWidget(label(text, "sm"))
-        if beside is None:
-            lay.addWidget(widget)
+        city, display, at = self.sel["city"], self.sel["display"], self.sel.get("at")
+        con = self.sel.get("conspiracy")
+        done = len(city) == len(self.rules.box.locations) and bool(con) and all(display)
+        widgets: list[QWidget] = []
+        if at is not None:
+            self.panel_title.setText(f"{self.player}, the deal. The Flimflam card face down at "
+                                     f"{self.rules.loc_name(at)}: which back does it show (and which suspect "
+                                     f"does it name)?")
+            for back in self._groups():
+                left = self._group_left(back, at)
+                choice = self._back_choice(f"sm:deal:back:{back[0]}-{back[1]}", back, "",
+                                           legal=left > 0, chosen=city.get(at) == back)
+                choice.clicked.connect(lambda _=False, back=back, at=at: self._set_back(at, back))
+                widgets.append(choice)
+            self._grid(widgets, 4, least=280)
         else:
-            row = QHBoxLayout()
-            row.setSpacing(6)
-            row.addWidget(widget, 3)
-            row.addWidget(beside, 1)
-            beside.setMinimumWidth(140)
-            lay.addLayout(row)
-        return cell
+            self.panel_title.setText(f"{self.player}, the deal: touch each location and the Conspiracy to say its "
+                                     f"Flimflam card, and each Case card of the display.")
+            for i in range(4):
+                card = display[i]
+                choice = CardChoice(f"sm:deal:display{i}", self.name(card) if card else f"Display {i + 1}", "",
+                                    style.kind_colour(2), "C", chosen=bool(card))
+                choice.clicked.connect(lambda _=False, i=i: self._read_display(i))
+                widgets.append(choice)
+            self._grid(widgets, 2, least=250)
+        missing = [f"{len(self.rules.box.locations) - len(city)} location{'s' if len(city) != 7 else ''}"
+                   if len(city) < len(self.rules.box.locations) else "",
+                   "the Conspiracy's card" if not con else "",
+                   f"{4 - sum(1 for c in display if c)} Case card{'s' if sum(1 for c in display if c) != 3 else ''}"
+                   if not all(display) else ""]
+        missing = [m for m in missing if m]
+        if at is None:
+            self.panel_note.setText(("Still to say: " + ", ".join(missing) + ".") if missing else
+                                    "Every card is said.")
+        if at is not None:
+            self._row(self._button("Back to the map", "sm:deal:map", self._deal_display))
+        if self.simulator is not None:
+            self._row(self._button("Deal on the simulated table", "sm:deal:sim", self._deal_on_sim))
+        self._row(self._button("These are the cards", "sm:send", self._send_deal, enabled=done, role="primary"))
+
+    def _deal_display(self) -> None:
+        self.sel["at"] = None
+        self._draw_panel()
 
     def _send_deal(self) -> None:
-        self._send({"type": "deal", "city": dict(self.sel["city"]), "conspiracy": self.sel.get("conspiracy", ""),
+        self._send({"type": "deal", "city": self._deal_cards(), "conspiracy": self.sel.get("conspiracy", ""),
                     "display": list(self.sel["display"])})
+
+    def _choice_block(self, text: str, choices: list[QWidget], per_row: int) -> QWidget:
+        """Drawn choices under their words, ``per_row`` to a line (fewer when the panel is narrow): one
+        cell of the panel's grid."""
+        cell = QWidget()
+        lay = QGridLayout(cell)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.setSpacing(6)
+        lay.addWidget(label(text, "sm"), 0, 0, 1, per_row)
+        width = self.board.panel_width() - 12
+        per_row = max(1, min(per_row, len(choices), int(width // 170)))
+        cell_w = (width - 6 * (per_row - 1)) / per_row
+        height = max((c.height_for(int(cell_w), False) for c in choices if isinstance(c, PaintedChoice)), default=48)
+        for i, c in enumerate(choices):
+            if isinstance(c, PaintedChoice):
+                c.keep_height(height)
+            lay.addWidget(c, 1 + i // per_row, i % per_row)
+        for col in range(per_row):
+            lay.setColumnStretch(col, 1)
+        return cell
 
     # roll ------------------------------------------------------------------------------------------
     def _start_roll(self) -> None:
@@ -1027,12 +1126,6 @@ class SuddsTable(GameTable):
         deck = [moving if c == face else c for c in self.state.ff_deck]
         return [*deck, *([returned] if returned else [])]
 
-    def _face_label(self, card: str) -> str:
-        """A Flimflam card by its face: what tells apart the cards with one back."""
-        f = self.rules.ff(card)
-        return (f"{self.name(card)}: {'$1' if f.cost == 'cash' else '1 bullet'} for {reward_words(f.reward)}, "
-                f"tabs {f.tabs}" + (", a cat" if f.cat else ""))
-
     def _panel_investigate(self) -> None:
         path = self.sel.setdefault("path", [])
         snitches = self.sel.setdefault("snitches", [])
@@ -1063,29 +1156,39 @@ class SuddsTable(GameTable):
                 self.sel["face"] = faces[0]
             elif faces and self.simulator is not None and not self.sel.get("face"):
                 self.sel["face"] = self.simulator.flimflam_face(self.state, final)
+            where = self.rules.loc_name(final)
             if faces:
                 pos = self.rules.ff(faces[0]).cover
-                face = self._combo("sm:face", [(c, self._face_label(c)) for c in faces], self.sel.get("face"),
-                                   self._set_face, key=True)
-                read = None
-                if len(faces) > 1:
-                    question = f"{self.rules.loc_name(final)}: which Flimflam card is turned face up?"
-                    read = self._button("Camera\u2026", "sm:face:read",
-                                        lambda q=question, f=list(faces): self.shell.identify_card(q, f, self._set_face))
-                    read.keep_height(read.height_for(140, False))
-                    read.setToolTip(plain_tip("Show the card to the camera (or pick it from the cards)"))
-                widgets.append(self._labelled(
-                    f"{self.rules.loc_name(final)}'s card, turned up onto suspect {pos}:", face, read))
+                face = self.sel.get("face")
+                f = self.rules.ff(face) if face else None
+                choice = CardChoice("sm:face", self.name(face) if face else "Card turned up",
+                                    f"turned up at {where}, onto suspect {pos}",
+                                    style.kind_colour(1), self.rules.ff(faces[0]).back, chosen=bool(face))
+                question = f"{where}: which Flimflam card is turned face up?"
+                choice.clicked.connect(lambda _=False, q=question, f=list(faces):
+                                       self.shell.identify_card(q, f, self._set_face))
+                gives = (f"{self.name(face)}: {'$1' if f.cost == 'cash' else '1 bullet'} for "
+                         f"{reward_words(f.reward)}, tabs {f.tabs}" + (", a cat. " if f.cat else ". ")) if f else ""
+                choice.setToolTip(plain_tip(gives + "Touch it to show the card to the camera (or pick it from the "
+                                                    "cards)."))
+                widgets.append(choice)
             deck = self._deck_then(final)
             if deck and self.sel.get("draw") not in (None, "", *deck):
                 self.sel.pop("draw")
             if deck:
                 if self.simulator is not None and not self.sel.get("draw"):
                     self.sel["draw"] = self.simulator.rng.choice(sorted(deck))
-                widgets.append(self._labelled(
-                    f"The new card for {self.rules.loc_name(path[-1])} (by its back):",
-                    self._combo("sm:draw", [(c, self._ff_label(c)) for c in sorted(deck)], self.sel.get("draw"),
-                                self._set_draw, key=True)))
+                drawn = self.sel.get("draw")
+                choice = CardChoice("sm:draw", self._back_words(self._back_of(drawn)) if drawn else "New card",
+                                    f"new card face down at {where}" + (f", covers {self._back_of(drawn)[1]}"
+                                                                        if drawn else ""),
+                                    style.kind_colour(1), self._back_of(drawn)[0] if drawn else "?",
+                                    chosen=bool(drawn))
+                choice.clicked.connect(lambda _=False: self._open_draw())
+                widgets.append(choice)
+        if self.sel.get("page") == "draw" and path:
+            self._draw_page(path[-1])
+            return
         self._grid(widgets, 1)
         self._row(self._button("Clear", "sm:clear", self._clear_path, enabled=bool(path)))
         ready = bool(path) and (not self._deck_then(path[-1]) or bool(self.sel.get("draw"))) and (
@@ -1099,7 +1202,41 @@ class SuddsTable(GameTable):
 
     def _set_draw(self, card: str) -> None:
         self.sel["draw"] = card
+        self.sel.pop("page", None)
         self._draw_panel()
+
+    def _open_draw(self) -> None:
+        self.sel["page"] = "draw"
+        self._draw_panel()
+
+    def _draw_page(self, final: str) -> None:
+        """The new Flimflam card put face down at ``final``: which back it shows (the cards with one back
+        are alike until turned up)."""
+        clear_layout(self.panel_body)
+        self.panel_title.setText(f"{self.player}, the new Flimflam card face down at {self.rules.loc_name(final)}: "
+                                 f"which back does it show?")
+        drawn = self.sel.get("draw")
+        backs: dict[tuple[str, int], str] = {}
+        for c in sorted(self._deck_then(final), key=lambda c: natural_key(self.name(c))):
+            backs.setdefault(self._back_of(c), c)
+        widgets = []
+        for back, c in sorted(backs.items()):
+            choice = self._back_choice(f"sm:draw:{back[0]}-{back[1]}", back, "",
+                                       chosen=bool(drawn) and self._back_of(drawn) == back)
+            choice.clicked.connect(lambda _=False, c=c: self._set_draw(c))
+            widgets.append(choice)
+        self._grid(widgets, 4, least=280)
+        self._row(self._button("Back", "sm:draw:back", self._close_draw))
+
+    def _close_draw(self) -> None:
+        self.sel.pop("page", None)
+        self._draw_panel()
+
+    def _back_choice(self, name: str, back: tuple[str, int], more: str, *, legal: bool = True,
+                     chosen: bool = False) -> CardChoice:
+        """A Flimflam card by its back: its evidence (or 2 bullets) and the suspect it covers."""
+        return CardChoice(name, ("2 bullets" if back[0] == "bullets" else back[0].capitalize()) + f" \u2192 {back[1]}",
+                          more, style.kind_colour(1), back[0], legal=legal, chosen=chosen)
 
     def _toggle(self, key: str, value: Any) -> None:
         chosen = self.sel.setdefault(key, [])
@@ -1171,13 +1308,28 @@ class SuddsTable(GameTable):
                 if not refill[i]:
                     refill[i] = spare.pop()
         for i in range(need):
-            widgets.append(self._labelled(f"Turned up to refill the display ({i + 1})", self._combo(
-                f"sm:refill{i}", [(c, self.name(c)) for c in pool], refill[i],
-                lambda v, i=i: refill.__setitem__(i, v))))
+            card = refill[i]
+            choice = CardChoice(f"sm:refill{i}", self.name(card) if card else f"Refill card {i + 1}",
+                                (self._case_detail(card) if card else "touch to read it or pick it")
+                                + "; turned up to refill the display", style.kind_colour(2), "C", chosen=bool(card))
+            choice.clicked.connect(lambda _=False, i=i: self._read_refill(i))
+            widgets.append(choice)
         self._grid(widgets, 3)
         self._row(self._button("Clear", "sm:clear", self._clear_picks, enabled=bool(picks)))
         self._row(self._button("Take them", "sm:send", self._send_cases, enabled=bool(picks),
                                                   role="primary"))
+
+    def _read_refill(self, i: int) -> None:
+        """The Case card turned up from the deck to refill the display: read by the camera or picked."""
+        refill = self.sel["refill"]
+        pool = sorted((c for c in self.rules.case_pool(self.state) if c not in refill or c == refill[i]),
+                      key=lambda c: natural_key(self.name(c)))
+        self.shell.identify_card(f"{self.player}, the Case card turned up to refill the display: which is it?", pool,
+                                 lambda card, i=i: self._set_refill(i, card))
+
+    def _set_refill(self, i: int, card: str) -> None:
+        self.sel["refill"][i] = card
+        self._draw_panel()
 
     def _panel_take_case(self) -> None:
         self._panel_take_cases(one=True)
@@ -1245,29 +1397,58 @@ class SuddsTable(GameTable):
                               private=True, heading=heading, choices={"stoolie": stoolies})
 
     # Close Cases --------------------------------------------------------------------------------------
+    def _case_choice(self, name: str, card: str, slot: Callable[[], None], *, chosen: bool = False,
+                     where: str = "") -> CardChoice:
+        """A Case card drawn as a choice: its name, what it needs and gives (and where it is)."""
+        choice = CardChoice(name, self.name(card), self._case_detail(card) + (f" ({where})" if where else ""),
+                            style.kind_colour(2), "C", chosen=chosen)
+        choice.clicked.connect(lambda _=False: slot())
+        return choice
+
+    def _close_candidates(self) -> list[str]:
+        """The Case cards the player may play: those shown from the display, then (holding cards drawn from
+        the deck) every card of the deck in play they could pay for now, in natural order."""
+        b = self.state.boards[self.player]
+        known = sorted(b.hand_known, key=lambda c: natural_key(self.name(c)))
+        if not b.hand_unknown:
+            return known
+        pool = [c for c in self.rules.case_pool(self.state) if self._payments(self.rules.case(c).cost, b.evidence)]
+        return known + sorted((c for c in pool if c not in known), key=lambda c: natural_key(self.name(c)))
+
     def _panel_close_case(self) -> None:
         b = self.state.boards[self.player]
-        self.panel_title.setText(f"{self.player}, close a case: which Case card do you play, and how do you pay?")
-        known = [(c, f"{self.name(c)} (taken from the display)") for c in b.hand_known]
-        pool = [(c, self.name(c)) for c in sorted(self.rules.case_pool(self.state),
-                                                  key=lambda c: natural_key(self.name(c)))] if b.hand_unknown else []
         card = self.sel.get("card")
-        widgets: list[QWidget] = [self._labelled("The Case card you play", self._combo(
-            "sm:close:card", known + pool, card, self._close_card))]
-        if card:
-            c = self.rules.case(card)
-            q = self.rules.card_question(card)
-            self.panel_note.setText(f"{self.name(card)} needs {', '.join(c.cost)}; pays {points(c.points)}"
-                                    + (f" and ${c.cash}" if c.cash else "") + f"; tabs {c.tabs}."
-                                    + (" (Not checked against your box yet: 'Check this card'.)" if q else ""))
-            if q:
-                widgets.append(self._button("Check this card", "sm:close:check", lambda: self.open_box_form(q.key)))
-            for i, pay in enumerate(self._payments(c.cost, b.evidence)):
-                widgets.append(self._button("Pay " + ", ".join(pay), f"sm:pay:{i}", lambda pay=pay: self._send(
-                    {"type": "close_case", "card": card, "pay": list(pay)})))
-            if len(widgets) == 1 or (q and len(widgets) == 2):
-                widgets.append(label("You do not have the evidence this case needs.", "sm"))
-        self._grid(widgets, 3)
+        if not card:
+            self.panel_title.setText(f"{self.player}, close a case: which Case card from your hand do you play?")
+            widgets: list[QWidget] = [
+                self._case_choice(f"sm:close:{short(c)}", c, lambda c=c: self._close_card(c),
+                                  where="taken from the display" if c in b.hand_known else "")
+                for c in self._close_candidates()]
+            if b.hand_unknown:
+                self.panel_note.setText("The cards you drew from the deck are not shown to the others: of those, "
+                                        "only the cards you have the evidence for are here.")
+            if not widgets:
+                widgets.append(label("You do not have the evidence any of your cases needs.", "sm"))
+            self._grid(widgets, 2, least=260)
+            return
+        c = self.rules.case(card)
+        q = self.rules.card_question(card)
+        self.panel_title.setText(f"{self.player}, close {self.name(card)}: how do you pay?")
+        self.panel_note.setText("Not checked against your box yet: 'Check this card'." if q else "")
+        widgets = [self._case_choice(f"sm:close:{short(card)}", card, self._other_case, chosen=True)]
+        if q:
+            widgets.append(self._button("Check this card", "sm:close:check", lambda: self.open_box_form(q.key)))
+        for i, pay in enumerate(self._payments(c.cost, b.evidence)):
+            widgets.append(self._button("Pay " + ", ".join(pay), f"sm:pay:{i}", lambda pay=pay: self._send(
+                {"type": "close_case", "card": card, "pay": list(pay)})))
+        if len(widgets) == 1 or (q and len(widgets) == 2):
+            widgets.append(label("You do not have the evidence this case needs.", "sm"))
+        self._grid(widgets, 2, least=260)
+        self._row(self._button("Another card", "sm:close:other", self._other_case))
+
+    def _other_case(self) -> None:
+        self.sel.pop("card", None)
+        self._draw_panel()
 
     def _close_card(self, card: str) -> None:
         self.sel["card"] = card
@@ -1353,7 +1534,7 @@ class SuddsTable(GameTable):
         b = self.state.boards[self.player]
         over = self.rules.over_limits(self.state, self.player)
         above = self.sel.setdefault("above", [])
-        hand = self.sel.setdefault("hand", [""] * over.get("hand", 0))
+        hand = self.sel.setdefault("hand", [])
         ev = self.sel.setdefault("evidence", Counter())
         self.panel_title.setText(f"{self.player}, put back the extras: " + ", ".join(
             f"{n} {'card' if k in ('above', 'hand') else k}{'s' if n != 1 else ''}"
@@ -1365,13 +1546,14 @@ class SuddsTable(GameTable):
                 widgets.append(self._button(self.name(c), f"sm:back:{short(c)}", lambda c=c: self._toggle("above", c),
                                             checked=c in above))
         if "hand" in over:
-            items = [(c, self.name(c)) for c in b.hand_known]
+            cards = sorted(b.hand_known, key=lambda c: natural_key(self.name(c)))
             if b.hand_unknown:
-                items += [(c, self.name(c)) for c in sorted(self.rules.case_pool(self.state),
-                                                            key=lambda c: natural_key(self.name(c)))]
-            for i in range(over["hand"]):
-                widgets.append(self._labelled(f"Case card put back ({i + 1})", self._combo(
-                    f"sm:back:hand{i}", items, hand[i], lambda v, i=i: hand.__setitem__(i, v))))
+                cards += sorted((c for c in self.rules.case_pool(self.state) if c not in cards),
+                                key=lambda c: natural_key(self.name(c)))
+            for c in cards:
+                widgets.append(self._case_choice(f"sm:back:hand:{short(c)}", c, lambda c=c: self._toggle_hand(c),
+                                                 chosen=c in hand,
+                                                 where="taken from the display" if c in b.hand_known else ""))
         if "evidence" in over:
             for e in EVIDENCE:
                 if b.evidence[e]:
@@ -1382,8 +1564,18 @@ class SuddsTable(GameTable):
             widgets.append(self._button("Start the evidence again", "sm:back:clear", self._clear_evidence))
         self._grid(widgets, 4)
         self._row(self._button("Put them back", "sm:send", lambda: self._send(
-            {"type": "discard", "above": list(above), "hand": [c for c in hand if c], "bullets": over.get("bullets", 0),
+            {"type": "discard", "above": list(above), "hand": list(hand), "bullets": over.get("bullets", 0),
              "evidence": {k: n for k, n in ev.items() if n}}), role="primary"))
+
+    def _toggle_hand(self, card: str) -> None:
+        """A Case card put back from the hand: chosen, or (chosen already) not; at most the extras."""
+        hand = self.sel["hand"]
+        if card in hand:
+            hand.remove(card)
+        else:
+            hand.append(card)
+            del hand[:max(len(hand) - self.rules.over_limits(self.state, self.player).get("hand", 0), 0)]
+        self._draw_panel()
 
     def _more_evidence(self, e: str) -> None:
         self.sel["evidence"][e] += 1
@@ -1396,18 +1588,44 @@ class SuddsTable(GameTable):
     # End of Game ------------------------------------------------------------------------------------------
     def _start_reveal(self) -> None:
         self.sel = {"cards": [""] * 4}
-        if self.simulator is not None:
-            self.sel["cards"] = [self.simulator.card_at(self.state, f"conspiracy/{i}") for i in (1, 2, 3, 4)]
+
+    def _reveal_on_sim(self) -> None:
+        self.sel["cards"] = [self.simulator.card_at(self.state, f"conspiracy/{i}") for i in (1, 2, 3, 4)]
+        self._draw_panel()
+
+    def _click_reveal(self, place: str) -> None:
+        if place.startswith("conspiracy/"):
+            self._read_suspect(int(place.split("/")[1]) - 1)
+
+    def _read_suspect(self, i: int) -> None:
+        """The suspect turned up at position ``i + 1``: read by the camera or picked from the list."""
+        cards = self.sel["cards"]
+        suspects = sorted((c.id for c in self.rules.deck.of_kind("suspect")
+                           if self.rules.role[c.id] != "stoolie" and (c.id not in cards or c.id == cards[i])),
+                          key=lambda c: natural_key(self.name(c)))
+        self.shell.identify_card(f"{self.player}, suspect {i + 1} of the Conspiracy, turned up: which is it?",
+                                 suspects, lambda card, i=i: self._set_suspect(i, card))
+
+    def _set_suspect(self, i: int, card: str) -> None:
+        self.sel["cards"][i] = card
+        self._draw_panel()
 
     def _panel_reveal(self) -> None:
-        self.panel_title.setText(f"{self.player}, turn up the 4 suspects of the Conspiracy for everyone.")
-        suspects = [(c.id, c.name) for c in self.rules.deck.of_kind("suspect") if self.rules.role[c.id] != "stoolie"]
+        self.panel_title.setText(f"{self.player}, turn up the 4 suspects of the Conspiracy for everyone: touch "
+                                 f"each one to read it or pick it.")
         cards = self.sel["cards"]
-        self._grid([self._labelled(f"Suspect {i + 1}", self._combo(f"sm:reveal{i + 1}", suspects, cards[i],
-                                                                   lambda v, i=i: cards.__setitem__(i, v)))
-                    for i in range(4)], 4, least=240)
+        widgets = []
+        for i, card in enumerate(cards):
+            choice = CardChoice(f"sm:reveal{i + 1}", self.name(card) if card else f"Suspect {i + 1}",
+                                f"suspect {i + 1} of the Conspiracy" if card else "touch to read it or pick it",
+                                SUSPECT_COLOUR, "S", chosen=bool(card))
+            choice.clicked.connect(lambda _=False, i=i: self._read_suspect(i))
+            widgets.append(choice)
+        self._grid(widgets, 2, least=250)
+        if self.simulator is not None:
+            self._row(self._button("Turn them up on the simulated table", "sm:reveal:sim", self._reveal_on_sim))
         self._row(self._button("These are the suspects", "sm:send", lambda: self._send(
-            {"type": "reveal", "cards": list(cards)}), role="primary"))
+            {"type": "reveal", "cards": list(cards)}), enabled=all(cards), role="primary"))
 
     # learn your box ------------------------------------------------------------------------------------------
     def _needed(self) -> list:
@@ -1415,8 +1633,9 @@ class SuddsTable(GameTable):
 
     def _refresh_box_button(self) -> None:
         n = len(self._needed())
-        self.box_button.set_lines([f"Check your box ({n})"])
-        self.box_button.setToolTip(plain_tip(f"{n} printed values of your box are not checked yet"))
+        self.box_button.set_lines([f"Check {n} box value{'s' if n != 1 else ''}"])
+        self.box_button.setToolTip(plain_tip(f"{n} printed value{'s' if n != 1 else ''} of your box "
+                                             f"{'are' if n != 1 else 'is'} not checked yet"))
         self.box_button.setProperty("role", "primary" if n else None)
 
     def open_box_form(self, key: str | None = None) -> None:

@@ -59,7 +59,8 @@ def prompt(rules: "SuddsRules", state: SuddsState) -> Prompt:
     if state.phase == LIMIT:
         over = rules.over_limits(state, p)
         return Prompt(p, f"{p}, put back the extras: " + ", ".join(f"{n} {k}" for k, n in over.items()) + ".",
-                      (Option("discard", "Put back", {"above": tuple(b.above), **over}),))
+                      (Option("discard", "Put back", {"above": tuple(b.above),
+                                                      **{k: (n,) for k, n in over.items() if k != "above"}}),))
     if state.phase == AFTER:
         opts = []
         if b.hand:
