@@ -28,6 +28,10 @@ Parts:
      Kalibr aprilgrid tags scored apart, standard tags also per tag-side band.
   6. Search budget (issue 21): sheets of hundreds of small tags in a 640x360 frame, read as a
      still with three still budgets, and on video frame by frame.
+  7. Corrected bits (issue 30): printed squares 1 or 2 cells off a registered code, squares of
+     random cells and noise frames; every read there is a phantom. Ours' reads with corrected bits
+     are also scored apart in parts 1b, 4 and 5, and "pupil d1 +corrected" is pupil at decimation 1
+     with its corrected reads counted in (the reference library's full count).
 
 Times are CPU time of the reading thread (time.thread_time: what the frame costs one core;
 the same as wall-clock time on a free core). The machine this runs on is shared, and

@@ -3,11 +3,13 @@
 Safety policy (a misread is worse than a missed read, see docs/vision.md):
 
 * AprilTag 36h11 (minimum Hamming distance 11) and, for cards beyond its 587 ids,
-  tagStandard41h12 (distance 12); exact codewords only (no corrected bit, by any decoder).
+  tagStandard41h12 (distance 12). Exact codewords only, but for the library's reads of 36h11
+  tags of registered cards: up to 2 corrected bits, each a cell the picture is in doubt about
+  (docs/vision.md, "Corrected bits": a wrong id still needs 9 or more cells misread).
 * Tags are read by our own bit sampler on OpenCV's candidate quads (black ring, white quiet
   zone, all 36 bits, decision-margin floor) and by the reference AprilTag library
-  (`vision.apriltag_lib`: hamming 0, its decision-margin floor, and, from 40 px up, our
-  sampler must read the same 36 bits on the library's outline).
+  (`vision.apriltag_lib`: hamming 0 or corrected as above, its decision-margin floor, and,
+  from 40 px up, our sampler must read the same 36 bits on the library's outline).
 * QR payloads must pass `vision.payload.decode_payload` (version, checksum).
 * Only ids in the registry become cards; the tracker (`vision.tracker`) then asks for
   agreement over several frames.
@@ -83,7 +85,8 @@ class DetectorConfig:
          resolution (`crop_decimate`), at most `crop_budget` of the frame's area per video frame
          (`still_budget` on a still), in overlapping tiles when a region is bigger than that; a
          steep candidate of 40 px or more still unread then gets a tight look of its own.
-    A library read must be an exact codeword (hamming 0) with a decision margin of at least
+    A library read must be an exact codeword (hamming 0), or a registered card's 36h11 code with
+    corrected bits as `lib_max_corrected` says, with a decision margin of at least
     `lib_margin_floor`; our sampler's reads keep their own checks (`margin_floor`).
 
     threshold_windows / threshold_constant: OpenCV's adaptive threshold for step 1 (the
@@ -107,13 +110,14 @@ class DetectorConfig:
     downscale / aruco3: measured variants of step 1 (both lose small tags; kept for the benchmark).
     margin_floor: minimum decision margin (0..1) of a tag read by our sampler.
     max_hamming: data bits our sampler allows to differ from the codeword (0: exact).
-    lib_max_corrected: data bits the library may correct in a 36h11 tag (0: exact reads only). A
-        corrected read counts only when its id is a registered card's and its decision margin clears
-        `lib_margin_floor`; from `SECOND_OPINION_PX` up our sampler must read every cell but those
-        against the codeword clearly, and those (no more than the library corrected) in doubt, within
+    lib_max_corrected: data bits the library may correct in a 36h11 tag of `SECOND_OPINION_PX` and
+        more (0: exact reads only); under it `lib_blind_corrected`. A corrected read counts only when
+        its id is a registered card's and its decision margin clears `lib_margin_floor`; from
+        `lib_check_corrected_px` up our sampler must read every cell but those against the codeword
+        clearly (margin floor), and those (no more than the library corrected) in doubt, within
         `lib_corrected_doubt` of half the contrast from the threshold (a smudge, glare, blur; a
-        clearly printed other cell is what a pattern that is no tag shows); under it, where our
-        sampler cannot check a read, at most `lib_blind_corrected` bits (docs/vision.md, "Corrected bits").
+        clearly printed other cell is what a pattern that is no tag shows); under it our sampler
+        cannot check a read (docs/vision.md, "Corrected bits").
     """
 
     threshold_windows: tuple[int, ...] = (9,)
@@ -137,7 +141,7 @@ class DetectorConfig:
     # Bits the AprilTag library may correct in a 36h11 read, accepted only for a registered id with
     # a clear second opinion from our sampler where it can give one (docs/vision.md, "Corrected bits").
     lib_max_corrected: int = 2
-    lib_blind_corrected: int = 1  # ... and under SECOND_OPINION_PX, where our sampler cannot check the read
+    lib_blind_corrected: int = 1  # ... and under SECOND_OPINION_PX
     lib_check_corrected_px: float = 20.0  # from this side up our sampler checks a corrected read
     lib_corrected_doubt: float = 0.5  # a cell read against a corrected codeword must be this close to the threshold (of half the contrast)
     min_perimeter_rate: float = 0.025  # of the larger frame side: tags >= ~8 px at 1280 wide (0.04 lost 15 px tags seen at an angle)
@@ -304,7 +308,8 @@ class AprilTagReader:
     dictionary: its identification costs ~3 us per codeword and candidate), and every candidate
     is read by our sampler: exact codeword among all 4x587 rotated 36h11 codewords, black ring,
     white quiet zone, decision margin.
-    Steps 2-3: the AprilTag C library (vision.apriltag_lib) on the whole frame, decimated, and
+    Steps 2-3: the AprilTag C library (vision.apriltag_lib; registered cards' 36h11 codes with up
+    to 2 corrected bits, DetectorConfig.lib_max_corrected) on the whole frame, decimated, and
     at full resolution around candidates step 1 could not read and where tags were recently
     seen. Tag numbers: `vision.registry.tag_number(family, code)`.
     """
@@ -329,7 +334,7 @@ class AprilTagReader:
         if config.use_library:
             try:
                 # Each family costs a decode per quad (41h12's reversed border also doubles the quad search),
-                # so the library looks for the families the registry uses (always 36h11). No corrected bits.
+                # so the library looks for the families the registry uses (always 36h11).
                 # 36h11 with up to `lib_max_corrected` corrected bits (accepted for registered ids only, see
                 # _keep_library); the library's lookup table for 2 bits costs ~20 ms to build, 3 bits 0.65 s.
                 families = {name: (config.lib_max_corrected if name == "tag36h11" else 0)
@@ -447,7 +452,8 @@ class AprilTagReader:
         return doubtful + self._keep_library(found, gray, self._lib_full.detect(gray))
 
     def _keep_library(self, found: list[Found], gray: np.ndarray, tags: list[LibTag]) -> list[np.ndarray]:
-        """Library reads: exact codeword, decision margin floor, and a second opinion where ours can give one.
+        """Library reads: exact codeword (or corrected bits, see DetectorConfig.lib_max_corrected),
+        decision margin floor, and a second opinion where ours can give one.
 
         Returns the outlines of reads our sampler did not confirm (worth a look at full resolution).
         """
