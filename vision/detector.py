@@ -610,8 +610,8 @@ class AprilTagReader:
         squeezes the cells to a few pixels. A tag facing the camera is never sharpened (a
         washed-out tag stays below the margin floor). Real tags of 40 px and more in
         ../shared/vision-dev: every one agrees. A read the library corrected (`corrected` bits)
-        agrees when our sampler reads every cell clearly and differs from the codeword in at most
-        as many cells.
+        agrees when our sampler reads at most as many cells against the codeword, each of them in
+        doubt (`lib_corrected_doubt`), and every other cell clearly.
         """
         quad = np.asarray(corners, np.float32).reshape(1, 4, 2)
         cells = sample_cells(gray, quad)[0]
