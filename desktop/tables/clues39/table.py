@@ -28,6 +28,7 @@ from .library import LibraryEditor
 from .tags import sync_tags
 
 SPOTS = ("1", "2", "3", "4")
+NO_COLOUR = "#C9C4B8"        # the band and symbol of a card printed without a colour (Money, Prestige...)
 CURRENT_STRETCH = 3         # the player whose turn it is gets a taller row than the others (2)
 
 
@@ -232,7 +233,10 @@ class CluesTable(GameTable):
         index = list(types).index(type_id) if type_id in types else 0
         kind_name = types.get(type_id, "Card")
         colour = self._colour_of(top)
-        band = named_colour(colour, style.kind_colour(index))
+        # One card, one colour: its band and its symbol are the colour printed on it, said in words
+        # too ("Yellow Location"); a card without one (Money, Prestige, a Replicator) is neutral
+        # grey, never one of the colours a card can have.
+        band = named_colour(colour, NO_COLOUR)
         type_words = f"{colour.capitalize()} {kind_name}" if colour else kind_name
         if "/mission/" in place:
             named = [c for c in cards if c.card]
@@ -250,12 +254,13 @@ class CluesTable(GameTable):
             base_colour = self._colour_of(base)
             # The stack: the cards under the top one show their edges in their colours.
             layers = tuple(named_colour(self._colour_of(c), "#CCCCCC") for c in cards[:-1])
+            base_band = named_colour(base_colour, band)
             look = CardLook(caption=caption, kind=f"{base_colour.capitalize()} mission" if base_colour else "Mission",
-                            symbol=style.kind_symbol(index), colour=style.kind_colour(index),
+                            symbol=style.kind_symbol(index), colour=base_band,
                             name=base.name or where, face_up=True,
                             notes=tuple(x for x in ((agent.name if agent and location else ""),
                                                     f"{len(cards)} cards", ", ".join(status)) if x),
-                            layers=layers, band=named_colour(base_colour, band), badge=f"{points} pts")
+                            layers=layers, band=base_band, badge=f"{points} pts")
             return look, full
         count = f"{len(cards)} card{'s' if len(cards) != 1 else ''}"
         if top.name is None:
@@ -266,7 +271,7 @@ class CluesTable(GameTable):
         notes = (f"+{under} under it",) if under and "/table/" in place else ("two-sided", count) if "/deck/" in place \
             else ()
         look = CardLook(caption=caption, kind=type_words, symbol=style.kind_symbol(index),
-                        colour=style.kind_colour(index), name=top.name, face_up=True, notes=notes, band=band)
+                        colour=band, name=top.name, face_up=True, notes=notes, band=band)
         return look, [top.name, type_words, where, *notes]
 
     def setup_widget(self) -> QWidget:

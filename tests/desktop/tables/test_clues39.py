@@ -1199,3 +1199,40 @@ def test_the_library_form_asks_only_what_the_type_has(table, gumshoe_home):
     assert not t.visible("library:error")
     kind.setCurrentIndex(kind.findData("agent"))                  # the colour picked before comes back
     assert colour.isEnabled() and colour.currentData() == "blue"
+
+
+def test_every_demo_card_is_one_colour_band_symbol_and_words(game):
+    """A card's band and its symbol are the colour printed on it, said in words too: a yellow
+    Location has a yellow band and a yellow symbol and reads "Yellow Location" (Components: the
+    colours are what missions match on). A card printed without a colour (Money, Prestige, a
+    Replicator) is drawn in no card colour at all. Every card of the demo deck, on a table spot
+    and as a mission's Location."""
+    from desktop.drawn.palette import NAMED_COLOURS, named_colour
+    from engine.session import CardView
+
+    table = game.window.table.table
+    deck = table.controller.deck
+    seen = set()
+    for card_id, c in deck.cards.items():
+        colour = c.attrs.get("colour")
+        look, words = table._look("Ann/table/1", [CardView("Ann/table/1", None, True, card_id, c.name)])
+        assert look.band == look.colour, (c.name, look.band, look.colour)       # band and symbol
+        if colour:
+            assert look.band == named_colour(colour), (c.name, colour, look.band)
+            assert look.kind.startswith(colour.capitalize() + " "), (c.name, look.kind)
+            assert colour.capitalize() in " ".join(words)
+        else:
+            assert look.band not in NAMED_COLOURS.values(), (c.name, look.band)
+            assert not any(word.capitalize() in look.kind.split() for word in NAMED_COLOURS), look.kind
+        seen.add((c.attrs.get("type"), colour))
+    assert {("location", "yellow"), ("agent", "green"), ("money", None)} <= seen
+    # A mission is drawn in its Location's colour: band and symbol alike.
+    agent = next(i for i, c in deck.cards.items() if c.attrs.get("type") == "agent" and c.attrs.get("colour") == "red")
+    for card_id, c in deck.cards.items():
+        if c.attrs.get("type") != "location":
+            continue
+        stack = [CardView("Ann/mission/1", None, True, agent, deck.card(agent).name),
+                 CardView("Ann/mission/1", None, True, card_id, c.name)]
+        look, _ = table._look("Ann/mission/1", stack)
+        assert look.band == look.colour == named_colour(c.attrs["colour"]), (c.name, look.band, look.colour)
+        assert look.kind == f"{c.attrs['colour'].capitalize()} mission"
