@@ -18,6 +18,11 @@ from engine.games import GameInfo
 from .widgets import button, label, sentence
 
 
+#: the dialog's own edge and paper (``howto:frame``)
+FRAME_STYLE = ("QFrame#howto\\:frame { background: #FFFDF5; border: 4px solid #1F1F1F; border-radius: 10px; }"
+               " QFrame#howto\\:frame QLabel { border: none; background: transparent; }")
+
+
 def now_lines(info: GameInfo, prompt: Prompt) -> list[tuple[str, str]]:
     """(heading, words) for each step offered now, in the prompt's order, each action once.
 
@@ -46,7 +51,16 @@ class HowToPlay(QDialog):
         super().__init__(parent)
         self.setObjectName("howto:dialog")
         self.setWindowTitle(f"How to play: {info.title}")
-        outer = QVBoxLayout(self)
+        # Framed in its own border and paper: without a window manager's frame (or on a table the
+        # same colour) the rules would otherwise run into the table under them.
+        frame = QFrame(self)
+        frame.setObjectName("howto:frame")
+        frame.setStyleSheet(FRAME_STYLE)
+        edge = QVBoxLayout(self)
+        edge.setContentsMargins(0, 0, 0, 0)
+        edge.addWidget(frame)
+        outer = QVBoxLayout(frame)
+        outer.setContentsMargins(18, 14, 18, 14)
         scroll = QScrollArea()
         scroll.setObjectName("howto:scroll")
         scroll.setWidgetResizable(True)

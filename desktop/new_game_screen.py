@@ -98,9 +98,10 @@ class NewGameScreen(QWidget):
         self.assist.setCurrentIndex(1)
         form2.addRow("Journal help:", self.assist)
         # Off by default: the laptop flow stays as it is for families without phones.
-        self.phones = QCheckBox("Each player's phone as their private screen (they scan a code)")
+        self.phones = QCheckBox("Phones: each player's phone is their private screen (they scan a code)")
         self.phones.setObjectName("new:phones")
-        form2.addRow("Phones:", self.phones)
+        # Across the whole form: a game's own long row labels must not squeeze its words out of sight.
+        form2.addRow(self.phones)
         outer.addLayout(form2)
         self.choices_place = QVBoxLayout()
         self.choices_place.setContentsMargins(0, 0, 0, 0)

@@ -738,7 +738,7 @@ class CarmenRules(Rules):
             tok = state.table.top(CENTER[kind])
             center[kind] = None if tok is None else state.knowledge[player].card_at(tok)
         parts = [f"{self.kind_name[k]}: {self.deck.name_of(c) if c else 'unknown'}" for k, c in center.items()]
-        reason = "Only cards you saw go into your knowledge of the center."
+        reason = "A center card is named here once you have seen it."
         if center[LOOT] and center[LOCATION]:
             matches = self.deck.card(center[LOOT]).pair == center[LOCATION]
             reason = ("The center Loot and Location match: find Carmen for the final warrant."

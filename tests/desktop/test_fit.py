@@ -278,3 +278,17 @@ def test_a_name_too_long_for_its_journal_button_is_shortened_and_kept_whole_for_
     [drawn] = journal.drawn_texts()
     assert drawn.text.endswith("\u2026") and name.startswith(drawn.text[:-1]) and drawn.fits and drawn.px >= 15
     assert journal.accessibleName() == name
+
+
+@pytest.mark.parametrize("size", SCREENS)
+def test_every_games_new_game_form_fits_with_its_most_players(table, size):
+    """Each game's own part of the form (long labels such as "Question colour (the youngest agent
+    chooses):") must not squeeze the shared rows' words out of sight (the phones box was cut)."""
+    from engine.games import game_info
+
+    t = table
+    t.window.resize(*size)
+    for game in _installed():
+        t.window.show_new_game(game, demo=False)
+        t.find("new:count").setValue(max(game_info(game).players))
+        fits(t, size, f"new game ({game})")
