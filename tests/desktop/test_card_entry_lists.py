@@ -281,11 +281,33 @@ def test_a_table_card_read_once_is_never_asked_for_again(table):
     t.click("choose:Ann/hand")
     t.click("slot:Ann/table/1")
     assert t.visible("choose:agent") and not t.visible("choose:location")
-    assert "Example Lighthouse, already face up" in " ".join(visible_texts(t.window))
+    assert "Demo Lighthouse, already face up" in " ".join(visible_texts(t.window))
     t.choose("agent", card("Ann", 1))
     click_in_sight(t.find("entry:submit"))
-    assert "Ann sent Example Agent Rook to Example Lighthouse (mission 1)." in t.log()
+    assert "Ann sent Demo Agent Rook to Demo Lighthouse (mission 1)." in t.log()
     t.click("action:add")
     t.click("slot:Ann/table/4")
     assert t.window.stack.currentWidget() is t.window.table          # sent at once: nothing to read
     assert any(line.startswith("Ann added Example") for line in t.log())
+
+
+def test_the_sudds_deal_shows_the_simulated_table_s_cards_to_its_camera(table):
+    """Demo, Sudds & Malone's deal: touching the Conspiracy or a display card offers "Show it to the
+    simulated camera", which reads the card the simulated table dealt there; the deal panel then names
+    it, and "Deal on the simulated table" agrees with what the camera was shown."""
+    from tests.desktop.tables.test_sudds_malone import press
+    t = table
+    window = t.window
+    c = open_demo_table(window, t.qtbot, "sudds-malone", ["Ann", "Bob"]).window.controller
+    held = camera_shows_at_once(window)
+    press(t, "action:deal")
+    sim = window.table.table.sel["sim"]
+    press(t, "sm:deal:display0")
+    t.click("entry:camera")
+    assert held[-1] == [sim["display"][0]]          # read: the table's panel is back at once
+    assert window.table.table.sel["display"][0] == sim["display"][0]
+    t.click("slot:conspiracy/1")
+    t.click("entry:camera")
+    assert held[-1] == [sim["conspiracy"]]
+    assert window.table.table.sel["conspiracy"] == sim["conspiracy"]
+    assert c.deck.name_of(sim["conspiracy"]) in " ".join(visible_texts(window))

@@ -167,10 +167,10 @@ def test_copies_are_one_card_for_the_rules():
     assert deck.copies(session.rules.bonnie) == (session.rules.bonnie,)
     from engine.games import rules_for
     library = rules_for("39-clues").deck            # the family's collection: every copy alike
-    badger = [c.id for c in library.cards.values() if c.name == "Example Agent Badger"]
+    badger = [c.id for c in library.cards.values() if c.name == "Demo Agent Badger"]
     assert len(badger) > 1 and library.copies(badger[0]) == tuple(badger)
     game = Session.new("39-clues", ["Ann", "Bob"]).rules.deck
-    badger = [c for c in game.cards.values() if c.name == "Example Agent Badger"]
+    badger = [c for c in game.cards.values() if c.name == "Demo Agent Badger"]
     assert {c.attrs["owner"] for c in badger} == {"Ann", "Bob"}      # each player plays only their own
     assert all(game.copies(c.id) == (c.id,) for c in badger)
 

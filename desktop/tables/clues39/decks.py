@@ -48,7 +48,7 @@ class DeckChoices(NewGameChoices):
         if self.broken or (self.library is not None and self.library.entries):
             self.source.addItem("Our cards, each copy to its owner", OWNERS)
             self.source.addItem("Our cards, each player picks theirs", PICK)
-        self.source.addItem("The example collection (made-up cards, to try the app)", EXAMPLE)
+        self.source.addItem("The demo deck (made-up cards, to try the app)", EXAMPLE)
         self.source.currentIndexChanged.connect(self._update)
         row.addWidget(self.source, 1)
         layout.addLayout(row)
@@ -86,7 +86,7 @@ class DeckChoices(NewGameChoices):
             self.summary.setText("")
         elif self.broken and self.mode() != EXAMPLE:
             self._problem = (f"Your card library file cannot be used: {self.broken} Fix it on the library screen, "
-                             f"or play with the example collection.")
+                             f"or play with the demo deck.")
         else:
             try:
                 self._check = self._build(names)

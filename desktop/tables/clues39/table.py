@@ -189,7 +189,7 @@ class CluesTable(GameTable):
 
     def _refused(self, place: str) -> None:
         """A card that does not glow was clicked: a face-up card everyone knows is refused in the
-        engine's own words ("Example Secret 2 is blue: this mission's Location is red..."); any other
+        engine's own words ("Demo Secret 2 is blue: this mission's Location is red..."); any other
         click is the shell's to answer."""
         reading = self._reading()
         card = self.controller.face_up_card(place) if reading is not None and place in self.slots else None

@@ -431,7 +431,7 @@ class CluesRules(Rules):
         return f"{name} cards" if kind in (MONEY, PRESTIGE) else f"{name}s"
 
     def words(self, state: CluesState, card: str) -> str:
-        """'Example Agent Rook (red Agent, no. 1)'."""
+        """'Demo Agent Rook (red Agent, no. 1)'."""
         a = self.info(state, card)
         colour = f"{self.colour_name(a['colour']).lower()} " if a["colour"] else ""
         pts = f", {a['points']} point{'s' if a['points'] != 1 else ''}" if a["points"] else ""

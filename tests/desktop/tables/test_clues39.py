@@ -73,7 +73,7 @@ def test_a_game_by_clicks_setup_mission_retrieve_and_a_blocked_steal(game):
         read(t, f"Bob/table/{spot}", number, "Bob")
     assert t.text("turn") == "Ann's turn"
     assert t.prompt == "Ann, deal four cards or play."
-    assert tile(t, "Ann/table/1") == "Example Lighthouse Table 1"
+    assert tile(t, "Ann/table/1") == "Demo Lighthouse Table 1"
 
     # Ann sends her red Agent (from her hand) to the Lighthouse on her Table 1.
     t.click("action:mission")
@@ -82,7 +82,7 @@ def test_a_game_by_clicks_setup_mission_retrieve_and_a_blocked_steal(game):
     t.choose("agent", card("Ann", 1))
     assert not t.visible("choose:location")        # the Lighthouse lies face up, read: never asked again
     t.click("entry:submit")
-    assert "Ann sent Example Agent Rook to Example Lighthouse (mission 1)." in t.log()
+    assert "Ann sent Demo Agent Rook to Demo Lighthouse (mission 1)." in t.log()
     assert t.visible("slot:Ann/mission/1")
     # A blue Secret does not go on a red Location: it does not glow; clicked, it is refused in words
     # and nothing changes. (Table cards lie face up and were read: played from there, they are not
@@ -133,7 +133,7 @@ def test_a_game_by_clicks_setup_mission_retrieve_and_a_blocked_steal(game):
     t.click("choose:Bob/hand")
     t.choose("card", card("Bob", 40))
     t.click("entry:submit")
-    assert any("Bob blocked the steal with Example Prestige 2" in line for line in t.log())
+    assert any("Bob blocked the steal with Demo Prestige 2" in line for line in t.log())
     assert mission_words(t, "Bob/mission/1").endswith("2 cards, 0 points, retrievable")     # on Bob's next turn
     assert t.session.state.scores == {"Ann": 2, "Bob": 0}
     assert t.prompt == "Ann, play another card or end your turn."
@@ -182,11 +182,11 @@ def test_every_screen_fits_a_laptop_with_missions_on_the_table(table, players, s
     assert t.visible("slot:Ann/mission/3")
     fits(t, size, "three missions on the table", vertical=vertical)
     mission = t.find("slot:Ann/mission/1")
-    assert "Example Agent Rook at Example Lighthouse" in mission.accessibleName()
-    assert "Example Agent Rook at Example Lighthouse" in mission.toolTip()
+    assert "Demo Agent Rook at Demo Lighthouse" in mission.accessibleName()
+    assert "Demo Agent Rook at Demo Lighthouse" in mission.toolTip()
     # However little room a row has, the stack shows its points and its Location (what a steal needs).
     words = drawn(t, "Ann/mission/1")
-    assert "0 pts" in words and "Example Lighthouse" in words, words
+    assert "0 pts" in words and "Demo Lighthouse" in words, words
     t.click("journal:Ann")
     t.click("gate:reveal")
     fits(t, size, "Ann's journal", vertical=vertical)
@@ -485,7 +485,7 @@ def test_a_broken_tag_file_is_said_and_the_game_goes_on_by_picks(table, gumshoe_
     assert "tag numbers could not be saved" in t.banner and "pick the cards on the screen" in t.banner
     assert tags.read_text(encoding="utf-8") == "broken ["
     read(t, "Ann/table/1", 9, "Ann")
-    assert tile(t, "Ann/table/1") == "Example Lighthouse Table 1"
+    assert tile(t, "Ann/table/1") == "Demo Lighthouse Table 1"
 
 
 def test_a_library_edited_outside_the_app_gets_tag_numbers_before_the_sheets_are_drawn(table, gumshoe_home):
@@ -1009,12 +1009,12 @@ def test_only_cards_that_can_go_on_the_mission_glow_when_adding(game):
     assert not any(t.find(f"slot:{p}").legal for p in ("Ann/table/2", "Ann/table/3"))
     log = len(t.log())
     t.click("slot:Ann/table/3")
-    assert "Example Secret 2 is blue: this mission's Location is red" in (t.find("error").toolTip()
+    assert "Demo Secret 2 is blue: this mission's Location is red" in (t.find("error").toolTip()
                                                                          or t.text("error"))
     assert len(t.log()) == log
     assert t.prompt.startswith("Add a Secret or Founder")  # still picking the card to add
     t.click("slot:Ann/table/4")
-    assert any("Ann added Example Secret 6" in line for line in t.log())
+    assert any("Ann added Demo Secret 6" in line for line in t.log())
 
 
 # --- issue 29: register a card by showing it to the camera ---------------------------------------
@@ -1236,3 +1236,24 @@ def test_every_demo_card_is_one_colour_band_symbol_and_words(game):
         look, _ = table._look("Ann/mission/1", stack)
         assert look.band == look.colour == named_colour(c.attrs["colour"]), (c.name, look.band, look.colour)
         assert look.kind == f"{c.attrs['colour'].capitalize()} mission"
+
+
+def test_demo_cards_read_as_a_made_up_demo_deck(game):
+    """The demo deck is made up (the real cards are the family's own library): its cards are called
+    "Demo ..." (never "Example ..."), short enough for a table spot, and the how-to-play says once
+    that the demo uses a made-up deck and that a family registers its cards in the card library."""
+    from engine.games import game_info
+
+    deck = game.window.table.table.controller.deck
+    names = {c.name for c in deck.cards.values()}
+    assert names and all(n.startswith("Demo ") for n in names), sorted(names)
+    assert not any("Example" in n for n in names)
+    assert max(len(n) for n in names) <= 17, max(names, key=len)
+    assert any(n == "Demo Agent Rook" for n in names)
+    # On a table spot at 1366x768 the longest name is drawn whole, at 15 px or more.
+    assert tile(game, "Ann/table/1")
+    steps = " ".join(game_info("39-clues").how_to_play)
+    assert steps.count("made-up deck") == 1 and "card library" in steps
+    # The new-game form names it the demo deck, too.
+    choices = game.window.table.table.new_game_choices()
+    assert "demo deck" in " ".join(choices.source.itemText(i) for i in range(choices.source.count())).lower()
