@@ -288,7 +288,7 @@ def test_a_table_card_read_once_is_never_asked_for_again(table):
     t.click("action:add")
     t.click("slot:Ann/table/4")
     assert t.window.stack.currentWidget() is t.window.table          # sent at once: nothing to read
-    assert any(line.startswith("Ann added Example") for line in t.log())
+    assert any(line.startswith("Ann added Demo") for line in t.log())
 
 
 def test_the_sudds_deal_shows_the_simulated_table_s_cards_to_its_camera(table):
