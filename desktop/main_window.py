@@ -402,9 +402,10 @@ class MainWindow(QMainWindow):
             return
         self._open_entry(make_entry, player if private else None, words)
 
-    def identify_card(self, heading: str, choices: list, on_card) -> None:
+    def identify_card(self, heading: str, choices: list, on_card, shown: str | None = None) -> None:
         """A card turned face up that the table itself needs (no action is sent): on the shared
-        screen, read by the camera or picked among ``choices``; ``on_card(card id)`` when known."""
+        screen, read by the camera or picked among ``choices``; ``on_card(card id)`` when known.
+        ``shown``: in a demo, the card lying there on the simulated table (held up to its camera)."""
         c = self.controller
         assert c is not None
 
@@ -416,7 +417,7 @@ class MainWindow(QMainWindow):
             chooser = CardChooser(c, "card", "", choices=choices, title=heading)
             entry = CardEntry(c, heading, [], dict, submit_text="This is the card", send=keep,
                               camera_note=self._camera_note("Show the card face up to the camera"),
-                              choosers=[chooser])
+                              choosers=[chooser], show_to_camera=self._simulated_hold_up([shown]))
             entry.done.connect(self._entry_done)
             self.entry = entry
             return entry

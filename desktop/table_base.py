@@ -95,10 +95,12 @@ class TableShell(Protocol):
         of the card types ``kinds`` (None: any). The camera adds each card it reads; a pick
         adds or removes one. ``demo_cards``: what the simulated camera holds up in a demo."""
 
-    def identify_card(self, heading: str, choices: list[str], on_card: Callable[[str], None]) -> None:
+    def identify_card(self, heading: str, choices: list[str], on_card: Callable[[str], None],
+                      shown: str | None = None) -> None:
         """Ask on the shared screen which of ``choices`` a card turned face up is (camera or pick)
         when the table itself needs it (a card the engine reads as a field, not at a place):
-        nothing is sent; ``on_card(card id)`` is called once it is known, and not on Cancel."""
+        nothing is sent; ``on_card(card id)`` is called once it is known, and not on Cancel.
+        ``shown``: in a demo, the card the simulated table has there (its camera can be shown it)."""
 
     def say(self, lines: list[str]) -> None:
         """Show public words of what just happened."""
@@ -157,6 +159,11 @@ class GameTable(QWidget):
         """Why nothing may open over the table now (a countdown the family races), in words the
         shell shows instead of opening the full log, How to play, a journal or the phones' codes;
         None (the default): anything may."""
+        return None
+
+    def turn_words(self, view) -> str | None:
+        """The turn line's words while it is no one agent's turn (everyone races a clock), in place of
+        the shell's "Ann's turn"; None (the default): the shell's words."""
         return None
 
     def setup_widget(self) -> QWidget | None:

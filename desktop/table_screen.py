@@ -69,8 +69,9 @@ class TableScreen(QWidget):
     #: several cards from one place: (action so far, the read: field, place, private, heading,
     #: least, most, kinds, demo_cards)
     list_read_requested = Signal(dict, dict)
-    #: one card identified for the table itself: (heading, the cards it can be, what to do with it)
-    identify_requested = Signal(str, list, object)
+    #: one card identified for the table itself: (heading, the cards it can be, what to do with it,
+    #: the card the simulated table shows there in a demo or None)
+    identify_requested = Signal(str, list, object, object)
     journal_requested = Signal(str)
     #: the players' phones: their codes, switching them on or off (desktop/phones.py)
     phones_requested = Signal()
@@ -569,8 +570,11 @@ class TableScreen(QWidget):
         actor = prompt.player
         if self.flow is not None and (prompt.player != self.flow.player or self.flow.option not in prompt.options):
             self.flow = None          # the game moved on (undo, say): drop a half-made action
+        own = None if over else self.table.turn_words(view)
         if over:
             self._turn = ("Game over", ())
+        elif own:
+            self._turn = ("{}", (own,))          # everyone acts at once: the table says so
         elif actor and actor != view.current:
             # Someone else acts inside this turn (a penalty swap, a backup agent...).
             self._turn = ("{}'s turn \u2014 {} to act", (view.current, actor))
@@ -972,8 +976,8 @@ class TableScreen(QWidget):
             "field": field, "place": place, "private": private, "heading": heading, "least": least,
             "most": most, "kinds": tuple(kinds) if kinds else None, "demo_cards": list(demo_cards or [])})
 
-    def identify_card(self, heading: str, choices: list[str], on_card) -> None:
-        self.identify_requested.emit(heading, list(choices), on_card)
+    def identify_card(self, heading: str, choices: list[str], on_card, shown: str | None = None) -> None:
+        self.identify_requested.emit(heading, list(choices), on_card, shown)
 
     def current_actor(self) -> str | None:
         assert self.controller is not None

@@ -824,10 +824,17 @@ class SuddsTable(GameTable):
 
     def _start_deal(self) -> None:
         self.sel = {"city": {}, "conspiracy": "", "display": ["", "", "", ""], "at": None}
+        if self.simulator is not None:
+            # One simulated deal for the whole panel: the card its camera is shown at a place is
+            # the card "Deal on the simulated table" fills in there.
+            self.sel["sim"] = self.simulator._candidate(self.state, self.player)
+
+    def _sim_deal(self) -> dict | None:
+        return self.sel.get("sim") if self.simulator is not None else None
 
     def _deal_on_sim(self) -> None:
         """The simulated table's deal, as its camera would read it."""
-        wanted = self.simulator._candidate(self.state, self.player)
+        wanted = self._sim_deal() or self.simulator._candidate(self.state, self.player)
         self.sel["city"] = {loc: self._back_of(c) for loc, c in wanted["city"].items()}
         self.sel["conspiracy"] = wanted["conspiracy"]
         self.sel["display"] = list(wanted["display"])
@@ -860,8 +867,10 @@ class SuddsTable(GameTable):
             self._draw_panel()
         elif place.startswith("conspiracy/"):
             cards = [c for cards in self._groups().values() for c in cards]
+            sim = self._sim_deal()
             self.shell.identify_card(f"{self.player}, the Flimflam card face up on the Conspiracy: which is it?",
-                                     sorted(cards, key=lambda c: natural_key(self.name(c))), self._set_conspiracy)
+                                     sorted(cards, key=lambda c: natural_key(self.name(c))), self._set_conspiracy,
+                                     shown=sim["conspiracy"] if sim else None)
 
     def _set_conspiracy(self, card: str) -> None:
         self.sel["conspiracy"] = card
@@ -879,8 +888,10 @@ class SuddsTable(GameTable):
         display = self.sel["display"]
         cases = sorted((c for c in self.state.cases_in_play if c not in display or c == display[i]),
                        key=lambda c: natural_key(self.name(c)))
+        sim = self._sim_deal()
         self.shell.identify_card(f"{self.player}, Case card {i + 1} of the display: which is it?", cases,
-                                 lambda card, i=i: self._set_display(i, card))
+                                 lambda card, i=i: self._set_display(i, card),
+                                 shown=sim["display"][i] if sim and sim["display"][i] in cases else None)
 
     def _set_display(self, i: int, card: str) -> None:
         self.sel["display"][i] = card
@@ -1165,8 +1176,10 @@ class SuddsTable(GameTable):
                                     f"turned up at {where}, onto suspect {pos}",
                                     style.kind_colour(1), self.rules.ff(faces[0]).back, chosen=bool(face))
                 question = f"{where}: which Flimflam card is turned face up?"
-                choice.clicked.connect(lambda _=False, q=question, f=list(faces):
-                                       self.shell.identify_card(q, f, self._set_face))
+                # the face the simulated table turned up (chosen above), shown to its camera
+                shown = face if self.simulator is not None else None
+                choice.clicked.connect(lambda _=False, q=question, f=list(faces), shown=shown:
+                                       self.shell.identify_card(q, f, self._set_face, shown=shown))
                 gives = (f"{self.name(face)}: {'$1' if f.cost == 'cash' else '1 bullet'} for "
                          f"{reward_words(f.reward)}, tabs {f.tabs}" + (", a cat. " if f.cat else ". ")) if f else ""
                 choice.setToolTip(plain_tip(gives + "Touch it to show the card to the camera (or pick it from the "
