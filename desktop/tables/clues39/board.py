@@ -21,23 +21,27 @@ from ..name_room import fit_name
 
 DISC = 28                   # a player's disc on their plate: its initial is 15 px
 PLATE_WIDTH = 150           # a player's name, score and counts, at the left of their row
+PLATE_PAD = 3               # room above and below the plate's words
 
 
 class PlayerPlate(QWidget):
-    """A player's name by a disc in their colour, their score, what they hold (counted) and the
-    card they attack with, fitted to the room the row gives."""
+    """A player's name by a disc in their colour, their score, what they hold (counted, each count
+    on a line of its own: "Hand 4", "1-sided deck 18", "Discard 0") and the card they attack with,
+    fitted to the room the row gives."""
 
     def __init__(self, name: str, colour: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName(f"plate:{name}")
         self.name, self.colour = name, colour
-        self.score, self.counts, self.note, self.current = 0, "", "", False
+        self.score, self.counts, self.note, self.current = 0, (), "", False
         self.setMinimumWidth(PLATE_WIDTH)
-        self.setMaximumWidth(int(PLATE_WIDTH * 1.4))       # a wide screen: the counts on fewer lines
+        self.setMaximumWidth(int(PLATE_WIDTH * 1.4))
         self.setSizePolicy(QSizePolicy.Preferred, QSizePolicy.Ignored)
         self.setMinimumHeight(60)
 
-    def set_state(self, *, score: int, counts: str, note: str, current: bool) -> None:
+    def set_state(self, *, score: int, counts: tuple[str, ...], note: str, current: bool) -> None:
+        """``counts``: one short line per count, the most wanted first ("Hand 4", "1-sided deck 18"...)."""
+        counts = tuple(counts)
         if (score, counts, note, current) != (self.score, self.counts, self.note, self.current):
             self.score, self.counts, self.note, self.current = score, counts, note, current
             self.setAccessibleName(self.text())
@@ -45,18 +49,34 @@ class PlayerPlate(QWidget):
             self.update()
 
     def text(self) -> str:
-        return (f"{self.name}: {self.score} points \u2014 {self.counts}" + (f" \u2014 {self.note}" if self.note else "")
-                + ("   \u25C0 playing now" if self.current else ""))
+        counts = ", ".join(self.counts)
+        return (f"{self.name}: {self.score} points" + (f" — {counts}" if counts else "")
+                + (f" — {self.note}" if self.note else "") + ("   ◀ playing now" if self.current else ""))
 
     def _layout(self) -> list[tuple[DrawnText, bool]]:
+        # The name and the score beside the disc; under them, across the whole plate, the note and
+        # the counts, each whole on one line. Short of room (another player's row) the name and the
+        # score get smaller first (to 15 px), then the last counts give way: every one is in the
+        # tooltip and the screen-reader name.
+        best: list[tuple[DrawnText, bool]] = []
+        shown = -1
+        for px in range(20, LEAST_PX - 1, -1):
+            out, head, counts = self._layout_at(px)
+            if not head:
+                return out               # a name too long even alone: name and score only
+            if counts > shown:
+                best, shown = out, counts
+            if counts == len(self.counts) + bool(self.note):
+                break
+        return best
+
+    def _layout_at(self, head_px: int) -> tuple[list[tuple[DrawnText, bool]], bool, int]:
+        """The plate with its name and score at ``head_px`` at most: its words, whether the name
+        and score fitted, and how many rows under them (the note, the counts) are shown whole."""
         disc = DISC
-        # Short of room (another player's row), the counts give way: they are in the tooltip.
-        rows = [Row(self.name, 20, bold=True, max_lines=2), Row(f"{self.score} points", 20, bold=True),
-                Row(self.counts, 16, optional=True, max_lines=5, drop=2),
-                Row(self.note, 16, optional=True, max_lines=3)]
-        rows = [r for r in rows if r.text]
-        room = QRect(disc + 8, 4, self.width() - disc - 12, self.height() - 8)
-        kept, placed, total, fitted = fit_rows(rows, room.width(), room.height())
+        head = [Row(self.name, head_px, bold=True, max_lines=2), Row(f"{self.score} points", head_px, bold=True)]
+        room = QRect(disc + 8, PLATE_PAD, self.width() - disc - 12, self.height() - 2 * PLATE_PAD)
+        kept, placed, total, fitted = fit_rows(head, room.width(), room.height())
         out, y = [], room.top()
         if not fitted:
             # A name too long for the room: the score keeps its line, the name has the rest,
@@ -69,12 +89,30 @@ class PlayerPlate(QWidget):
                                   family=family), True))
             out.append((DrawnText(f"{self.score} points", score_px, QRect(room.left(), y + h + 2, room.width(), score_h),
                                   fits), True))
-            return out
+            return out, False, 0
         for r, (px, lines, _) in zip(kept, placed):
             h = len(lines) * line_height(px, r.bold)
             out.append((DrawnText("\n".join(lines), px, QRect(room.left(), y, room.width(), h), fitted), r.bold))
             y += h + 2
-        return out
+        wide = QRect(8, max(y - 2, disc + 8), self.width() - 14, 0)
+        wide.setBottom(self.height() - PLATE_PAD)
+        rows = [*([Row(self.note, 16, max_lines=3)] if self.note else []),
+                *(Row(count, 17, max_lines=1) for count in self.counts)]
+        placed = []
+        while rows:
+            kept, placed, total, fitted = fit_rows(rows, wide.width(), wide.height() + 1, keep_least=True)
+            if fitted:
+                break
+            rows = rows[:-1]                      # the last count gives way (it is in the tooltip)
+        # The counts at one size (the smallest one's): a column of like lines.
+        even = min((px for r, (px, _, _) in zip(rows, placed) if r.text in self.counts), default=0)
+        placed = [(even if r.text in self.counts else px, lines, ok) for r, (px, lines, ok) in zip(rows, placed)]
+        y = wide.top()
+        for r, (px, lines, _) in zip(rows, placed):
+            h = len(lines) * line_height(px, r.bold)
+            out.append((DrawnText("\n".join(lines), px, QRect(wide.left(), y, wide.width(), h), True), r.bold))
+            y += h + 2
+        return out, True, len(rows)
 
     def drawn_texts(self) -> list[DrawnText]:
         return [d for d, _ in self._layout()]
@@ -181,6 +219,12 @@ def even_layout(rect: QRect, look: CardLook, *, legal: bool = False, chosen: boo
     if look.present and look.name:
         band = pt.band_height(card, look)
         pt._band_words(out, card, look, band)
+        if look.kind and " " in look.kind and not any(d.text == look.kind for d, _, _ in out.texts):
+            # A band too narrow for "Yellow Agent" still names the card's colour ("Yellow"): the
+            # colour is what a mission matches on (the name says the type, the symbol too).
+            short = pt.CardLayout(card)
+            pt._band_words(short, card, replace(look, kind=look.kind.split()[0]), band)
+            out.texts = short.texts
         # The band's words (type, points) at the row's size too: one line, it only gets narrower.
         out.texts = [(replace(d, px=min(d.px, most.get(role(look, d.text), d.px))), bold, colour)
                      for d, bold, colour in out.texts]

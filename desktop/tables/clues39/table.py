@@ -148,8 +148,8 @@ class CluesTable(GameTable):
             playing = player == view.current and not over
             attacking = [c.name for c in by_place.get(f"{player}/play", ()) if c.name]
             plate.set_state(score=score, current=playing,
-                            counts=f"hand {count['hand']}, one-sided deck {count['deck/one']}, "
-                                   f"discard {count['discard']}",
+                            counts=(f"Hand {count['hand']}", f"1-sided deck {count['deck/one']}",
+                                    f"Discard {count['discard']}"),
                             note=f"attacking with {attacking[0]}" if attacking else "")
             self.outer.setStretch(self.outer.indexOf(self.rows[player]), CURRENT_STRETCH if playing else 2)
         legal = self._playable(legal)
@@ -251,9 +251,13 @@ class CluesTable(GameTable):
             head = f"{agent.name} at {location.name}" if agent and location else where
             full = [where, head, ", ".join([f"{len(cards)} cards, {points} points", *status])]
             base = location or agent or top
-            base_colour = self._colour_of(base)
+            # The mission's colour is its Location's: the colour said for a Replicator Location.
+            base_colour = (mission.location_colour if mission is not None and mission.location_colour
+                           else self._colour_of(base))
             # The stack: the cards under the top one show their edges in their colours.
             layers = tuple(named_colour(self._colour_of(c), "#CCCCCC") for c in cards[:-1])
+            if base_colour:
+                full.insert(2, f"{base_colour.capitalize()} mission")      # its colour in words too
             base_band = named_colour(base_colour, band)
             look = CardLook(caption=caption, kind=f"{base_colour.capitalize()} mission" if base_colour else "Mission",
                             symbol=style.kind_symbol(index), colour=base_band,

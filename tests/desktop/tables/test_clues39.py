@@ -769,7 +769,7 @@ def test_a_mission_sent_and_retrieved_is_seen_moving_and_ends_where_the_engine_s
         assert "retrieve" in table.motion.queue.played[played:]
         assert not t.visible("slot:Ann/mission/1")
         assert t.text("plate:Ann").startswith(f"Ann: {t.session.state.scores['Ann']} points")
-        assert "discard 3" in t.text("plate:Ann")                      # the Agent and the two-card stack
+        assert "Discard 3" in t.text("plate:Ann")                      # the Agent and the two-card stack
         view = t.window.controller.shared_view()
         for place, slot in table.slots.items():
             top = [c for c in view.cards if c.place == place]
@@ -1257,3 +1257,68 @@ def test_demo_cards_read_as_a_made_up_demo_deck(game):
     # The new-game form names it the demo deck, too.
     choices = game.window.table.table.new_game_choices()
     assert "demo deck" in " ".join(choices.source.itemText(i) for i in range(choices.source.count())).lower()
+
+
+@pytest.mark.parametrize("size", SCREENS)
+@pytest.mark.parametrize("count", [2, 4])
+def test_a_players_counts_are_each_whole_on_a_line_of_their_own(table, size, count):
+    """A player's plate says "Hand 4", "1-sided deck 18", "Discard 0", each whole on one line at
+    15 px or more (never "one-sided / deck 18," wrapped across lines); every plate shows the hand,
+    the current player's and every 2-player plate all three, and the tooltip says all of them."""
+    t = table
+    names = list(NAMES[:count])
+    t.window.resize(*size)
+    choose_game(t)
+    t.new_game([(n, 9 + i) for i, n in enumerate(names)])
+    t.qtbot.wait(20)
+    current = t.window.controller.session.view(None).current
+    for name in names:
+        plate = t.find(f"plate:{name}")
+        texts = plate.drawn_texts()
+        assert all(x.fits and x.px >= 15 for x in texts), texts
+        counts = [x for x in texts[2:]]
+        assert all(re.fullmatch(r"(Hand|1-sided deck|Discard) \d+", x.text) for x in counts), counts
+        assert len({x.px for x in counts}) <= 1, counts                 # a column of like lines
+        shown = [x.text.split()[0] for x in counts]
+        assert shown[:1] == ["Hand"], (name, size, shown)
+        if count == 2 or name == current:
+            assert shown == ["Hand", "1-sided", "Discard"], (name, size, shown)
+        for x in counts:                                              # inside the plate, under the disc
+            assert plate.rect().contains(x.rect), (x.rect, plate.rect())
+        assert re.search(r"Hand \d+, 1-sided deck \d+, Discard \d+", plate.toolTip()), plate.toolTip()
+
+
+@pytest.mark.parametrize("size", [(1366, 728), (1920, 1040)])
+def test_every_drawn_card_names_its_colour_in_words_and_a_replicator_mission_its_said_colour(table, monkeypatch, size):
+    """Far into a 4-player game (every row full, the missions fanned): each whole card with a colour
+    says it in its band ("Yellow Agent", or "Yellow" where the band is narrow), not only by its
+    band's colour; a mission on a Replicator Location is drawn in the colour said for it (Bonus
+    Cards: Replicator), not the colour of the card on top."""
+    from desktop.drawn.palette import named_colour
+    t = table
+    new_game_at(t, size, 4)
+    t.click("setup:done")
+    send_only_missions(t, monkeypatch)
+    t.qtbot.wait(20)
+    state = t.window.controller.session.state
+    checked = 0
+    for place, slot in t.window.table.table.slots.items():
+        look = slot.look
+        if not (look.present and look.name and look.kind) or getattr(slot, "strip", None) is not None:
+            continue
+        colour = look.kind.split()[0]
+        if colour.lower() not in ("red", "blue", "yellow", "green", "black"):
+            continue
+        assert look.kind in slot.accessibleName() and look.kind in slot.toolTip(), (place, slot.accessibleName())
+        if "/mission/" in place:
+            continue                         # a mission's band says its points; its colour is in its words
+        words = [" ".join(d.text.split()) for d in slot.drawn_texts() if d.fits]
+        assert look.kind in words or colour in words, (place, look.kind, words)
+        checked += 1
+    assert checked >= 3
+    replicated = [m for m in state.missions.values() if m.location_name is None]
+    assert replicated                                    # (this game has Replicator missions)
+    for mission in replicated:
+        look = t.window.table.table.slots[mission.place].look
+        assert look.band == look.colour == named_colour(mission.location_colour), (mission, look)
+        assert look.kind == f"{mission.location_colour.capitalize()} mission"
