@@ -152,7 +152,8 @@ def build() -> dict:
         if "states" in lm:          # Four Corners: where four states meet, in no single state
             continue
         lm_state[lm["id"]] = lm["state"]
-        fact(f"landmark.{lm['id']}", f"{lm['name']} is in {S[lm['state']]['name']} ({lm['source']}).",
+        whole = lm.get("full_name", lm["name"])         # the whole name in the question bank
+        fact(f"landmark.{lm['id']}", f"{whole} is in {S[lm['state']]['name']} ({lm['source']}).",
              "nps", lm["state"])
 
     questions: list[dict] = []
@@ -217,9 +218,10 @@ def build() -> dict:
         if a is None:
             continue
         s = S[a]
-        q("landmark-state", lm["id"], f"In which state is {lm['name']}?", s["name"],
+        whole = lm.get("full_name", lm["name"])         # the whole name in the question bank
+        q("landmark-state", lm["id"], f"In which state is {whole}?", s["name"],
           names(near[a]), [f"landmark.{lm['id']}"], state=a, landmark=lm["id"])
-        q("landmark-capital", lm["id"], f"What is the capital of the state where {lm['name']} is?", s["capital"],
+        q("landmark-capital", lm["id"], f"What is the capital of the state where {whole} is?", s["capital"],
           caps(near[a]), [f"landmark.{lm['id']}", f"capital.{a}"],
           state=a, landmark=lm["id"])
 

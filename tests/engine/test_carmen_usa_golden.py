@@ -73,12 +73,12 @@ def test_true_accusation_after_a_false_one_and_carmen_caught():
     data = cli(GOLDEN / "carmen-usa-true-after-false.jsonl")
     assert data["winners"] == ["Bob"]
     assert [(v["line"], v["section"]) for v in data["violations"]] == [(32, "Making An Accusation")]
-    assert "Everyone knows the card at Arches National Park is a Crook" in data["violations"][0]["message"]
+    assert "Everyone knows the card at Arches is a Crook" in data["violations"][0]["message"]
     assert "caught Carmen" in data["reason"]
     ann = data["journals"]["Ann"]
     assert ann["carmen-usa.warrant.orange-warrant"] == "Out of play"       # the false accusation
     assert ann["carmen-usa.loot.orange-loot"] == "Out of play"             # its Loot, when turned up
-    assert ann["carmen-usa.crook.orange-crook"] == "Arches National Park"  # shown to everyone
+    assert ann["carmen-usa.crook.orange-crook"] == "Arches"  # shown to everyone
     assert ann["carmen-usa.crook.purple-crook"] == "Bob's hand"            # shown in the true accusation
     result = run(GOLDEN / "carmen-usa-true-after-false.jsonl")
     wrong = [e for e in result.session.log if e.type == "wrong_state"]

@@ -310,7 +310,7 @@ def test_reaching_a_crook_is_a_private_look_and_it_goes_back_face_down():
     t.look()
     st = t.s.state
     assert not st.table.face_up(st.boxes["arches"])
-    assert t.s.journal("Ann").where(cid("orange-crook")) == "Arches National Park"
+    assert t.s.journal("Ann").where(cid("orange-crook")) == "Arches"
     assert t.s.journal("Bob").where(cid("orange-crook")) == "Unknown"
     shared = " ".join(t.s.public_log() + t.s.undo_history())
     assert "Vic the Slick" not in shared
@@ -497,7 +497,7 @@ def test_matching_crook_called_before_the_loot_is_no_false_accusation():
     assert events[0].data["early"] and "accusation goes on" in events[0].text
     st = t.s.state
     assert st.warrants_out == [] and not st.table.face_up(st.boxes["arches"])
-    assert t.s.journal("Bob").where(cid("orange-crook")) == "Arches National Park"      # everyone saw it
+    assert t.s.journal("Bob").where(cid("orange-crook")) == "Arches"      # everyone saw it
     assert t.p.player == "Ann" and "orange Loot" in t.p.text
     assert "box/arches" not in t.p.option("call").targets["box"]
     t.call("liberty-bell")
@@ -525,7 +525,7 @@ def test_a_box_everyone_knows_holds_the_crook_is_refused_before_anything_is_turn
     assert "box/arches" not in t.p.option("call").targets["box"]
     err = unchanged(t, {"type": "call", "player": "Ann", "box": "box/arches", "card": cid("orange-crook")})
     assert err.section == "Making An Accusation"
-    assert err.message.startswith("Everyone knows the card at Arches National Park is a Crook")
+    assert err.message.startswith("Everyone knows the card at Arches is a Crook")
     assert t.s.state.warrants_out == ["purple"]
     t.call("liberty-bell")
     t.call("arches")
@@ -727,7 +727,9 @@ def test_finale_draw_three_timer_by_count_oldest_starts_youngest_first():
     assert t.p.player == "Cy" and "35-second" in t.p.text
     assert t.s.layout()["timer_seconds"] == ("35",)
     t.s.apply({"type": "start_clock", "player": "Cy"})
-    assert [o.action for o in t.p.options] == ["all_placed", "time_up"]      # no data entry on the clock
+    # No data entry on the clock, and "All placed!" is the one action offered: "Time ran out" (which ends
+    # the game) is sent by the clock, never offered beside it as a main action (docs/rules/carmen-usa.md).
+    assert [o.action for o in t.p.options] == ["all_placed"]
     assert "printed map" not in t.p.text and "game board's map" in t.p.text
 
 
@@ -879,7 +881,7 @@ def test_describe_and_public_log_never_name_a_private_card():
     shared = " ".join(t.s.public_log() + t.s.undo_history())
     for key in ("orange-loot", "orange-crook"):
         assert t.s.rules.deck.name_of(cid(key)) not in shared
-    assert t.s.rules.place_words(t.s.state, "box/arches") == "the card at Arches National Park"
+    assert t.s.rules.place_words(t.s.state, "box/arches") == "the card at Arches"
 
 
 def test_undo_takes_back_a_look():
@@ -916,7 +918,7 @@ def test_a_family_renames_a_landmark_without_touching_the_shipped_file(tmp_path,
     assert s.rules.place_words(s.state, "box/new-orleans-jazz") == "the card at French Quarter"
     fix.write_text('[names]\n"narnia" = "Lamp Post"\n')       # a broken file never stops a game
     s = Session.new("carmen-usa", ["Ann", "Bob"])
-    assert s.rules.place_words(s.state, "box/new-orleans-jazz") == "the card at New Orleans Jazz Park"
+    assert s.rules.place_words(s.state, "box/new-orleans-jazz") == "the card at New Orleans"
     assert "'narnia' is not a landmark" in s.rules.board.warnings[0]
 
 

@@ -277,13 +277,42 @@ class FinalePage(QWidget):
         top.addWidget(self.countdown)
         self.status = FittedWords(26)
         self.status.setObjectName("usa:finale-status")
-        top.addWidget(self.status, 1)
+        beside = QVBoxLayout()               # what happens now, and the small "Time ran out…" under it
+        beside.setContentsMargins(0, 0, 0, 0)
+        beside.addWidget(self.status, 1)
+        top.addLayout(beside, 1)
         side.addLayout(top)
         # The clock times the real tokens being placed: one big button stops it.
         self.all_placed = button("All placed!", "primary", name="usa:all-placed", big=True)
         self.all_placed.setStyleSheet("font-size: 30px; padding: 10px 24px;")
         self.all_placed.hide()
         side.addWidget(self.all_placed)
+        # The app's clock ends the race by itself; a family racing their own timer may say it ran out,
+        # but only after a question (pressed by mistake it would end the game): a small secondary
+        # button, never a main action beside "All placed!".
+        self.time_up = button("Time ran out\u2026", None, name="usa:time-up")
+        self.time_up.setStyleSheet("font-size: 20px; padding: 4px 12px;")
+        self.time_up.hide()
+        beside.addWidget(self.time_up)
+        self.confirm = QWidget()
+        self.confirm.setObjectName("usa:time-up-confirm")
+        ask = QVBoxLayout(self.confirm)
+        ask.setContentsMargins(0, 0, 0, 0)
+        question = label("Did the time really run out? Carmen escapes.", "prompt")
+        question.setObjectName("usa:time-up-question")
+        question.setStyleSheet("font-size: 24px; font-weight: bold;")
+        ask.addWidget(question)
+        answers = QVBoxLayout()              # one above the other: the answers never widen the column
+        self.time_up_yes = button("Yes: Carmen escapes", None, name="usa:time-up-yes")
+        self.time_up_no = button("No: go on placing", "primary", name="usa:time-up-no")
+        for b in (self.time_up_yes, self.time_up_no):
+            b.setStyleSheet("font-size: 24px; padding: 6px 12px;")
+            answers.addWidget(b)
+        ask.addLayout(answers)
+        self.confirm.hide()
+        side.addWidget(self.confirm)
+        self.time_up.clicked.connect(self.ask_time_up)
+        self.time_up_no.clicked.connect(self.close_time_up)
         self.simulated = FittedWords(22, family=txt.narrow_family())
         self.simulated.setObjectName("usa:simulated-tokens")
         self.simulated.hide()
@@ -311,6 +340,18 @@ class FinalePage(QWidget):
         self.others.setStyleSheet("font-size: 16pt;")
         side.addWidget(self.others)
         row.addLayout(side, 2)
+
+    def ask_time_up(self) -> None:
+        """"Time ran out…": the question, in place of the button (the clock runs on meanwhile)."""
+        self.time_up.hide()
+        self.simulated.hide()                # the question has the room while it is asked
+        self.confirm.show()
+        self.time_up_no.setFocus()
+
+    def close_time_up(self) -> None:
+        self.confirm.hide()
+        self.time_up.setVisible(self.all_placed.isVisible())
+        self.simulated.setVisible(bool(self.simulated.text()) and self.all_placed.isVisible())
 
     def resizeEvent(self, event) -> None:
         side = int(min(self.height() * 0.36, self.width() * 0.17))

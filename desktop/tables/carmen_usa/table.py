@@ -78,6 +78,7 @@ class CarmenUsaTable(GameTable):
         self.countdown = self.finale.countdown
         self.countdown.expired.connect(self.time_ran_out)
         self.finale.all_placed.clicked.connect(self.all_placed_pressed)
+        self.finale.time_up_yes.clicked.connect(self.time_ran_out)
         self.pages.addWidget(self.finale)
         self.motion = MotionQueue(self)
         self._pieces_seen: dict[str, str | None] | None = None
@@ -104,7 +105,11 @@ class CarmenUsaTable(GameTable):
             self.shell.say([f"{player} reads {state.answerer} a {state.colour} question."])
 
     def field_words(self, option: Option, field: str) -> str:
-        words = {"landmark": "the landmark you reached (highlighted), or No landmark",
+        # Without the family's board graph every landmark glows (the app does not count the spaces):
+        # the words never say the glowing ones are in reach.
+        reached = ("the landmark you reached (highlighted)" if self.rules.graph is not None
+                   else "the landmark you reached (they all glow: the app does not count spaces)")
+        words = {"landmark": f"{reached}, or No landmark",
                  "box": "the landmark (highlighted)", "token": "your Capital Token (highlighted)",
                  "state": "its state on the map"}
         return words.get(field, super().field_words(option, field))
@@ -194,6 +199,9 @@ class CarmenUsaTable(GameTable):
         elif not placing and self.countdown.running:
             self.countdown.stop()
         self.finale.all_placed.setVisible(placing)
+        if not placing:
+            self.finale.confirm.hide()
+        self.finale.time_up.setVisible(placing and not self.finale.confirm.isVisible())
         self.finale.all_placed.setEnabled(placing and self.controller.session.prompt().option("all_placed") is not None)
         # The tokens of the agent taking or checking them are on the rack; while the clock runs the real
         # tokens are on the table, and on the simulated table their capitals are written out instead.
@@ -220,15 +228,14 @@ class CarmenUsaTable(GameTable):
         self.finale.others.setVisible(bool(self.finale.others.text()))
         words = self._simulated_tokens(state) if placing else ""
         self.finale.simulated.setText(words)
-        self.finale.simulated.setVisible(bool(words))
+        self.finale.simulated.setVisible(bool(words) and not self.finale.confirm.isVisible())
         self.finale.rack_room.setStretchFactor(self.finale.rack, 1 if holder is not None else 0)
         if finale and self.finale.layout() is not None:
             self.finale.layout().activate()      # tokens just shown get their room now, not at the next paint
         if view.outcome is not None:
             self.finale.status.setText(view.outcome.reason)
         elif placing:
-            self.finale.status.setText("Nothing to type now: the timer runs while your real tokens go down on "
-                                       "the board.")
+            self.finale.status.setText("Nothing to type now: place your real tokens.")
         elif state.phase == "finale_check":
             left = self.countdown.stopped_at
             when = f"with {left} seconds left" if left is not None else "in time"
@@ -256,6 +263,18 @@ class CarmenUsaTable(GameTable):
         """While the Catch Carmen clock runs nothing opens over the table."""
         if self.countdown.running:
             return "Not while the timer runs: press All placed! first."
+        return None
+
+    def turn_words(self, view: PlayerView) -> str | None:
+        """Catching Carmen: every agent places tokens while the clock runs, and the check is everyone's
+        too (each agent's tokens in turn): not "Ann's turn"."""
+        state = self.controller.session.state
+        if view.outcome is not None:
+            return None
+        if state.phase == "finale_place":
+            return "Everyone: place your tokens"
+        if state.phase == "finale_check" and view.prompt.player:
+            return f"Everyone checks the tokens: {view.prompt.player}'s now"
         return None
 
     def all_placed_pressed(self) -> None:
@@ -326,9 +345,11 @@ class CarmenUsaTable(GameTable):
         self.shell.send({"type": "answer", "player": player, "correct": q.options[n] == q.answer})
 
     def time_ran_out(self) -> None:
+        """The app's clock reached zero, or the family confirmed their own timer ran out: Carmen escapes.
+        Not an offered action (a main button beside "All placed!" ended games by mistake)."""
         session = self.controller.session
-        option = session.prompt().option("time_up")
-        if option is not None and session.prompt().player is not None:
+        self.finale.confirm.hide()
+        if session.state.phase == "finale_place" and session.outcome is None and session.prompt().player:
             self.shell.send({"type": "time_up", "player": session.prompt().player})
 
     def setup_widget(self) -> QWidget:

@@ -898,12 +898,14 @@ class CarmenUsaRules(Rules):
         if phase == MOVING:
             here = state.pieces.get(p)
             targets = tuple(lm for lm in self.board.ids if lm != here and self._reachable(state, here, lm)) + (NONE,)
-            opts = [Option("move", f"Moved up to {state.allowance} spaces", {"landmark": targets})]
+            opts = [Option("move", "I moved", {"landmark": targets})]
             if self.can_accuse(state, p) is None:
                 opts.append(Option("accuse", "Accuse from here"))
             off = f" (move off {self.landmark_name[here]})" if here else ""
-            return Prompt(p, f"{p}, move up to {state.allowance} spaces{off}, then say which landmark you reached.",
-                          tuple(opts))
+            # Every landmark glows unless the family gave their board's spaces (the app does not count
+            # them): the words ask for the move on the real board, and claim no landmark is in reach.
+            return Prompt(p, f"{p}, move up to {state.allowance} spaces on the board{off}, then press \"I moved\" "
+                             f"and touch the landmark you reached.", tuple(opts))
         if phase == LOOKING:
             lm = state.look_at or ""
             return Prompt(p, f"{p}, secretly look at the card at {self.landmark_name.get(lm, lm)}.",
@@ -930,7 +932,9 @@ class CarmenUsaRules(Rules):
             # The timer times the real tokens being placed on the printed map: nothing is typed now.
             return Prompt(p, "Catch Carmen! Everyone: flip your tokens, read each capital aloud and put it on its "
                              "state on the game board's map. Then press All placed!",
-                          (Option("all_placed", "All placed!"), Option("time_up", "Time ran out")))
+                          (Option("all_placed", "All placed!"),))
+            # "time_up" is not offered among the main actions (pressed by mistake it would end the
+            # game): the table's own clock sends it, or a family racing their own timer confirms it.
         if state.flipped is not None:
             capital = self.card_name(self.public_card(state, state.flipped) or "")
             return Prompt(p, f"{p}, which state does your {capital} token lie on? Tap it on the map.",

@@ -79,7 +79,10 @@ class CarmenUsaSimulator(Simulator):
                 act["box"], act["card"] = box, self.card_at(state, box)
             return act
         if "all_placed" in by:                  # the real tokens go down on the printed map meanwhile
-            return pick("time_up" if rng.random() < 0.1 else "all_placed")
+            if rng.random() < 0.1:              # the clock ran out (sent by the clock, not an offered action)
+                act["type"] = "time_up"
+                return act
+            return pick("all_placed")
         if "place_capital" in by:               # the check: where the token turned over lies
             pick("place_capital")
             card = act.get("card") or rules.public_card(state, state.flipped)

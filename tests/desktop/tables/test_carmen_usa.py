@@ -199,7 +199,7 @@ def test_a_whole_game_by_clicks_to_carmen_caught(game):
     assert t.text("usa:countdown") == "Time left: 35 s"
     offered = {b.objectName() for b in t.window.findChildren(QAbstractButton)
                if b.isVisible() and b.objectName().startswith("action:")}
-    assert offered <= {"action:all_placed", "action:time_up", "action:more"}, offered
+    assert offered <= {"action:all_placed", "action:more"}, offered
     assert not t.legal_slots()                                  # no token, no state to choose on the clock
     big = t.find("usa:all-placed")
     assert big.isVisible() and big.height() >= 48 and big.font().pixelSize() >= 24
@@ -587,3 +587,76 @@ def test_the_look_lists_only_clue_cards_and_no_token_count_before_anyone_has_tok
     to_the_finale_after_denali(t)
     assert t.session.state.phase == "finale_draw"
     assert not t.window.table.table.finale.others.text() and "Tokens still" not in " ".join(visible_texts(t.window))
+
+
+def test_time_ran_out_is_a_secondary_button_that_asks_before_carmen_escapes(game):
+    """Catching Carmen (timer runs out: Carmen escapes). "All placed!" is the one main action while the clock
+    runs; "Time ran out" (before: a blue main button beside it, one slip ended the game) is a small
+    secondary button that asks "Did the time really run out? Carmen escapes." first (docs/rules/carmen-usa.md)."""
+    t = game
+    table, clock = start_the_clock(t)
+    primary = {b.objectName() for b in t.window.findChildren(QAbstractButton)
+               if b.isVisible() and b.property("role") == "primary"}
+    assert primary == {"action:all_placed", "usa:all-placed"}, primary
+    time_up = t.find("usa:time-up")
+    assert time_up.isVisible() and time_up.height() < t.find("usa:all-placed").height()
+    click_in_sight(time_up)
+    assert t.session.outcome is None and table.countdown.running       # nothing ended by one slip
+    assert t.text("usa:time-up-question") == "Did the time really run out? Carmen escapes."
+    assert not time_up.isVisible()
+    click_in_sight(t.find("usa:time-up-no"))
+    assert t.session.outcome is None and not table.finale.confirm.isVisible() and time_up.isVisible()
+    click_in_sight(time_up)
+    click_in_sight(t.find("usa:time-up-yes"))
+    assert t.session.outcome is not None and "escaped" in t.session.outcome.reason
+    assert not time_up.isVisible() and not table.finale.confirm.isVisible()
+
+
+def test_the_turn_line_says_everyone_places_and_checks_the_tokens(game):
+    """Catching Carmen: all the agents place their tokens at once while the clock runs (before: the turn
+    line said "Ann's turn"), and the tokens are checked one agent's at a time."""
+    t = game
+    table, _ = start_the_clock(t)
+    assert t.text("turn") == "Everyone: place your tokens"
+    click_in_sight(t.find("usa:all-placed"))
+    holder = t.session.prompt().player
+    assert t.text("turn") == f"Everyone checks the tokens: {holder}'s now"
+    check_token(t)
+    assert t.text("turn") == f"Everyone checks the tokens: {t.session.prompt().player}'s now"
+
+
+def test_the_move_prompt_asks_for_the_move_on_the_board_and_claims_no_reach(game):
+    """Movement: the app does not count the printed board's spaces, so every landmark glows after a right
+    answer; the words ask for the move on the real board and a touch on the landmark reached, and
+    nothing says the glowing ones are in reach."""
+    t = game
+    for lm in ("big-bend", "everglades", "mammoth-cave"):
+        t.click(f"slot:{lm}")
+    ask(t)
+    press(t, "action:answer", "Right answer")
+    assert t.prompt == ("Ann, move up to 5 spaces on the board (move off Big Bend), then press \"I moved\" "
+                        "and touch the landmark you reached.")
+    press(t, "action:move", "I moved")
+    assert len(t.legal_slots()) == 23
+    assert t.prompt == ("I moved.\nPick the landmark you reached (they all glow: the app does not count spaces), "
+                        "or No landmark.")
+    words = " ".join(visible_texts(t.window)).lower()
+    assert "in reach" not in words and "can reach" not in words and "within" not in words
+    t.click("slot:denali")
+    assert t.session.state.pieces["Ann"] == "denali"
+
+
+def test_one_name_for_one_place_on_the_tile_in_the_prompt_and_the_log(game):
+    """A landmark is called by the words its tile shows, in the prompts and the log too (before: the tile
+    said "Acadia", the prompt and the log "Acadia National Park"; docs/rules/carmen-usa.md)."""
+    t = game
+    table = t.window.table.table
+    rules = t.session.rules
+    assert {lm: tile.words for lm, tile in table.tiles.items()} == rules.landmark_name
+    assert table.tiles["acadia"].drawn_texts()[0].text.replace("\n", " ") == "Acadia"
+    for lm in ("acadia", "everglades", "mammoth-cave"):
+        t.click(f"slot:{lm}")
+    assert "Ann put a piece on Acadia." in t.log()
+    ask(t)
+    press(t, "action:answer", "Right answer")
+    assert "(move off Acadia)" in t.prompt
