@@ -277,10 +277,13 @@ class FinalePage(QWidget):
         top.addWidget(self.countdown)
         self.status = FittedWords(26)
         self.status.setObjectName("usa:finale-status")
-        beside = QVBoxLayout()               # what happens now, and the small "Time ran out…" under it
+        # What happens now, and the small "Time ran out…" under it: as tall as the ring, no taller
+        # (the big "All placed!" comes right under them, the secondary button never beside it).
+        self.beside = QWidget()
+        beside = QVBoxLayout(self.beside)
         beside.setContentsMargins(0, 0, 0, 0)
         beside.addWidget(self.status, 1)
-        top.addLayout(beside, 1)
+        top.addWidget(self.beside, 1)
         side.addLayout(top)
         # The clock times the real tokens being placed: one big button stops it.
         self.all_placed = button("All placed!", "primary", name="usa:all-placed", big=True)
@@ -356,6 +359,7 @@ class FinalePage(QWidget):
     def resizeEvent(self, event) -> None:
         side = int(min(self.height() * 0.36, self.width() * 0.17))
         self.countdown.setFixedSize(max(side, 90), max(side, 90))
+        self.beside.setFixedHeight(max(side, 90))
         # A token is a card: no taller than about one and a half times its width.
         tall = max(int(self.width() * 0.4 / 3 * 1.5), 60)
         for card in self.tokens.values():

@@ -239,7 +239,7 @@ class CarmenUsaTable(GameTable):
         elif state.phase == "finale_check":
             left = self.countdown.stopped_at
             when = f"with {left} seconds left" if left is not None else "in time"
-            self.finale.status.setText(f"All placed {when}! Now check each token where it lies, at your own pace.")
+            self.finale.status.setText(f"All placed {when}! Now check each token at your own pace.")
         elif state.phase == "finale_clock":
             self.finale.status.setText(f"Everyone has three tokens, face down. {state.order[-1]} starts the "
                                        f"{seconds}-second timer.")
