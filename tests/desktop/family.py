@@ -226,7 +226,7 @@ class FamilyWalk:
 
 def _bonnie_clyde(walk: FamilyWalk, action: dict) -> bool:
     """Ted Hinton's panel: what he does (and where he looks)."""
-    if action["type"] != "hinton" or walk.shown("bc:panel-title") is None:
+    if action["type"] != "hinton" or walk.shown(f"bc:use:{action['use']}", QAbstractButton) is None:
         return False
     walk.click_named(f"bc:use:{action['use']}")
     if action["use"] == "look":                    # the locations he may look under glow: click one

@@ -73,8 +73,8 @@ class LocationStop(Piece):
         """The card under the location, at the sign's left with the location's number on it."""
         sign = self.sign_rect()
         h = sign.height() - 10
-        w = min(max(h * 0.5, QFontMetrics(txt.font(txt.LEAST_PX, True)).horizontalAdvance("10") + 10),
-                sign.width() * 0.22)
+        w = min(max(h * 0.45, QFontMetrics(txt.font(txt.LEAST_PX, True)).horizontalAdvance("10") + 10),
+                sign.width() * 0.2)
         return QRectF(sign.left() + 5, sign.top() + 5, w, h)
 
     def resizeEvent(self, event) -> None:
@@ -85,7 +85,7 @@ class LocationStop(Piece):
         if self._texts is None:
             sign, card = self.sign_rect(), self.card_rect()
             family = txt.narrow_family()
-            room = QRectF(card.right() + 4, sign.top() + 3, sign.right() - card.right() - 7, sign.height() - 6)
+            room = QRectF(card.right() + 3, sign.top() + 1, sign.right() - card.right() - 5, sign.height() - 2)
             px, lines, fits = txt.fit(self.name, int(room.width()), int(room.height()), 32, bold=True,
                                       family=family, max_lines=3)
             h = len(lines) * txt.line_height(px, True, family)
@@ -181,7 +181,7 @@ class RouteBoard(QWidget):
 
     def resizeEvent(self, event) -> None:
         w, h = self.width(), self.height()
-        self.thick = min(max(h * 0.1, 12.0), 28.0)
+        self.thick = min(max(h * 0.1 if h >= 200 else h * 0.08, 11.0), 28.0)     # low: the signs keep the room
         gap = self.thick * 0.45
         y_a = h / 2 - gap / 2 - self.thick / 2
         y_b = h / 2 + gap / 2 + self.thick / 2

@@ -16,13 +16,18 @@ from ...drawn.items import paint_player_disc
 from ..name_room import fit_name
 from .board import _draw, cards_words, location_colour
 
+def band_height(card_height: float) -> float:
+    """The colour band at the foot of a laid card: thin on a low card, so its words keep their room."""
+    return 5.0 if card_height < 40 else card_height * 0.22
+
+
 def paint_laid_card(p: QPainter, rect: QRectF, colour: str) -> None:
     """A card laid face up in front of a player: a white face with a band in its colour."""
     p.setPen(QPen(QColor("#333333"), 1.5))
     p.setBrush(QColor(pt.FACE))
     p.drawRoundedRect(rect, 5, 5)
-    band = QRectF(rect.left() + 1, rect.bottom() - max(rect.height() * 0.22, 5), rect.width() - 2,
-                  max(rect.height() * 0.22, 5) - 1)
+    high = band_height(rect.height())
+    band = QRectF(rect.left() + 1, rect.bottom() - high, rect.width() - 2, high - 1)
     p.setPen(Qt.NoPen)
     p.setBrush(QColor(colour))
     p.drawRoundedRect(band, 3, 3)
@@ -189,7 +194,8 @@ class PlayerStrip(QWidget):
         """Each card in front of the player: (rect, colour, sideways, its number), and what each
         belongs to (a meld's (location, sideways), or "outlaws"); the words on the cards are added
         to ``texts``. A meld is a cascade: each card shows its location's number where there is
-        room for it, the top one always."""
+        room for it, and the top one the location's name (widened to hold it: the name in full,
+        else the town without its state when the row is crowded)."""
         family = txt.narrow_family()
         ch = room.height()
         bold = QFontMetrics(txt.font(txt.LEAST_PX, True, QFont(family)))
@@ -197,6 +203,8 @@ class PlayerStrip(QWidget):
         cw = max(ch * 0.7, number_w + 4)
         groups: list[tuple[str, list[tuple[int, bool]]]] = [("meld", [(n, side)] * k) for n, k, side in melds]
         groups += [("outlaw", [(0, False)]) for _ in outlaws_laid]
+        if not groups and self.kept:
+            return [], []                 # cards on their way here: the row waits for them, no words
         if not groups:
             words = "nothing on the table yet"
             px, lines, fits = txt.fit(words, int(room.width()), int(ch), words_px, max_lines=2)
@@ -209,18 +217,44 @@ class PlayerStrip(QWidget):
         outlaw_w = max(ch * 1.2, max((max(bold.horizontalAdvance(w) for w in (name.split() if outlaw_lines == 2
                                                                                 else [name])) + 12
                                       for name in outlaws_laid), default=0))
-        gap = 10.0
 
-        def width(step: float, gap: float) -> float:
+        def label(n: int, side: bool, px: int, short: bool) -> tuple[tuple[str, ...], int]:
+            """The words on a meld's top card at ``px``: its name on one line, or two (at the comma)
+            when the card is high enough; the town alone if ``short``; and the card's width."""
+            name = self.names.get(n, str(n))
+            town, _, state = name.partition(", ")
+            high = (cw if side else ch) - band_height(cw if side else ch) - 4
+            two = bool(state) and not short and high >= 2 * txt.line_height(px, True, family)
+            lines = (town if short else name,) if not two else (town + ",", state)
+            metrics = QFontMetrics(txt.font(px, True, QFont(family)))
+            return lines, max(metrics.horizontalAdvance(line) for line in lines) + 10
+
+        def width(step: float, gap: float, px: int, short: bool) -> float:
             total = 0.0
             for kind, cards in groups:
-                total += outlaw_w if kind == "outlaw" else (ch if cards[0][1] else cw) + step * (len(cards) - 1)
+                if kind == "outlaw":
+                    total += outlaw_w
+                    continue
+                n, side = cards[0]
+                total += max(ch if side else cw, label(n, side, px, short)[1]) + step * (len(cards) - 1)
             return total + gap * (len(groups) - 1)
 
         step = max(cw * 0.55, number_w)
-        while step > 5 and width(step, gap) > room.width():
+        # The largest type for the names that fits the row with the cascades at their roomiest,
+        # then the town alone, then the cascades closed up.
+        px, short = txt.LEAST_PX, True
+        low = min(ch, cw if any(side for _, _, side in melds) else ch)     # the lowest top card
+        tall = low - band_height(low) - 4
+        for px_try, short_try in ((18, False), (17, False), (16, False), (15, False), (15, True)):
+            px, short = px_try, short_try
+            if px > txt.LEAST_PX and txt.line_height(px, True, family) > tall:
+                continue                                   # higher than the card's face
+            if width(step, 10.0, px, short) <= room.width():
+                break
+        gap = 10.0
+        while step > 5 and width(step, gap, px, short) > room.width():
             step -= 1
-        while gap > 4 and width(step, gap) > room.width():
+        while gap > 4 and width(step, gap, px, short) > room.width():
             gap -= 1
         out: list[tuple[QRectF, str, bool, str]] = []
         keys: list[object] = []
@@ -230,27 +264,37 @@ class PlayerStrip(QWidget):
             if kind == "outlaw":
                 rect = QRectF(x, room.top(), outlaw_w, ch)
                 name = next(outlaws)
-                px, lines, fits = txt.fit(name, int(rect.width() - 10), int(rect.height() - 4), 20, bold=True,
-                                          family=family, max_lines=outlaw_lines)
-                lh = len(lines) * txt.line_height(px, True, family)
-                texts.append((txt.DrawnText("\n".join(lines), px, QRect(int(rect.left() + 5),
-                                                                         int(rect.top() + (ch - lh) / 2),
-                                                                         int(rect.width() - 10), lh),
+                opx, lines, fits = txt.fit(name, int(rect.width() - 10), int(rect.height() - 4), 20, bold=True,
+                                           family=family, max_lines=outlaw_lines)
+                lh = len(lines) * txt.line_height(opx, True, family)
+                texts.append((txt.DrawnText("\n".join(lines), opx, QRect(int(rect.left() + 5),
+                                                                           int(rect.top() + (ch - lh) / 2),
+                                                                           int(rect.width() - 10), lh),
                                             fits and rect.right() <= room.right() + 1), True))
                 out.append((rect, style.VERMILLION, False, ""))
                 keys.append("outlaws")
                 x += outlaw_w + gap
                 continue
+            n0, side0 = cards[0]
+            lines, top_w = label(n0, side0, px, short)
             for i, (n, side) in enumerate(cards):
                 # A sideways meld lies sideways: wider than high (the car was there: more points).
-                rect = QRectF(x, room.top() + (ch - cw if side else 0), ch if side else cw, cw if side else ch)
                 last = i == len(cards) - 1
-                if last or step >= number_w:
-                    shown = rect.width() if last else step
-                    px = min(max(int(min(rect.height() * 0.5, shown * 0.8)), txt.LEAST_PX), 28)
-                    text_rect = QRect(int(rect.left() + 3), int(rect.top() + 2), int(shown - 4),
-                                      txt.line_height(px, True, family))
-                    texts.append((txt.DrawnText(str(n), px, text_rect, rect.right() <= room.right() + 1
+                w = max(ch if side else cw, top_w) if last else (ch if side else cw)
+                rect = QRectF(x, room.top() + (ch - cw if side else 0), w, cw if side else ch)
+                band = band_height(rect.height())
+                if last:                                   # the top card: the location's name
+                    lh = txt.line_height(px, True, family)
+                    text_rect = QRect(int(rect.left() + 5), int(rect.top() + 2), int(rect.width() - 8),
+                                      len(lines) * lh)
+                    texts.append((txt.DrawnText("\n".join(lines), px, text_rect,
+                                                rect.right() <= room.right() + 1
+                                                and text_rect.bottom() <= rect.bottom() - band + 2), True))
+                elif step >= number_w:                     # a card under it: its number, where it shows
+                    npx = min(max(int(min((rect.height() - band) * 0.7, step * 0.8)), txt.LEAST_PX), 24)
+                    text_rect = QRect(int(rect.left() + 3), int(rect.top() + 2), int(step - 4),
+                                      txt.line_height(npx, True, family))
+                    texts.append((txt.DrawnText(str(n), npx, text_rect, rect.right() <= room.right() + 1
                                                 and text_rect.bottom() <= rect.bottom() + 1), True))
                 out.append((rect, location_colour(n), side, str(n)))
                 keys.append((n, side))

@@ -141,15 +141,15 @@ class SetupPicture(QWidget):
         for fan in self.fans:
             row.addWidget(fan, 2)
         self.piles: dict[str, DrawnCard] = {}
-        for place, caption, kind, n, notes in (
-                ("casefile", "Case File", "Draw pile", 1, (cards_words(self.casefile), "face down")),
-                ("files", "FBI Files", "Discards", 2, ("1 card", "face up"))):
+        for place, caption, n, notes in (                       # one name a pile: the rulebook's
+                ("casefile", "Case File", 1, (cards_words(self.casefile), "face down")),
+                ("files", "FBI Files", 2, ("1 card", "face up"))):
             card = DrawnCard(f"setup/{place}")
             card.setObjectName(f"bc:setup:{place}")
             card.setAttribute(Qt.WA_TransparentForMouseEvents)
             card.setFocusPolicy(Qt.NoFocus)
             card.setMinimumSize(110, 90)
-            card.set_look(pt.CardLook(caption=caption, kind=kind, symbol=style.kind_symbol(n),
+            card.set_look(pt.CardLook(caption=caption, symbol=style.kind_symbol(n),
                                       colour=style.kind_colour(n), notes=notes,
                                       count=self.casefile if place == "casefile" else 1))
             self.piles[place] = card

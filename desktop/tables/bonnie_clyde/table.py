@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QPoint, QRectF, Qt
 from PySide6.QtGui import QColor, QPainter
-from PySide6.QtWidgets import QHBoxLayout, QSizePolicy, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QSizePolicy, QStackedWidget, QVBoxLayout, QWidget
 
 from engine.game import Journal, Option
 from engine.session import PlayerView
@@ -57,11 +57,21 @@ class BonnieClydeTable(GameTable):
             stop.refused.connect(self.place_refused)
             self.slots[stop.place] = stop
         left.addWidget(self.route, 12)
-        self.car = label("", wrap=False)
+        # Under the road, one place of one height: the hand and where the car is, or Ted Hinton's
+        # panel while it is open (the road and the rows keep their place and size either way).
+        self.car = label("")
         self.car.setObjectName("bc:car")
-        self.car.setStyleSheet("font-size: 13pt; font-weight: bold;")
+        self.car.setStyleSheet("font-size: 15pt; font-weight: bold;")
+        self.car.setAlignment(Qt.AlignLeft | Qt.AlignVCenter)
         self.car.setSizePolicy(QSizePolicy.Ignored, QSizePolicy.Preferred)
-        left.addWidget(self.car)
+        self.under_road = QStackedWidget()
+        self.under_road.setObjectName("bc:under-road")
+        self.under_road.setSizePolicy(QSizePolicy.Ignored, QSizePolicy.Fixed)
+        self.under_road.addWidget(self.car)
+        self.panel = self._panel()
+        self.under_road.addWidget(self.panel)
+        left.addWidget(self.under_road)
+        self.under_road.setFixedHeight(max(self.panel.sizeHint().height(), self.car.sizeHint().height()))
         # In front of each player: one strip each.
         self.players: dict[str, PlayerStrip] = {}
         self.lines = QWidget()
@@ -73,9 +83,6 @@ class BonnieClydeTable(GameTable):
             self.players[player] = strip
             rows.addWidget(strip, 1)
         left.addWidget(self.lines, 8)
-        self.panel = self._panel()
-        left.addWidget(self.panel, 8)
-        self.panel.hide()
         outer.addLayout(left, 5)
         piles = QVBoxLayout()
         piles.setSpacing(4)
@@ -103,26 +110,27 @@ class BonnieClydeTable(GameTable):
         self._unseen = False
 
     def _panel(self) -> QWidget:
-        """What Ted Hinton does: draw two, take from the FBI Files, or look under a location (then
-        the locations he may look under glow on the board, and a click on one chooses it). One
-        row over the players' lines, which stay in sight."""
+        """What Ted Hinton does (the action just clicked was his): draw two, take from the FBI Files,
+        or look under a location (then the locations he may look under glow on the board, the row
+        says to click one, and a click on one chooses it). One row in the place of the line under
+        the road, the same height: nothing else on the table moves, the players' rows stay in sight."""
         panel = QWidget()
-        layout = QVBoxLayout(panel)
-        layout.setContentsMargins(0, 0, 0, 0)
-        self.panel_title = label("", "heading")
-        self.panel_title.setObjectName("bc:panel-title")
-        layout.addWidget(self.panel_title)
-        uses = QHBoxLayout()
+        panel.setStyleSheet("QPushButton { padding: 8px 8px; }")     # the four fit at 1280 px
+        uses = QHBoxLayout(panel)
         uses.setContentsMargins(0, 0, 0, 0)
+        self.panel_title = label("")
+        self.panel_title.setObjectName("bc:panel-title")
+        self.panel_title.setStyleSheet("font-size: 15pt; font-weight: bold;")
+        self.panel_title.setSizePolicy(QSizePolicy.Ignored, QSizePolicy.Preferred)
+        uses.addWidget(self.panel_title, 1)
         for use, words in (("draw", "Draw 2 cards"), ("take", "Take from the FBI Files"),
                            ("look", "Look under a location")):
             b = button(words, name=f"bc:use:{use}")
             b.clicked.connect(lambda _=False, u=use: self._hinton(u))
-            uses.addWidget(b, 1)
+            uses.addWidget(b)
         cancel = button("Cancel", name="bc:cancel")
         cancel.clicked.connect(self._close)
         uses.addWidget(cancel)
-        layout.addLayout(uses)
         return panel
 
     # --- the contract ------------------------------------------------------------------
@@ -170,10 +178,10 @@ class BonnieClydeTable(GameTable):
             return
         self.pending = (option, player)
         self.looking = False
-        self.panel_title.setText(f"{player}, what does Ted Hinton do?")
+        self.panel_title.hide()                    # the choice's words are on its buttons
         for use in ("draw", "take", "look"):       # only what he may do now
             self.panel.findChild(QWidget, f"bc:use:{use}").setVisible(use in option.targets.get("use", ()))
-        self.panel.show()
+        self.under_road.setCurrentWidget(self.panel)
 
     def _demo_play(self, player: str, meld: bool) -> list[str]:
         """On the simulated table: the cards the simulated camera holds up for a meld or a layoff
@@ -196,7 +204,7 @@ class BonnieClydeTable(GameTable):
     def _close(self) -> None:
         self.pending = None
         self.looking = False
-        self.panel.hide()
+        self.under_road.setCurrentWidget(self.car)
         self._redraw()
 
     def _hinton(self, use: str, location: str | None = None) -> None:
@@ -208,6 +216,9 @@ class BonnieClydeTable(GameTable):
             if location is None:          # the board shows where he may look: a click there chooses
                 self.looking = True
                 self.panel_title.setText(f"{player}: click the location Ted Hinton looks under.")
+                self.panel_title.show()
+                for use in ("draw", "take", "look"):       # the choice is made: only Cancel stays
+                    self.panel.findChild(QWidget, f"bc:use:{use}").hide()
                 self._redraw()
                 return
             action["location"] = location
@@ -246,7 +257,7 @@ class BonnieClydeTable(GameTable):
             stop.show_stop(bool(by_place.get(place)), place in legal, place in chosen)
         self.route.update()               # the halo of a legal location
         casefile = by_place.get("casefile", [])
-        self.slots["casefile"].set_look(pt.CardLook(caption="Case File", kind="Draw pile", symbol=style.kind_symbol(1),
+        self.slots["casefile"].set_look(pt.CardLook(caption="Case File", symbol=style.kind_symbol(1),
                                                     colour=style.kind_colour(1), present=bool(casefile),
                                                     notes=(cards_words(len(casefile)),), count=len(casefile)),
                                         legal="casefile" in legal, chosen="casefile" in chosen)
@@ -255,7 +266,7 @@ class BonnieClydeTable(GameTable):
         files = by_place.get("files", [])
         top = files[-1] if files else None
         named = top.name if top and top.face_up else None
-        self.slots["files"].set_look(pt.CardLook(caption="FBI Files", kind="Discards", symbol=style.kind_symbol(2),
+        self.slots["files"].set_look(pt.CardLook(caption="FBI Files", symbol=style.kind_symbol(2),
                                                  colour=style.kind_colour(2), name=named, face_up=bool(named),
                                                  present=bool(files),
                                                  notes=(cards_words(len(files)),) if files else (),

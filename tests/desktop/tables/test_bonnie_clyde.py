@@ -745,14 +745,16 @@ def test_a_layoff_is_seen_moving_frame_by_frame_and_lands_where_the_row_draws_it
             if words == "1" and not side] == [landed]
 
 
-def test_no_word_under_15_px_over_a_whole_demo_game(window, qtbot):
-    """A whole demo game on a 1366x768 laptop (less its taskbar) with four players, the table looked
-    at after every move: nothing a family reads (the road's signs, the card faces and the numbers on
-    the melds, the captured outlaws' names, the players' rows, the piles, the prompt, the actions) is
-    under 15 px, and the prompt, the current player and the choices are 24 px or more."""
+@pytest.mark.parametrize("size", [(1366, 728), (1280, 680)])
+def test_no_word_under_15_px_over_a_whole_demo_game(window, qtbot, size):
+    """A whole demo game on a 1366x768 laptop (less its taskbar), and on the least screen the app
+    fits (1280x680), with four players, the table looked at after every move: nothing a family reads
+    (the road's signs, the card faces and the names on the melds, the captured outlaws' names, the
+    players' rows, the piles, the prompt, the actions) is under 15 px, and the prompt, the current
+    player and the choices (a location's sign that can be clicked) are 24 px or more."""
     from tests.desktop.driver import open_demo_table, play_on
     from tests.desktop.test_type_size import small_type
-    window.resize(1366, 728)
+    window.resize(*size)
     open_demo_table(window, qtbot, "bonnie-clyde", ["Ann", "Bob", "Cyd", "Bartholomew Montgomery-J"])
     qtbot.wait(50)
     problems = [f"before the deal: {p}" for p in small_type(window.table)]
@@ -776,3 +778,66 @@ def test_the_new_game_form_says_the_player_written_first_deals(table):
         t.find(f"new:name{i}").setText(name)
         t.find(f"new:age{i}").setValue(age)
     assert t.text("new:first") == "Cyd deals the first hand (write the dealer first); the player on their left starts."
+
+
+def test_a_first_meld_flies_to_a_row_that_no_longer_says_it_is_empty_and_lands_with_its_name(game, qtbot):
+    """Play, Evidence Cards: a player's first meld, seen flying to their row (motion on). While the
+    cards are on their way, the row no longer says "nothing on the table yet" under them; once they
+    land, the meld's top card names its location (the rulebook's cards show it), not just its number."""
+    t = game
+    table = t.window.table.table
+    deal_and_draw(t)
+    assert "nothing on the table yet" in painted(t, "bc:player:Ann")
+    with motion_on():
+        sent_in_flight(t, qtbot, "meld", [E(1, "a"), E(1, "b"), E(1, "c")])
+        assert laid_cards(t, "Ann") == []                                # still in the air, ...
+        assert "nothing on the table yet" not in painted(t, "bc:player:Ann")   # ... and no words under them
+        until_still(qtbot, table)
+    words = painted(t, "bc:player:Ann")
+    assert "Kaufman, Texas" in words and "nothing on the table yet" not in words
+    assert "nothing on the table yet" in painted(t, "bc:player:Bob")
+
+
+def test_each_pile_has_one_name_the_rulebook_s(game):
+    """Setup and the Deal: "Case File (draw pile)" and "FBI Files (discard pile)": each pile shows its
+    one name, not a second word for it on a band ("Discards", "Draw pile")."""
+    t = game
+    deal_and_draw(t)
+    for slot, name, other in (("slot:casefile", "Case File", "Draw pile"), ("slot:files", "FBI Files", "Discards")):
+        words = " ".join(t.find(slot).text().split())
+        assert name in words and other not in words, words
+
+
+def board_rects(t) -> dict[str, tuple]:
+    """Where the road, each location's sign and each player's row are in the window."""
+    table = t.window.table.table
+    widgets = {"road": table.route, **{f"sign {n}": s for n, s in table.route.stops.items()},
+               **{f"row {p}": s for p, s in table.players.items()}}
+    out = {}
+    for name, w in widgets.items():
+        at = w.mapTo(t.window, QPoint(0, 0))
+        out[name] = (at.x(), at.y(), w.width(), w.height())
+    return out
+
+
+@pytest.mark.parametrize("size, players", [((1366, 728), PLAYERS),
+                                           ((1280, 680), [("Bob", 9), ("Ann", 11), ("Cyd", 10), ("Dee", 12)])])
+def test_the_road_and_the_rows_keep_their_place_when_ted_hinton_s_panel_opens(table, size, players):
+    """Play, Ted Hinton: his panel opens (and closes) where the line under the road was; the road, its
+    signs and the players' rows keep their place and size, so nothing a family looks at jumps."""
+    t = table
+    t.window.resize(*size)
+    choose_game(t)
+    t.new_game(players)
+    t.click("action:deal")
+    t.choose("card", E(4, "a"))
+    t.click("entry:submit")
+    t.click("action:draw")
+    before = board_rects(t)
+    t.click("action:hinton")
+    assert t.visible("bc:use:draw")
+    assert board_rects(t) == before
+    t.click("bc:use:look")                           # the signs he may look under glow: still in place
+    assert board_rects(t) == before
+    t.click("bc:cancel")
+    assert not t.visible("bc:use:draw") and board_rects(t) == before
