@@ -16,6 +16,19 @@ from .private import journal_table
 from .widgets import button, label, literal
 
 
+def score_line(scores: tuple[tuple[str, int], ...]) -> str:
+    """The final scores in one line, highest first.
+
+    >>> score_line((("Bob", 48), ("Ann", 31), ("Cy", 1)))
+    'Final score: Bob 48 points, Ann 31 points, Cy 1 point.'
+    >>> score_line(())
+    ''
+    """
+    if not scores:
+        return ""
+    return "Final score: " + ", ".join(f"{p} {n} point{'' if abs(n) == 1 else 's'}" for p, n in scores) + "."
+
+
 class EndScreen(QWidget):
     back_requested = Signal()
     leave_requested = Signal()
@@ -31,6 +44,10 @@ class EndScreen(QWidget):
         self.verdict = label("", "banner")
         self.verdict.setObjectName("end:verdict")
         outer.addWidget(self.verdict)
+        # The final score, in the game's own points, for a game that keeps one (hidden otherwise).
+        self.scores = label("", "heading")
+        self.scores.setObjectName("end:scores")
+        outer.addWidget(self.scores)
         row = QHBoxLayout()
         self.unknown = label("")
         self.unknown.setObjectName("end:unknown")
@@ -59,6 +76,8 @@ class EndScreen(QWidget):
         self.story = story = tell(controller.session, controller.revealed)
         winners = ", ".join(story.winners)
         self.verdict.setText(story.verdict + (f" Winner: {winners}." if winners and winners not in story.verdict else ""))
+        self.scores.setText(score_line(story.scores))
+        self.scores.setVisible(bool(story.scores))
         n = len(story.unknown_places)
         self.unknown.setText(f"{n} card{'s' if n != 1 else ''} on the table nobody ever saw. Flip them one by "
                              f"one to complete the story." if n else "Every card on the table has been seen.")
@@ -71,12 +90,12 @@ class EndScreen(QWidget):
         cards = journal_table(["Card", "Where it ended", "Known by"],
                               [[f.name, f.place, ", ".join(f.known_by) or "nobody"] for f in story.cards])
         cards.setObjectName("end:cards")
-        self.tabs.addTab(cards, "Where every card was")
+        self.tabs.addTab(cards, "Every card")
         for player, learned in story.timelines.items():
             rows = [[f"move {item.move}", item.name, item.where] for item in learned]
             table = journal_table(["When", "Learned", "Where it lay"], rows or [["", "nothing", ""]])
             table.setObjectName(f"end:timeline:{player}")
-            self.tabs.addTab(table, literal(f"What {player} knew"))
+            self.tabs.addTab(table, literal(f"{player} knew"))
         conclusions = QWidget()
         layout = QVBoxLayout(conclusions)
         for player, deductions in story.conclusions.items():
@@ -89,7 +108,7 @@ class EndScreen(QWidget):
             if not deductions:
                 items.addItem("Nothing beyond the notes.")
             layout.addWidget(items)
-        self.tabs.addTab(conclusions, "What each journal concluded")
+        self.tabs.addTab(conclusions, "Journals concluded")
 
     def _reveal(self) -> None:
         if self.story is not None and self.story.unknown_places:

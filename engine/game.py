@@ -457,6 +457,11 @@ class Rules(ABC):
         "hand" that belong to ``player``."""
         return tuple(str(p) for p in state.table.places(area="hand", owner=player))
 
+    def final_scores(self, state: GameState) -> Mapping[str, int] | None:
+        """Each player's score now, for a game that keeps one (the end screen lists them, highest
+        first); None (the default): a game won or lost without points."""
+        return None
+
     def private_note(self, state: GameState, player: str) -> str | None:
         """Words only ``player`` may read now, beyond their journal (the answer on the question
         card they read out), shown on their phone's page; None (the default): nothing."""

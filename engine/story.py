@@ -55,6 +55,8 @@ class Story:
     conclusions: Mapping[str, tuple[Deduction, ...]] = field(default_factory=dict)
     #: places of single cards still unknown to everyone (to flip after the game; piles are left)
     unknown_places: tuple[str, ...] = ()
+    #: (player, points), highest first (seat order between equals); empty for a game without points
+    scores: tuple[tuple[str, int], ...] = ()
 
 
 def tell(session: Any, revealed: Mapping[str, str] | None = None) -> Story:
@@ -96,5 +98,7 @@ def tell(session: Any, revealed: Mapping[str, str] | None = None) -> Story:
         fates.append(CardFate(card, deck.name_of(card) if card else "never seen", rules.place_words(final, place),
                               knew))
     conclusions = {p: tuple(rules.journal(final, p, Assist.FULL).deductions) for p in players}
+    points = rules.final_scores(final) or {}
+    scores = tuple(sorted(((p, points[p]) for p in players if p in points), key=lambda ps: -ps[1]))
     return Story(session.outcome.reason, tuple(session.outcome.winners), tuple(fates),
-                 {p: tuple(t) for p, t in timelines.items()}, conclusions, tuple(unknown))
+                 {p: tuple(t) for p, t in timelines.items()}, conclusions, tuple(unknown), scores)

@@ -37,3 +37,24 @@ def test_the_end_screen_tells_who_knew_what_and_lets_the_family_flip_the_rest(ga
     assert t.window.stack.currentWidget() is t.window.end
     assert t.text("end:unknown").startswith(f"{n - 1} card")
     assert [t.name(t.card_at(place)), t.session.rules.place_words(t.session.state, place), "nobody"] in rows(t, "end:cards")
+    assert not t.window.end.scores.isVisible()                 # a game won without points: no score line
+
+
+def test_a_game_with_points_ends_on_everyone_s_final_score(window, qtbot):
+    """A family plays "start to final score": the end screen of a game that keeps points (The 39
+    Clues: first to 39) names every player's score, highest first, as the engine counted them."""
+    from tests.desktop.driver import open_demo_table, play_on
+
+    t = open_demo_table(window, qtbot, "39-clues", ["Ann", "Bob", "Cyd"])
+    for _ in play_on(window, 3000):
+        pass
+    session = window.controller.session
+    assert session.outcome is not None
+    qtbot.waitUntil(lambda: window.stack.currentWidget() is window.end)
+    scores = session.rules.final_scores(session.state)
+    line = t.text("end:scores")
+    assert t.find("end:scores").isVisible()
+    order = sorted(scores, key=lambda p: -scores[p])
+    assert line.startswith(f"Final score: {order[0]} {scores[order[0]]} point")
+    assert all(f"{p} {n} point" in line for p, n in scores.items())
+    assert [line.index(f"{p} ") for p in order] == sorted(line.index(f"{p} ") for p in order)

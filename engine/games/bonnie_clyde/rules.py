@@ -1144,6 +1144,10 @@ class BonnieClydeRules(Rules):
         return f"{p}: {action.type}"
 
     # --- journal ----------------------------------------------------------------------
+    def final_scores(self, state: GameState) -> dict[str, int]:
+        """Each player's total over the hands scored (Scoring: the first to the target wins)."""
+        return state.scores.totals()
+
     def journal(self, state: GameState, player: str, assist: Assist) -> Journal:
         assert isinstance(state, BonnieClydeState)
         from .journal import build_journal

@@ -1227,6 +1227,10 @@ class CluesRules(Rules):
         assert self._statics is not None
         return self._statics[2]
 
+    def final_scores(self, state: GameState) -> dict[str, int]:
+        """Each player's points from completed missions and steals."""
+        return dict(state.scores)
+
     def journal(self, state: GameState, player: str, assist: Assist) -> Journal:
         assert isinstance(state, CluesState)
         f = self.facts(state)

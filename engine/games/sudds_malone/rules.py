@@ -1424,6 +1424,10 @@ class SuddsRules(Rules):
         assert isinstance(state, SuddsState)
         return prompt(self, state)
 
+    def final_scores(self, state: GameState) -> dict[str, int]:
+        """Each detective's points on their board (hunch points included once the Conspiracy is revealed)."""
+        return {p: state.boards[p].score for p in state.players}
+
     def journal(self, state: GameState, player: str, assist: Assist) -> Journal:
         from .view import journal
         assert isinstance(state, SuddsState)
