@@ -585,7 +585,8 @@ def test_one_name_for_each_place_and_the_box_count_says_what_it_counts(game):
 def test_a_small_map_and_narrow_tabs_shorten_long_names_never_cut_them(game):
     """Issue 23: on a small map (a short screen) a place's name is wrapped or shortened with "\u2026", and four
     detectives' badges stay on their tile; a tab too narrow for a 24-letter name shows it shortened."""
-    from desktop.tables.sudds_malone.board import DistrictLook, PlayerTab
+    from desktop.tables.sudds_malone.citymap import DistrictLook
+    from desktop.tables.sudds_malone.sheet import PlayerTab
     t = game
     city = sm(t).city
     city.resize(300, 130)
