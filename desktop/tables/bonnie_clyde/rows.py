@@ -245,7 +245,9 @@ class PlayerStrip(QWidget):
         px, short = txt.LEAST_PX, True
         low = min(ch, cw if any(side for _, _, side in melds) else ch)     # the lowest top card
         tall = low - band_height(low) - 4
-        for px_try, short_try in ((18, False), (17, False), (16, False), (15, False), (15, True)):
+        largest = min(max(int(tall / 2.4), 18), 26)        # a roomy row (a large screen): larger names
+        tries = [(size, False) for size in range(largest, txt.LEAST_PX - 1, -1)] + [(txt.LEAST_PX, True)]
+        for px_try, short_try in tries:
             px, short = px_try, short_try
             if px > txt.LEAST_PX and txt.line_height(px, True, family) > tall:
                 continue                                   # higher than the card's face
