@@ -31,15 +31,25 @@ class DealPanel:
         self.sel = {"city": {}, "conspiracy": "", "display": ["", "", "", ""], "at": None}
         if self.simulator is not None:
             # One simulated deal for the whole panel: the card its camera is shown at a place is
-            # the card "Deal on the simulated table" fills in there.
+            # the card "Deal on the simulated table" fills in there. Looking draws nothing from the simulated
+            # table's random numbers, so its game stays the one its seed plays (the family walk follows
+            # that game); they move on only when this deal is dealt on the simulated table.
+            rng = self.simulator.rng
+            before = rng.getstate()
             self.sel["sim"] = self.simulator._candidate(self.state, self.player)
+            self.sel["sim_rng"] = rng.getstate()
+            rng.setstate(before)
 
     def _sim_deal(self) -> dict | None:
         return self.sel.get("sim") if self.simulator is not None else None
 
     def _deal_on_sim(self) -> None:
         """The simulated table's deal, as its camera would read it."""
-        wanted = self._sim_deal() or self.simulator._candidate(self.state, self.player)
+        wanted = self._sim_deal()
+        if wanted is None:
+            wanted = self.simulator._candidate(self.state, self.player)
+        else:
+            self.simulator.rng.setstate(self.sel["sim_rng"])
         self.sel["city"] = {loc: self._back_of(c) for loc, c in wanted["city"].items()}
         self.sel["conspiracy"] = wanted["conspiracy"]
         self.sel["display"] = list(wanted["display"])
