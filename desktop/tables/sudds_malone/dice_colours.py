@@ -9,7 +9,7 @@ black, grey, a player's colour word, or a name of their own), saves the named gr
 shipped ones, for the table's camera roll. On the simulated table the picture is a rendered pool of
 the game's dice.
 
-List it on the shelf with ``dice_colours.SCREEN`` in ``SuddsMaloneTable.shelf_screens()``.
+List it on the shelf with ``dice_colours.SCREEN`` in ``SuddsTable.shelf_screens()``.
 """
 
 from __future__ import annotations
