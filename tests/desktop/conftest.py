@@ -3,6 +3,7 @@ import os
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import pytest  # noqa: E402
+from PySide6.QtCore import QEvent  # noqa: E402
 
 
 @pytest.fixture(autouse=True)
@@ -36,6 +37,11 @@ def window(qtbot, qapp):
     qtbot.waitExposed(win)
     yield win
     win.close()
+    # Deleted, not only closed: a closed window's widgets and timers otherwise live on into every
+    # later test (thousands of widgets by the end of the suite, each test slower than the last).
+    win.deleteLater()
+    qapp.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+    qapp.processEvents()
 
 
 @pytest.fixture
