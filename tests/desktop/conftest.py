@@ -49,3 +49,9 @@ def table(window, qtbot):
     from .driver import Driver
 
     return Driver(window, qtbot)
+
+
+#: A whole-game variant that repeats what another case already walks (another size, more players):
+#: run with GUMSHOE_LONG=1 (the long run), skipped in CI to keep the suite under 25 minutes.
+LONG = os.environ.get("GUMSHOE_LONG") == "1"
+long_only = pytest.mark.skipif(not LONG, reason="a repeat at another size or player count: GUMSHOE_LONG=1")

@@ -5,6 +5,8 @@ from __future__ import annotations
 from contextlib import contextmanager
 
 import pytest
+
+from tests.desktop.conftest import long_only
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QFontInfo
 from PySide6.QtWidgets import QAbstractButton, QLabel
@@ -745,7 +747,7 @@ def test_a_layoff_is_seen_moving_frame_by_frame_and_lands_where_the_row_draws_it
             if words == "1" and not side] == [landed]
 
 
-@pytest.mark.parametrize("size", [(1366, 728), (1280, 680)])
+@pytest.mark.parametrize("size", [(1280, 680), pytest.param((1366, 728), marks=long_only)])
 def test_no_word_under_15_px_over_a_whole_demo_game(window, qtbot, size):
     """A whole demo game on a 1366x768 laptop (less its taskbar), and on the least screen the app
     fits (1280x680), with four players, the table looked at after every move: nothing a family reads

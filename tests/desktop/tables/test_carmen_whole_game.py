@@ -8,6 +8,8 @@ of every card that went back face down written on it (a failed warrant's)."""
 from __future__ import annotations
 
 import pytest
+
+from tests.desktop.conftest import long_only
 from PySide6.QtCore import QRect
 
 from tests.desktop.driver import open_demo_table, play_on
@@ -65,10 +67,11 @@ def card_rect(card) -> QRect:
 GAMES = {2: (7, {"roll", "peek", "end_turn", "warrant", "swap", "decline_swap", "flip_henchman", "final_warrant"}),
          3: (12, {"roll", "peek", "end_turn", "warrant", "swap", "decline_swap", "flip_henchman", "final_warrant"}),
          4: (17, {"roll", "peek", "end_turn", "warrant", "swap", "flip_henchman"})}
-CASES = [(2, SIZES[0]), (2, SIZES[1]), (3, SIZES[1]), (4, SIZES[0]), (4, SIZES[1])]
+CASES = [(2, SIZES[0]), (4, SIZES[1]), pytest.param(2, SIZES[1], marks=long_only),
+         pytest.param(3, SIZES[1], marks=long_only), pytest.param(4, SIZES[0], marks=long_only)]
 
 
-@pytest.mark.parametrize("players,size", CASES, ids=lambda v: f"{v[0]}x{v[1]}" if isinstance(v, tuple) else f"{v}p")
+@pytest.mark.parametrize("players,size", CASES)
 def test_a_whole_game_reads_from_across_the_room_with_every_card_in_sight(window, qtbot, monkeypatch, players, size):
     seed, wanted = GAMES[players]
     monkeypatch.setenv("GUMSHOE_DEMO_SEED", str(seed))

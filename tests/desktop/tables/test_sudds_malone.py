@@ -16,6 +16,8 @@ import tomllib
 from collections import Counter
 
 import pytest
+
+from tests.desktop.conftest import long_only
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QAbstractButton, QComboBox, QWidget
 
@@ -1061,7 +1063,7 @@ def play_by_clicks(t, until, limit: int = 3000) -> Counter:
 
 
 @pytest.mark.parametrize("seed, names", [(5, ("Ann", "Bob")), (2, ("Ann", "Bob")),
-                                         (5, ("Ann", "Bob", "Cyd", "Dee"))])
+                                         pytest.param(5, ("Ann", "Bob", "Cyd", "Dee"), marks=long_only)])
 def test_a_whole_game_by_clicks_to_the_final_scoring(window, qtbot, seed, names):
     """How to Play to End of Game: a 2-player and a 4-player game from the deal to the final scoring, every
     step a click (dice, actions, rewards, cases closed, hunches, limits, stoolies, the reveal); the final
