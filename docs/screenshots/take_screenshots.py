@@ -137,6 +137,8 @@ def take_sudds_malone(tag: str, size: tuple[int, int]) -> None:
     window.show_table()
     t = Driver(window, Bot())
     sm.press(t, "action:deal")
+    shot(window, "56-sm-deal")                     # the deal on the drawn map, no drop-down
+    sm.press(t, "sm:deal:sim")
     sm.press(t, "sm:send")
     sm.press(t, "action:roll")
     for die in c.session.state.dice:
