@@ -57,6 +57,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from vision.dice import UNKNOWN_COLOUR, DicePoolReader  # noqa: E402
+from vision.dice_faces import FaceClassifier  # noqa: E402
 from vision.dice_synthetic import DiceTable  # noqa: E402
 from vision.synthetic import Degradation  # noqa: E402
 
@@ -129,29 +130,31 @@ def count_strays(tally: Counter, readings: list, on_a_die) -> None:
             tally["no die, sure"] += r.value is not None
 
 
-def rendered(frames: int, seed: int, die_px=(34, 64), repeat: int = 1) -> dict:
+def rendered(frames: int, seed: int, die_px=(34, 64), repeat: int = 1, readers: list | None = None) -> list[dict]:
+    """Rendered pools read by each (label, reader) in turn, frame by frame: a result per reader."""
+    readers = readers or [("", DicePoolReader())]
     table = DiceTable(seed=seed)
-    reader = DicePoolReader()
-    tally: Counter = Counter()
-    times, wrong = [], []
+    runs = [{"name": f"rendered, seed {seed} ({frames} frames, 1280x720){label}", "tally": Counter(), "times": [],
+             "wrong": []} for label, _ in readers]
     for k in range(frames):
         pool = table.random_pool(int(np.random.default_rng(k).integers(12, 17)), die_px=die_px)
-        readings = timed_read(reader, pool.image, times, repeat)
-        used = set()
-        for die in pool.dice:
-            tally["dice"] += 1
-            near = [j for j, r in enumerate(readings) if math.dist(r.centre, die.centre) < 0.5 * die.side_px]
-            if not near:
-                tally["missed"] += 1
-                continue
-            r = readings[near[0]]
-            used.update(near)
-            score(tally, right=(r.colour, r.value) == (die.colour, die.value), wrong=wrong,
-                  # unsure: the player taps the value, or says the colour
-                  unsure=r.value is None or (r.value == die.value and r.colour == UNKNOWN_COLOUR),
-                  wrong_line=f"{die.colour} {die.value} read as {r.colour} {r.value}")
-        count_strays(tally, readings, used)
-    return {"name": f"rendered, seed {seed} ({frames} frames, 1280x720)", "tally": tally, "times": times, "wrong": wrong}
+        for (_, reader), run in zip(readers, runs):
+            readings = timed_read(reader, pool.image, run["times"], repeat)
+            tally, used = run["tally"], set()
+            for die in pool.dice:
+                tally["dice"] += 1
+                near = [j for j, r in enumerate(readings) if math.dist(r.centre, die.centre) < 0.5 * die.side_px]
+                if not near:
+                    tally["missed"] += 1
+                    continue
+                r = readings[near[0]]
+                used.update(near)
+                score(tally, right=(r.colour, r.value) == (die.colour, die.value), wrong=run["wrong"],
+                      # unsure: the player taps the value, or says the colour
+                      unsure=r.value is None or (r.value == die.value and r.colour == UNKNOWN_COLOUR),
+                      wrong_line=f"frame {k}: {die.colour} {die.value} read as {r.colour} {r.value}")
+            count_strays(tally, readings, used)
+    return runs
 
 
 def match(readings: list, dice: list) -> tuple[dict[int, int], dict[int, int]]:
@@ -172,35 +175,36 @@ def match(readings: list, dice: list) -> tuple[dict[int, int], dict[int, int]]:
     return owner, reading_of
 
 
-def real(folder: Path, half: str, step: int = 1, limit: int | None = None, repeat: int = 1) -> dict | None:
+def real(folder: Path, half: str, step: int = 1, limit: int | None = None, repeat: int = 1,
+         readers: list | None = None) -> list[dict]:
+    """The real photos of one half read by each (label, reader) in turn, photo by photo: a result per reader."""
+    readers = readers or [("", DicePoolReader())]
     labels = json.loads((folder / "labels.json").read_text(encoding="utf-8"))["images"]
     names = [n for n in sorted(labels) if photo_half(n) == half][::step][:limit]
-    reader = DicePoolReader()
-    tally: Counter = Counter()
-    colours: Counter = Counter()
-    where: Counter = Counter()  # (feature, band, outcome) -> dice, for the breakdown
-    times, wrong = [], []
+    runs = [{"name": f"real photos, {half} half ({len(names)} photos, 640x640){label}", "tally": Counter(), "times": [],
+             "wrong": [], "colours": Counter(), "where": Counter()} for label, _ in readers]
     for name in names:
         frame = cv2.imread(str(folder / "images" / f"{name}.jpg"))
-        readings = timed_read(reader, frame, times, repeat)
         dice = labels[name]["dice"]
-        owner, reading_of = match(readings, dice)
-        for k, (value, x1, y1, x2, y2) in enumerate(dice):
-            tally["dice"] += 1
-            bands = {"value": str(value), **die_look(frame, (x1, y1, x2, y2))}
-            if k not in reading_of:
-                tally["missed"] += 1
-                where.update((feature, band, "missed") for feature, band in bands.items())
-                continue
-            r = readings[reading_of[k]]
-            colours[r.colour] += 1
-            outcome = "unsure" if r.value is None else "right" if r.value == value else "wrong"
-            where.update((feature, band, outcome) for feature, band in bands.items())
-            score(tally, unsure=r.value is None, right=r.value == value, wrong=wrong,
-                  wrong_line=f"{name}: a {value} read as {r.value} at ({r.centre[0]:.0f}, {r.centre[1]:.0f})")
-        count_strays(tally, readings, owner)
-    return {"name": f"real photos, {half} half ({len(names)} photos, 640x640)", "tally": tally, "times": times,
-            "wrong": wrong, "colours": colours, "where": where}
+        looks = [{"value": str(value), **die_look(frame, (x1, y1, x2, y2))} for value, x1, y1, x2, y2 in dice]
+        for (_, reader), run in zip(readers, runs):
+            readings = timed_read(reader, frame, run["times"], repeat)
+            tally, where = run["tally"], run["where"]  # where: (feature, band, outcome) -> dice, for the breakdown
+            owner, reading_of = match(readings, dice)
+            for k, (value, x1, y1, x2, y2) in enumerate(dice):
+                tally["dice"] += 1
+                if k not in reading_of:
+                    tally["missed"] += 1
+                    where.update((feature, band, "missed") for feature, band in looks[k].items())
+                    continue
+                r = readings[reading_of[k]]
+                run["colours"][r.colour] += 1
+                outcome = "unsure" if r.value is None else "right" if r.value == value else "wrong"
+                where.update((feature, band, outcome) for feature, band in looks[k].items())
+                score(tally, unsure=r.value is None, right=r.value == value, wrong=run["wrong"],
+                      wrong_line=f"{name}: a {value} read as {r.value} at ({r.centre[0]:.0f}, {r.centre[1]:.0f})")
+            count_strays(tally, readings, owner)
+    return runs
 
 
 COLOUR_LABELS = ROOT / "benchmarks" / "dice_dev_colours.json"
@@ -380,13 +384,25 @@ def report_where(res: dict) -> None:
 
 
 def report(results: list[dict], show_wrong: bool, show_where: bool = False) -> None:
-    print(f"{'':44s} {'dice':>5s} " + " ".join(f"{k:>14s}" for k in KEYS) + f" {'no die (sure)':>14s} {'ms med / p95':>13s}")
+    width = max([44] + [len(r["name"]) for r in results])
+    print(f"{'':{width}s} {'dice':>5s} " + " ".join(f"{k:>14s}" for k in KEYS) + f" {'no die (sure)':>14s} {'ms med / p95':>13s}")
     for res in results:
         t, n = res["tally"], max(1, res["tally"]["dice"])
         cells = " ".join(f"{t[k]:5d} ({100 * t[k] / n:5.1f}%)" for k in KEYS)
         times = res["times"] or [0.0]
-        print(f"{res['name']:44s} {t['dice']:5d} {cells} {t['no die']:6d} ({t['no die, sure']:3d})   "
+        print(f"{res['name']:{width}s} {t['dice']:5d} {cells} {t['no die']:6d} ({t['no die, sure']:3d})   "
               f"{np.median(times):5.1f} / {np.percentile(times, 95):5.1f}")
+    pairs = {}
+    for res in results:  # the same frames read by the classical reader alone and with the face model
+        part, _, reader = res["name"].partition(": ")
+        pairs.setdefault(part, {})[reader] = res
+    for part, both in pairs.items():
+        if len(both) == 2 and all(r["times"] for r in both.values()):
+            before, after = both.values()
+            tb, ta = np.median(before["times"]), np.median(after["times"])
+            right = after["tally"]["right"] - before["tally"]["right"]
+            print(f"  {part}: with the face model / alone: time {ta / tb:.2f}x ({tb:.1f} -> {ta:.1f} ms median), "
+                  f"right {right:+d} dice, wrong {after['tally']['wrong'] - before['tally']['wrong']:+d}")
     for res in results:
         if res.get("colours"):
             print(f"  colours said, {res['name']}: " + ", ".join(f"{c} {k}" for c, k in res["colours"].most_common()))
@@ -411,19 +427,30 @@ def main(argv=None) -> int:
     ap.add_argument("--dice-dev", type=Path, default=DICE_DEV, help="the real photos' folder")
     ap.add_argument("--wrong", action="store_true", help="list every wrong reading")
     ap.add_argument("--where", action="store_true", help="real dice by value, size, sharpness and look: right / unsure / missed")
+    ap.add_argument("--faces", default="shipped",
+                    help="the face model beside the classical reader: shipped (default), a card's path (a fold), or none")
     ap.add_argument("--repeat", type=int, help="reads per frame, the least CPU time counts (default 3; --smoke 1)")
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
     repeat = args.repeat or (1 if args.smoke else 3)
+    readers = [(": classical alone (the reader before the face model)", DicePoolReader(faces=False))]
+    if args.faces != "none":
+        with_faces = DicePoolReader(faces=True if args.faces == "shipped" else FaceClassifier(args.faces))
+        if with_faces.faces is None:
+            print(f"the face model cannot be used: {with_faces.faces_problem}")
+            return 1
+        readers.append((": with the face model", with_faces))
     results = []
     if args.part in ("both", "rendered"):
-        results.append(rendered(args.frames or (1 if args.smoke else 8 if args.quick else 60), args.seed, repeat=repeat))
+        results += rendered(args.frames or (1 if args.smoke else 8 if args.quick else 60), args.seed, repeat=repeat,
+                            readers=readers)
     if args.part in ("both", "real"):
         if not (args.dice_dev / "labels.json").is_file():
             print(f"real photos: skipped, {args.dice_dev} not found (it is beside the repository on a developer's machine)")
         else:
             step, limit = (1, 2) if args.smoke else (4, None) if args.quick else (1, None)
-            results += [real(args.dice_dev, half, step, limit, repeat) for half in ("tune", "check")]
+            for half in ("tune", "check"):
+                results += real(args.dice_dev, half, step, limit, repeat, readers)
     if results:
         report(results, args.wrong, args.where)
     if args.part == "colours" or args.smoke:

@@ -327,6 +327,7 @@ class _Region:
     elongation: dict = None  # kind -> each pip's length / width
     halves: dict = None      # kind -> [(the parts' centres, area of each, contrast)] of blobs two or three pips long
     bodies: dict = None      # Lab channel -> the region's median
+    near_misses: list = None  # (value, centre, side) of faces fitted but refused: the face model may confirm them
 
 
 @dataclass
@@ -403,8 +404,12 @@ class DicePoolReader:
     TABLE_TEXTURE = 3.0     # a region differs from the table this many times more than 3/4 of the table does
 
     def __init__(self, palette: Sequence[DieColour] | None = None, die_px: tuple[float, float] = (14, 120),
-                 max_ab: float = 22.0, max_l: float = 70.0, min_confidence: float = 0.35) -> None:
+                 max_ab: float = 22.0, max_l: float = 70.0, min_confidence: float = 0.35,
+                 faces: "FaceClassifier | bool" = True) -> None:
         self.palette = list(palette or load_palette())
+        # The learned face reader (vision.dice_faces): True for the shipped model, False for none. A
+        # missing or broken model leaves the classical reader alone, and `faces_problem` says why.
+        self.faces, self.faces_problem = _face_classifier(faces)
         self.die_px = die_px
         self.max_ab = max_ab
         self.max_l = max_l
@@ -429,7 +434,8 @@ class DicePoolReader:
             return []
         frame = np.ascontiguousarray(frame)
         readings: list[DieReading] = []
-        for region in self._regions(frame):
+        regions = self._regions(frame)
+        for region in regions:
             readings += self._read_region(frame, region)
         readings = self._one_per_die(readings)
         # The dice of a pool are about one size: a face much smaller or larger than the others is
@@ -443,6 +449,9 @@ class DicePoolReader:
             readings = [replace(r, value=None, confidence=0.0, reason="size unlike the other dice")
                         if r.sure and not (lo * usual if r.value >= 2 else self.ONE_MIN_SIZE * usual) <= r.side_px <= hi * usual
                         else r for r in readings]
+        if self.faces is not None:
+            readings = self.faces.review(frame, [(r.box, r.single, r.near_misses or ()) for r in regions], readings,
+                                         self.colour_name)
         return readings
 
     # --- step 1: regions -------------------------------------------------------------------------
@@ -544,6 +553,7 @@ class DicePoolReader:
         region.elongation = {}
         region.halves = {}
         region.bodies = {}
+        region.near_misses = [] if self.faces is not None else None
         region.pips = {kind: self._pips(region, kind) for kind in self.PIP_KINDS}
         if not any(len(p[0]) or region.halves[kind] for kind, p in region.pips.items()):
             return []  # no pip at all: a shadow, a hole, a piece of the table
@@ -705,10 +715,15 @@ class DicePoolReader:
                 result = self._check(region, kind, pips, group, lo, hi)
                 if isinstance(result, _Face):
                     found.append(result)
-                elif result in _SHAPE_FITTED and not (m == 2 and result == "size"):
+                    continue
+                if result in _SHAPE_FITTED and not (m == 2 and result == "size"):
                     # (Any two pips fit a 2 exactly: a pair refused only for its size, a 1's pip and a pip
                     # of the next die, has no face's shape and vetoes no 1.)
                     shaped.append(set(group))
+                if region.near_misses is not None and result not in ("layout", "pips squashed (a side face)"):
+                    miss = self._near_miss(region, pips[0][group])
+                    if miss is not None:
+                        region.near_misses.append(miss)
         if region.halves[kind]:
             found += self._faces_from_split_blobs(region, kind, lo, hi)
         faces, used = [], set()
@@ -721,6 +736,15 @@ class DicePoolReader:
             faces.append(face)
             used |= own
         return faces
+
+    def _near_miss(self, region: _Region, points: np.ndarray) -> tuple[int, np.ndarray, float] | None:
+        """(value, centre, face side) of a group of pips refused as a face after its layout was fitted."""
+        if len(points) == 1:
+            return 1, points[0].astype(np.float32), self.ONE_SIDE * region.s_ref
+        fit = fit_layout(points)
+        if fit is None or fit[3] > self.FIT_ERROR:
+            return None
+        return len(points), np.asarray(fit[2], np.float32), float(fit[0])
 
     def _faces_from_split_blobs(self, region: _Region, kind: str, lo: float, hi: float) -> list[_Face]:
         """6s and 5s whose pips run together: each blob two or three pips long taken as its pips.
@@ -1038,6 +1062,24 @@ class DicePoolReader:
             elif out[k].colour == UNKNOWN_COLOUR and r.colour != UNKNOWN_COLOUR and r.value == out[k].value:
                 out[k] = replace(out[k], colour=r.colour, look=r.look)  # the same face seen through its other kind of pips
         return out
+
+
+@functools.lru_cache(maxsize=1)
+def _shipped_face_classifier():
+    from vision.dice_faces import FaceClassifier, FaceModelError
+    try:
+        return FaceClassifier(), ""
+    except FaceModelError as exc:
+        return None, str(exc)
+
+
+def _face_classifier(faces) -> tuple:
+    """(classifier or None, why none) for the reader's ``faces`` argument."""
+    if faces is True:
+        return _shipped_face_classifier()
+    if faces is False or faces is None:
+        return None, ""
+    return faces, ""
 
 
 def _groups(together: np.ndarray, members: list[int], size: int, dist: np.ndarray,

@@ -1,0 +1,198 @@
+"""The dice face model: the classical dice reader's second opinion (vision/dice_faces.py, docs/vision.md
+"The face model"). Its figures on the real photos are in benchmarks/dice_bench.py; these tests check
+what a family would notice: it is shipped and used, it never turns a die into a wrong value on
+rendered pools, it refuses a model file that is not its own with words, and a broken model file
+cannot take the app down."""
+
+import hashlib
+import math
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from vision.dice import DicePoolReader, DieReading
+from vision.dice_faces import CARD_PATH, FaceClassifier, FaceModelError, face_crop, window_look
+from vision.dice_synthetic import DiceTable
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _right_and_wrong(reader, pools):
+    right = wrong = 0
+    for pool in pools:
+        readings = reader.read(pool.image)
+        for die in pool.dice:
+            near = [r for r in readings if math.dist(r.centre, die.centre) < 0.5 * die.side_px and r.sure]
+            right += bool(near) and near[0].value == die.value
+            wrong += bool(near) and near[0].value != die.value
+    return right, wrong
+
+
+def test_the_shipped_model_is_used_by_the_dice_reader():
+    reader = DicePoolReader()
+    assert reader.faces is not None, reader.faces_problem
+    assert reader.faces_problem == ""
+    p = reader.faces.probabilities(np.full((80, 80, 3), 200, np.uint8), [(40, 40, 40)])
+    assert p.shape == (1, 7) and abs(float(p.sum()) - 1.0) < 1e-4
+
+
+def test_a_rendered_die_of_every_value_is_read_by_the_model_alone():
+    """Each face 1-6, lone on felt, seen by the model at the die (no classical reader involved)."""
+    faces = FaceClassifier()
+    table = DiceTable(seed=3, size=(640, 480))
+    for value in range(1, 7):
+        pool = table.roll([("red", value)], die_px=48)
+        die = pool.dice[0]
+        opinion = faces.opinions(pool.image, [(*die.centre, 1.05 * die.side_px)])[0]
+        assert opinion.value == value, (value, opinion)
+
+
+def test_rendered_pools_read_with_the_model_gain_no_wrong_value():
+    """Pools of 12-16 dice on wood, felt, a checked cloth and the tray: the two readers together read at
+    least as many dice right as the classical reader alone, and no die gets a wrong value."""
+    table = DiceTable(seed=11)
+    pools = [table.random_pool(14, die_px=(30, 60)) for _ in range(4)]
+    alone = _right_and_wrong(DicePoolReader(faces=False), pools)
+    both = _right_and_wrong(DicePoolReader(), pools)
+    assert both[1] == 0 and alone[1] == 0
+    assert both[0] >= alone[0]
+
+
+@dataclass
+class _Sure:
+    """A stand-in model that is sure of one value everywhere (for the review's rules)."""
+
+    value: int
+    face_to_die: float = 1.74
+    veto: float = 0.9
+    agree: float = 0.6
+    agree_one: float = 0.9
+    new: float = 0.97
+    screen: float = 0.5
+
+    def probabilities(self, frame, places):
+        p = np.zeros((len(places), 7), np.float32)
+        p[:, self.value] = 1.0
+        return p
+
+    def opinions(self, frame, places):
+        from vision.dice_faces import FaceOpinion
+        return [FaceOpinion(self.value, 1.0, True) for _ in places]
+
+    review = FaceClassifier.review
+    _free = FaceClassifier._free
+    _one_a_die = staticmethod(FaceClassifier._one_a_die)
+    _read_at = FaceClassifier._read_at
+
+
+def _reading(value):
+    return DieReading("red", value, 0.9, (50.0, 50.0), 24.0)
+
+
+def test_a_sure_value_the_model_is_sure_is_another_becomes_unsure():
+    frame = np.zeros((100, 100, 3), np.uint8)
+    out = _Sure(5).review(frame, [], [_reading(4)], lambda look: "red")
+    assert out[0].value is None and out[0].reason == "the two readers disagree"
+    kept = _Sure(4).review(frame, [], [_reading(4)], lambda look: "red")
+    assert kept[0].value == 4
+
+
+def test_a_refused_face_is_read_only_where_the_model_sees_the_same_value():
+    frame = np.zeros((100, 100, 3), np.uint8)
+    region = ((30, 30, 40, 40), True, [(2, np.array([50.0, 50.0]), 24.0)])
+    read = _Sure(2).review(frame, [region], [], lambda look: "red")
+    assert [(r.value, round(r.centre[0])) for r in read] == [(2, 50)]
+    assert _Sure(4).review(frame, [region], [], lambda look: "red")[0].value == 4  # the model alone, sure in all 8 views
+    refused = _Sure(0).review(frame, [region], [], lambda look: "red")
+    assert refused == []
+
+
+def test_an_unsure_die_takes_the_value_both_readers_agree_on():
+    frame = np.zeros((100, 100, 3), np.uint8)
+    unsure = DieReading("red", None, 0.0, (50.0, 50.0), 24.0, "not sure")
+    region = ((30, 30, 40, 40), True, [(3, np.array([51.0, 50.0]), 24.0)])
+    out = _Sure(3).review(frame, [region], [unsure], lambda look: "red")
+    assert len(out) == 1 and out[0].value == 3 and out[0].colour == "red"
+
+
+def test_a_die_read_by_the_model_alone_is_named_by_its_look():
+    pool = DiceTable(seed=5, size=(320, 240)).roll([("red", 4)], die_px=50)
+    die = pool.dice[0]
+    look = window_look(pool.image, (*die.centre, 1.05 * die.side_px))
+    assert DicePoolReader(faces=False).colour_name(look) == "red"
+
+
+def test_a_window_off_the_frame_or_with_nonsense_numbers_is_still_a_window():
+    frame = np.zeros((60, 60, 3), np.uint8)
+    for centre, side in (((0, 0), 40), ((59, 59), 400), ((30, 30), 0.0), ((float("nan"), 3), 20), ((3, 3), float("inf"))):
+        assert face_crop(frame, centre, side, 40, 1.3).shape == (40, 40, 3)
+
+
+def _card_beside(tmp_path, model: bytes, **changes) -> Path:
+    (tmp_path / "m.onnx").write_bytes(model)
+    text = CARD_PATH.read_text(encoding="utf-8").replace('file = "dice_faces.onnx"', 'file = "m.onnx"')
+    lines = [ln for ln in text.splitlines() if not ln.startswith("sha256")]
+    lines.insert(lines.index("[model]") + 1, f'sha256 = "{changes.pop("sha256", hashlib.sha256(model).hexdigest())}"')
+    for key, value in changes.items():
+        lines = [f"{key} = {value}" if ln.startswith(f"{key} =") else ln for ln in lines]
+    card = tmp_path / "c.toml"
+    card.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return card
+
+
+def test_a_model_file_that_is_not_the_cards_is_refused_with_words(tmp_path):
+    model = (CARD_PATH.parent / "dice_faces.onnx").read_bytes()
+    with pytest.raises(FaceModelError, match="checksum differs"):
+        FaceClassifier(_card_beside(tmp_path, model, sha256="0" * 64))
+    with pytest.raises(FaceModelError, match="cannot be used"):
+        FaceClassifier(tmp_path / "no such card.toml")
+    with pytest.raises(FaceModelError, match="window"):
+        FaceClassifier(_card_beside(tmp_path, model, crop_px=4000))
+    garbage = b"not a model" * 50
+    with pytest.raises(FaceModelError, match="cannot be run"):
+        FaceClassifier(_card_beside(tmp_path, garbage))
+
+
+_CHILD = """
+import sys
+sys.path.insert(0, sys.argv[2])
+from vision.dice_faces import FaceClassifier, FaceModelError
+import numpy as np
+try:
+    faces = FaceClassifier(sys.argv[1])
+    faces.opinions(np.zeros((64, 64, 3), np.uint8), [(32, 32, 40)])
+    print("loaded")
+except FaceModelError:
+    print("refused")
+"""
+
+
+def test_damaged_model_files_are_refused_or_run_never_crash_the_app(tmp_path):
+    """OpenCV's ONNX reader is native code: damaged files (bytes changed, cut short, replaced, spliced),
+    each with a card whose checksum matches, are loaded in a child process, which must end normally."""
+    model = (CARD_PATH.parent / "dice_faces.onnx").read_bytes()
+    rng = np.random.default_rng(7)
+    outcomes = []
+    for k in range(16):
+        data = bytearray(model)
+        if k % 4 == 0:
+            for i in rng.integers(0, len(data), int(rng.integers(1, 20))):
+                data[int(i)] = int(rng.integers(256))
+        elif k % 4 == 1:
+            data = data[: int(rng.integers(0, len(data)))]
+        elif k % 4 == 2:
+            data = bytearray(rng.integers(0, 256, int(rng.integers(0, 5000))).astype(np.uint8).tobytes())
+        else:
+            at = int(rng.integers(len(data)))
+            data[at:at + int(rng.integers(1, 200))] = rng.integers(0, 256, int(rng.integers(0, 200))).astype(np.uint8).tobytes()
+        folder = tmp_path / str(k)
+        folder.mkdir()
+        card = _card_beside(folder, bytes(data))
+        done = subprocess.run([sys.executable, "-c", _CHILD, str(card), str(ROOT)], capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, (k, done.returncode, done.stderr[-500:])
+        outcomes.append(done.stdout.strip())
+    assert set(outcomes) <= {"loaded", "refused"} and "refused" in outcomes

@@ -1,0 +1,287 @@
+"""A small learned reader of one die's top face: the dice-pool reader's second opinion. No Qt.
+
+The classical reader (`vision.dice`) finds pips and fits a face's layout; this one looks at a
+window around a die and says which face it shows (1-6) or that no die is centred there, with a
+probability. Together they read more dice than either and fewer wrong: a value the classical
+reader is sure of is kept unless this one is sure of another (then the die is "unsure" and the
+family taps it); a die the classical reader could not read is read only when this one gives the
+same value from every one of 8 views (4 turns, each mirrored) with a high probability.
+
+The model is data: ``assets/dice/dice_faces.onnx`` with its card ``assets/dice/dice_faces.toml``
+(what it was trained on, its checksum, its window and thresholds), trained by
+``scripts/train_dice_faces.py`` and run by OpenCV's own ``cv2.dnn`` (no other runtime).
+
+>>> import numpy as np
+>>> faces = FaceClassifier()
+>>> faces.probabilities(np.zeros((64, 64, 3), np.uint8), [(32, 32, 40)]).shape
+(1, 7)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Sequence
+
+import cv2
+import numpy as np
+
+ASSETS = Path(__file__).resolve().parent.parent / "assets" / "dice"
+CARD_PATH = ASSETS / "dice_faces.toml"
+MAX_MODEL_BYTES = 4_000_000  # the shipped model is ~0.1-0.4 MB; a larger file is not ours
+
+
+class FaceModelError(ValueError):
+    """The face model or its card is missing, altered or broken (the reader then works alone)."""
+
+
+@dataclass(frozen=True)
+class FaceOpinion:
+    """What the face model says of one place: value 1-6, or 0 for "no die centred here"."""
+
+    value: int
+    probability: float
+    views_agree: bool  # every view gave this value (only when asked for views)
+
+
+def face_crop(frame: np.ndarray, centre: tuple[float, float], side: float, size: int, window: float,
+              angle: float = 0.0, mirror: bool = False) -> np.ndarray:
+    """The size x size window of ``window`` die sides around ``centre``, turned by ``angle`` degrees.
+
+    Outside the frame the picture is mirrored (a die at the frame's edge is still a die).
+    """
+    if not (np.isfinite(centre[0]) and np.isfinite(centre[1]) and np.isfinite(side)):
+        return np.zeros((size, size, 3), np.uint8)  # (no place: an empty window, which is no die)
+    scale = size / (window * min(max(float(side), 1.0), 1e5))
+    m = cv2.getRotationMatrix2D((float(centre[0]), float(centre[1])), angle, scale)
+    m[:, 2] += (size / 2 - float(centre[0]), size / 2 - float(centre[1]))
+    out = cv2.warpAffine(frame, m, (size, size), flags=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR,
+                         borderMode=cv2.BORDER_REFLECT)
+    return np.ascontiguousarray(out[:, ::-1]) if mirror else out
+
+
+def standardise(crops: np.ndarray) -> np.ndarray:
+    """N x size x size x 3 bytes -> the model's input: N x 3 x size x size, each crop to mean 0, about unit spread.
+
+    Each crop on its own, so the light's level and contrast do not matter (the same in training).
+    """
+    x = crops.astype(np.float32)
+    mean = x.mean(axis=(1, 2, 3), keepdims=True)
+    spread = x.std(axis=(1, 2, 3), keepdims=True) + 8.0
+    return np.ascontiguousarray(((x - mean) / spread).transpose(0, 3, 1, 2))
+
+
+def _eight_views(crops: np.ndarray) -> np.ndarray:
+    """Each crop in its 8 views (4 quarter turns, each mirrored): 8 x N crops, view-major."""
+    turns = [np.rot90(crops, k, axes=(1, 2)) for k in range(4)]
+    return np.concatenate(turns + [t[:, :, ::-1] for t in turns])
+
+
+class FaceClassifier:
+    """The learned face reader, from its card (``assets/dice/dice_faces.toml``) and model file.
+
+    Raises FaceModelError with words when the card or model is missing, does not match its
+    checksum, or does not answer as a face model must (7 numbers a window).
+    """
+
+    def __init__(self, card_path: Path | str = CARD_PATH) -> None:
+        card_path = Path(card_path)
+        try:
+            card = tomllib.loads(card_path.read_text(encoding="utf-8"))
+            model = card["model"]
+            path = card_path.parent / str(model["file"])
+            self.size = int(model["crop_px"])
+            self.window = float(model["window_sides"])
+            self.veto = float(card["use"]["veto"])
+            self.new = float(card["use"]["new"])
+            self.agree = float(card["use"]["agree"])
+            self.agree_one = float(card["use"]["agree_one"])
+            self.screen = float(card["use"]["screen"])
+            self.face_to_die = float(card["use"]["face_to_die"])
+            expected = str(model["sha256"])
+        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, KeyError, TypeError, ValueError) as exc:
+            raise FaceModelError(f"The dice face model's card {card_path} cannot be used: {exc}") from exc
+        if not (16 <= self.size <= 96 and 1.0 <= self.window <= 2.5):
+            raise FaceModelError(f"The dice face model's card {card_path} gives a window the reader cannot use.")
+        try:
+            data = path.read_bytes() if path.stat().st_size <= MAX_MODEL_BYTES else b""
+        except OSError as exc:
+            raise FaceModelError(f"The dice face model {path} cannot be read: {exc}") from exc
+        if hashlib.sha256(data).hexdigest() != expected:
+            raise FaceModelError(f"The dice face model {path} is not the one its card describes (checksum differs).")
+        try:
+            # (A bytes object is taken for a file name and crashes OpenCV: the model goes in as an array.)
+            self._net = cv2.dnn.readNetFromONNX(np.frombuffer(data, np.uint8))
+            probe = self._forward(np.zeros((2, 3, self.size, self.size), np.float32))
+        except cv2.error as exc:
+            raise FaceModelError(f"The dice face model {path} cannot be run: {exc}") from exc
+        if probe.shape != (2, 7) or not np.isfinite(probe).all():
+            raise FaceModelError(f"The dice face model {path} does not answer 7 numbers a window.")
+
+    def _forward(self, blob: np.ndarray) -> np.ndarray:
+        self._net.setInput(blob)
+        return np.asarray(self._net.forward(), np.float32).reshape(len(blob), -1)
+
+    def _probabilities(self, crops: np.ndarray) -> np.ndarray:
+        if not len(crops):
+            return np.zeros((0, 7), np.float32)
+        logits = self._forward(standardise(crops))
+        logits -= logits.max(axis=1, keepdims=True)
+        p = np.exp(logits)
+        return p / p.sum(axis=1, keepdims=True)
+
+    def crops(self, frame: np.ndarray, places: Sequence[tuple[float, float, float]]) -> np.ndarray:
+        """The model's windows at places (x, y, die side in px)."""
+        return np.stack([face_crop(frame, (x, y), s, self.size, self.window) for x, y, s in places]) if places else \
+            np.zeros((0, self.size, self.size, 3), np.uint8)
+
+    def probabilities(self, frame: np.ndarray, places: Sequence[tuple[float, float, float]]) -> np.ndarray:
+        """N x 7: the chance of "no die centred here" (column 0) and of each face 1-6, one view a place."""
+        return self._probabilities(self.crops(frame, places))
+
+    def opinions(self, frame: np.ndarray, places: Sequence[tuple[float, float, float]]) -> list[FaceOpinion]:
+        """Each place seen in 8 views: the value of their mean, and whether every view said it."""
+        crops = self.crops(frame, places)
+        if not len(crops):
+            return []
+        p = self._probabilities(_eight_views(crops)).reshape(8, len(crops), 7)
+        mean, votes = p.mean(axis=0), p.argmax(axis=2)
+        out = []
+        for k in range(len(crops)):
+            value = int(mean[k].argmax())
+            out.append(FaceOpinion(value, float(mean[k, value]), bool((votes[:, k] == value).all())))
+        return out
+
+    # --- the second opinion on a pool (used by vision.dice.DicePoolReader) ---------------------------
+    def review(self, frame: np.ndarray, regions: Sequence[tuple], readings: list, colour_name) -> list:
+        """The classical reader's readings, checked and completed, in three steps.
+
+        regions: each region's box (x, y, w, h), whether it holds one die, and the faces the
+        classical reader fitted there but refused (value, centre, face side); colour_name: the
+        reader's FaceLook -> colour name.
+        1. A sure value the model is sure (``veto``) is another face becomes unsure.
+        2. Where no sure reading lies, a refused face the model reads as the same value in all 8
+           views (``agree``; ``agree_one`` for a lone pip) is read: two readers agree.
+        3. Where still none lies, a die the model alone reads the same in all 8 views with at
+           least ``new`` is read. An unsure reading at such a place gets the value.
+        """
+        out = list(readings)
+        sure = [k for k, r in enumerate(out) if r.sure]
+        if sure:
+            p = self.probabilities(frame, [(*out[k].centre, out[k].side_px * self.face_to_die) for k in sure])
+            for k, row in zip(sure, p):
+                value = int(row.argmax())
+                if value and value != out[k].value and row[value] >= self.veto:
+                    out[k] = _unsure(out[k], "the two readers disagree")
+        sides = [max(box[2], box[3]) for box, single, _ in regions if single]
+        sides += [r.side_px * self.face_to_die for r in out if r.sure]
+        if not sides:
+            return out
+        usual = float(np.median(sides))
+        # 2. faces the classical reader fitted but refused, where the model sees the same value
+        # (A refused face may be part of a die, such as one column of a 4 fitted as a 2: its window
+        # is at least the pool's usual die, so that the model sees the whole die, not those pips alone.)
+        misses = [(v, (float(c[0]), float(c[1]), max(side * self.face_to_die, 0.9 * usual))) for _, _, refused in regions
+                  for v, c, side in refused]
+        misses = _distinct([(v, pl) for v, pl in misses if self._free(out, pl)])
+        if misses:
+            p = self.probabilities(frame, [pl for _, pl in misses])
+            likely = [(float(row[v]), v, pl) for (v, pl), row in zip(misses, p) if int(row.argmax()) == v]
+            chosen = self._one_a_die([(q, (v, pl)) for q, v, pl in likely])
+            for (v, pl), op in zip(chosen, self.opinions(frame, [pl for _, pl in chosen])):
+                least = self.agree_one if v == 1 else self.agree
+                if op.value == v and op.views_agree and op.probability >= least and self._free(out, pl):
+                    out = self._read_at(frame, out, pl, v, op.probability, colour_name)
+        # 3. the model alone
+        places = [pl for pl in _places(regions, usual) if self._free(out, pl)]
+        if not places:
+            return out
+        p = self.probabilities(frame, places)
+        chosen = self._one_a_die([(float(row[1:].max()), pl) for row, pl in zip(p, places) if row[1:].max() >= self.screen])
+        for pl, op in zip(chosen, self.opinions(frame, chosen)):
+            if op.value and op.views_agree and op.probability >= self.new and self._free(out, pl):
+                out = self._read_at(frame, out, pl, op.value, op.probability, colour_name)
+        return out
+
+    def _free(self, readings: list, place: tuple[float, float, float]) -> bool:
+        """No sure reading within half a die of place."""
+        return all(np.hypot(place[0] - r.centre[0], place[1] - r.centre[1]) >= 0.5 * max(place[2], r.side_px * self.face_to_die)
+                   for r in readings if r.sure)
+
+    @staticmethod
+    def _one_a_die(scored: list) -> list:
+        """The likeliest of each cluster of (score, item) whose place (item's last part, or item) is within 0.6 die."""
+        kept: list = []
+        for _, item in sorted(scored, key=lambda t: -t[0]):
+            pl = item[-1] if isinstance(item[-1], tuple) else item
+            if all(np.hypot(pl[0] - q[0], pl[1] - q[1]) >= 0.6 * max(pl[2], q[2])
+                   for q in (k[-1] if isinstance(k[-1], tuple) else k for k in kept)):
+                kept.append(item)
+        return kept
+
+    def _read_at(self, frame, readings: list, place, value: int, probability: float, colour_name) -> list:
+        """readings with a die of value at place: an unsure reading there takes it, else a new reading."""
+        from vision.dice import DieReading
+
+        out = list(readings)
+        near = [k for k, r in enumerate(out)
+                if np.hypot(r.centre[0] - place[0], r.centre[1] - place[1]) < 0.5 * max(place[2], r.side_px * self.face_to_die)]
+        if near:
+            out[near[0]] = _with_value(out[near[0]], value, probability)
+            return out
+        look = window_look(frame, place)
+        out.append(DieReading(colour_name(look), value, probability, (place[0], place[1]), place[2] / self.face_to_die,
+                              "", look))
+        return out
+
+
+def _unsure(reading, reason: str):
+    from dataclasses import replace
+    return replace(reading, value=None, confidence=0.0, reason=reason)
+
+
+def _with_value(reading, value: int, probability: float):
+    from dataclasses import replace
+    return replace(reading, value=value, confidence=probability, reason="")
+
+
+def _distinct(misses: list) -> list:
+    """One of each refused face found several times (by several groups or kinds of pips): same value, within 0.25 die."""
+    out: list = []
+    for v, pl in misses:
+        if not any(v == w and np.hypot(pl[0] - q[0], pl[1] - q[1]) < 0.25 * q[2] for w, q in out):
+            out.append((v, pl))
+    return out
+
+
+def _places(regions: Sequence[tuple], usual: float) -> list[tuple[float, float, float]]:
+    """A window on each region that holds one die (a grid over regions of several dice read 2 more
+    dice of 833 on the check half, for a quarter more time: not kept)."""
+    return [(x + w / 2, y + h / 2, float(max(w, h))) for (x, y, w, h), single, _ in regions
+            if single and max(w, h) < 1.5 * usual]
+
+
+def window_look(frame: np.ndarray, place: tuple[float, float, float]):
+    """A die's look from the middle of its window (no pip layout known): its body colour, evenness, pips' kind."""
+    from vision.dice import FaceLook, lab_distance
+
+    x, y, side = place
+    r = max(2, int(0.3 * side))
+    x0, y0 = max(0, int(x) - r), max(0, int(y) - r)
+    patch = frame[y0:int(y) + r + 1, x0:int(x) + r + 1]
+    if patch.size < 27:
+        return None
+    lab = cv2.cvtColor(patch, cv2.COLOR_BGR2LAB).reshape(-1, 3).astype(np.float32)
+    body = np.median(lab, axis=0)
+    d = lab_distance(lab - body)
+    near = d <= np.percentile(d, 60)
+    far = d >= np.percentile(d, 90)
+    body = np.median(lab[near], axis=0)
+    pips_lab = lab[far].mean(axis=0)
+    if pips_lab[1] - body[1] > 15 and pips_lab[1] > 150:
+        kind = "red"
+    else:
+        kind = "dark" if pips_lab[0] < body[0] else "light"
+    return FaceLook(tuple(float(v) for v in body), kind, float(np.median(lab_distance(lab[near] - body))))
