@@ -41,7 +41,7 @@ from vision.dice_faces import face_crop, standardise  # noqa: E402
 from vision.dice_synthetic import DiceTable  # noqa: E402
 
 CROP, WINDOW = 40, 1.3
-DEFAULT_USE = {"veto": 0.9, "agree": 0.6, "agree_one": 0.9, "new": 0.97, "screen": 0.5, "face_to_die": 1.74}
+DEFAULT_USE = {"veto": 0.9, "agree": 0.6, "agree_one": 0.9, "new": 0.97, "screen": 0.7, "face_to_die": 1.74}
 OTHER_COLOURS = [DieColour("purple", (140, 40, 110), "light"), DieColour("orange", (30, 120, 240), "dark"),
                  DieColour("cream", (190, 225, 235), "dark")]
 
@@ -192,10 +192,12 @@ def export(net, out: Path, note: str) -> None:
     lines = [
         "# The dice face model (vision/dice_faces.py), written by scripts/train_dice_faces.py.",
         "# [model]: the file, its checksum (the reader refuses a file that differs), its window: crop_px square,",
-        "# window_sides die sides wide. [use]: the reader's thresholds (probabilities 0-1), chosen by cross-validation",
-        "# on the real photos' two halves (docs/vision.md): veto, a sure classical value the model is this sure is",
-        "# another face becomes unsure; agree / agree_one, a refused classical face (a lone pip) the model reads the",
-        "# same in all 8 views; new, a die the model alone reads in all 8 views; screen, a window worth 8 views;",
+        "# window_sides die sides wide. [use]: the reader's thresholds (probabilities 0-1), set on the first fold (a",
+        "# model of the tuning half reading the check half) and checked on the other (docs/vision.md): veto, a",
+        "# sure classical value the model is this sure is another face becomes unsure; agree / agree_one, a refused",
+        "# classical face (a lone pip) the model reads the",
+        "# same in all 8 views; new, a die the model alone reads in all 8 views; screen, one view must",
+        "# reach this part of what 8 views need before they are looked at;",
         "# face_to_die, the window's die side over the classical reader's face side.",
         "",
         "[model]",

@@ -39,6 +39,10 @@ How a frame is read (tuned on real phone photos of rolled dice, see docs/vision.
    family taught (vision.dice_colours: colours with a spread) is matched within each colour's own
    spread; where dice are looked for (step 1) stays the shipped palette's, so a taught palette
    changes no die's place or value, only its colour's name.
+6. Second opinion (vision.dice_faces): a small learned model of a die's face checks every sure
+   value (one it is sure is another face makes the die "unsure"), confirms faces step 3 fitted
+   but refused where it reads the same value in all 8 views, and reads a lone die neither found
+   when it is sure in all 8 views. ``faces=False``: the classical reader alone.
 """
 
 from __future__ import annotations
@@ -48,10 +52,13 @@ import math
 import tomllib
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 import cv2
 import numpy as np
+
+if TYPE_CHECKING:
+    from vision.dice_faces import FaceClassifier
 
 PALETTE_PATH = Path(__file__).resolve().parent / "dice_palette.toml"
 UNKNOWN_COLOUR = "unknown colour"
@@ -405,7 +412,7 @@ class DicePoolReader:
 
     def __init__(self, palette: Sequence[DieColour] | None = None, die_px: tuple[float, float] = (14, 120),
                  max_ab: float = 22.0, max_l: float = 70.0, min_confidence: float = 0.35,
-                 faces: "FaceClassifier | bool" = True) -> None:
+                 faces: FaceClassifier | bool = True) -> None:
         self.palette = list(palette or load_palette())
         # The learned face reader (vision.dice_faces): True for the shipped model, False for none. A
         # missing or broken model leaves the classical reader alone, and `faces_problem` says why.

@@ -73,12 +73,6 @@ def standardise(crops: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(((x - mean) / spread).transpose(0, 3, 1, 2))
 
 
-def _eight_views(crops: np.ndarray) -> np.ndarray:
-    """Each crop in its 8 views (4 quarter turns, each mirrored): 8 x N crops, view-major."""
-    turns = [np.rot90(crops, k, axes=(1, 2)) for k in range(4)]
-    return np.concatenate(turns + [t[:, :, ::-1] for t in turns])
-
-
 class FaceClassifier:
     """The learned face reader, from its card (``assets/dice/dice_faces.toml``) and model file.
 
@@ -141,18 +135,37 @@ class FaceClassifier:
         """N x 7: the chance of "no die centred here" (column 0) and of each face 1-6, one view a place."""
         return self._probabilities(self.crops(frame, places))
 
-    def opinions(self, frame: np.ndarray, places: Sequence[tuple[float, float, float]]) -> list[FaceOpinion]:
-        """Each place seen in 8 views: the value of their mean, and whether every view said it."""
+    def opinions(self, frame: np.ndarray, places: Sequence[tuple[float, float, float]],
+                 least: Sequence[float] | None = None) -> list[FaceOpinion]:
+        """Each place seen in 8 views (4 quarter turns, each mirrored): the value of their mean, and
+        whether every view said it.
+
+        least: per place, the mean probability its caller needs. The views are looked at in two
+        steps, the place as it is and turned half round first: a place whose two views already
+        disagree, say no die, or fall below least is not looked at further (its opinion says so,
+        from those two), which spares most of the model's work: most places looked at are not read.
+        """
         crops = self.crops(frame, places)
         if not len(crops):
             return []
-        p = self._probabilities(_eight_views(crops)).reshape(8, len(crops), 7)
+        n = len(crops)
+        views = [crops, np.rot90(crops, 2, axes=(1, 2))]
+        p = self._probabilities(np.concatenate(views)).reshape(2, n, 7)
         mean, votes = p.mean(axis=0), p.argmax(axis=2)
-        out = []
-        for k in range(len(crops)):
-            value = int(mean[k].argmax())
-            out.append(FaceOpinion(value, float(mean[k, value]), bool((votes[:, k] == value).all())))
-        return out
+        value = mean.argmax(axis=1)
+        agree = (votes == value[None]).all(axis=0)
+        need = np.asarray(least if least is not None else np.zeros(n), np.float32)
+        go_on = np.nonzero(agree & (value > 0) & (mean[np.arange(n), value] >= need))[0]
+        if len(go_on):
+            some = crops[go_on]
+            turns = [some, np.rot90(some, 1, axes=(1, 2)), np.rot90(some, 2, axes=(1, 2)), np.rot90(some, 3, axes=(1, 2))]
+            rest = [turns[1], turns[3]] + [np.ascontiguousarray(t[:, :, ::-1]) for t in turns]
+            q = self._probabilities(np.concatenate(rest)).reshape(6, len(go_on), 7)
+            every = np.concatenate([p[:, go_on], q])  # 8 views
+            mean[go_on] = every.mean(axis=0)
+            value[go_on] = mean[go_on].argmax(axis=1)
+            agree[go_on] = (every.argmax(axis=2) == value[go_on][None]).all(axis=0)
+        return [FaceOpinion(int(value[k]), float(mean[k, value[k]]), bool(agree[k])) for k in range(n)]
 
     # --- the second opinion on a pool (used by vision.dice.DicePoolReader) ---------------------------
     def review(self, frame: np.ndarray, regions: Sequence[tuple], readings: list, colour_name) -> list:
@@ -187,11 +200,16 @@ class FaceClassifier:
                   for v, c, side in refused]
         misses = _distinct([(v, pl) for v, pl in misses if self._free(out, pl)])
         if misses:
-            p = self.probabilities(frame, [pl for _, pl in misses])
-            likely = [(float(row[v]), v, pl) for (v, pl), row in zip(misses, p) if int(row.argmax()) == v]
+            # One look a place: refused faces of other values at about the same place share it.
+            looks = _distinct([(0, pl) for _, pl in misses])
+            p = self.probabilities(frame, [pl for _, pl in looks])
+            seen = [next(k for k, (_, q) in enumerate(looks) if np.hypot(pl[0] - q[0], pl[1] - q[1]) < 0.25 * q[2])
+                    for _, pl in misses]
+            likely = [(float(p[k, v]), v, pl) for (v, pl), k in zip(misses, seen)
+                      if int(p[k].argmax()) == v and p[k, v] >= self.screen * (self.agree_one if v == 1 else self.agree)]
             chosen = self._one_a_die([(q, (v, pl)) for q, v, pl in likely])
-            for (v, pl), op in zip(chosen, self.opinions(frame, [pl for _, pl in chosen])):
-                least = self.agree_one if v == 1 else self.agree
+            needs = [self.agree_one if v == 1 else self.agree for v, _ in chosen]
+            for (v, pl), op, least in zip(chosen, self.opinions(frame, [pl for _, pl in chosen], needs), needs):
                 if op.value == v and op.views_agree and op.probability >= least and self._free(out, pl):
                     out = self._read_at(frame, out, pl, v, op.probability, colour_name)
         # 3. the model alone
@@ -199,8 +217,9 @@ class FaceClassifier:
         if not places:
             return out
         p = self.probabilities(frame, places)
-        chosen = self._one_a_die([(float(row[1:].max()), pl) for row, pl in zip(p, places) if row[1:].max() >= self.screen])
-        for pl, op in zip(chosen, self.opinions(frame, chosen)):
+        chosen = self._one_a_die([(float(row[1:].max()), pl) for row, pl in zip(p, places)
+                                  if row[1:].max() >= self.screen * self.new])
+        for pl, op in zip(chosen, self.opinions(frame, chosen, [self.new] * len(chosen))):
             if op.value and op.views_agree and op.probability >= self.new and self._free(out, pl):
                 out = self._read_at(frame, out, pl, op.value, op.probability, colour_name)
         return out

@@ -79,7 +79,7 @@ class _Sure:
         p[:, self.value] = 1.0
         return p
 
-    def opinions(self, frame, places):
+    def opinions(self, frame, places, least=None):
         from vision.dice_faces import FaceOpinion
         return [FaceOpinion(self.value, 1.0, True) for _ in places]
 

@@ -59,7 +59,11 @@ def assign(readings, dice: Sequence[str], players: Sequence[str]) -> tuple[dict[
 def read_frame(frame, dice: Sequence[str], players: Sequence[str]) -> tuple[dict[str, int], list[str]]:
     """One camera frame -> die values (only the sure ones) and what is left to tap in."""
     from .dice_colours import family_reader      # the family's taught dice colours, if any
-    return assign(family_reader().read(frame), dice, players)
+    reader = family_reader()
+    values, problems = assign(reader.read(frame), dice, players)
+    if reader.faces_problem:  # the learned face model is missing or altered: fewer dice are read
+        problems.append(f"read without the face model ({reader.faces_problem})")
+    return values, problems
 
 
 def simulated_frame(values: dict[str, int], players: Sequence[str], seed: int = 0):

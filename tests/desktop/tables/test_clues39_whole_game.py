@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import pytest
 
+from tests.desktop.conftest import long_only
+
 from tests.desktop.driver import open_demo_table, play_on
 from tests.desktop.test_type_size import small_type
 
@@ -42,7 +44,7 @@ def uneven(table) -> list[str]:
     return problems
 
 
-@pytest.mark.parametrize("players,size", [(2, SIZES[0]), (4, SIZES[1])], ids=["2p-1366", "4p-1280"])
+@pytest.mark.parametrize("players,size", [(2, SIZES[0]), pytest.param(4, SIZES[1], marks=long_only)], ids=["2p-1366", "4p-1280"])
 def test_a_whole_game_reads_from_across_the_room_at_one_size_per_row(window, qtbot, monkeypatch, players, size):
     monkeypatch.setenv("GUMSHOE_DEMO_SEED", "3")
     window.resize(*size)

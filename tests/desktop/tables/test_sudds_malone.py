@@ -391,6 +391,22 @@ def test_dice_outside_the_pool_read_by_the_camera_are_left_to_tap_in(game):
     assert not t.find("sm:send").isEnabled()
 
 
+def test_without_the_face_model_the_dice_are_read_and_the_note_says_why(game, monkeypatch):
+    """A missing or altered dice face model (assets/dice/dice_faces.toml) leaves the classical reader alone:
+    the roll is still read, and the note says why fewer dice may be read."""
+    import vision.dice
+    monkeypatch.setattr(vision.dice, "_shipped_face_classifier",
+                        lambda: (None, "The dice face model assets/dice/dice_faces.onnx is not the one its card describes"))
+    t = game
+    deal(t)
+    frame = pool_dice.simulated_frame(ROLL, ["Ann", "Bob"], seed=3)
+    t.window.table.frame_source = lambda: frame
+    press(t, "action:roll")
+    press(t, "sm:dice:camera")
+    assert "read without the face model (The dice face model" in t.text("sm:note")
+    assert len(sm(t).sel["values"]) == len(ROLL)
+
+
 def test_a_camera_that_is_off_leaves_the_dice_to_tap_in(game):
     t = game
     deal(t)
