@@ -11,6 +11,8 @@ more or fewer dice than the pool has, is left for the family to tap in.
 
 from __future__ import annotations
 
+import logging
+
 from collections import defaultdict
 from typing import Sequence
 
@@ -56,14 +58,17 @@ def assign(readings, dice: Sequence[str], players: Sequence[str]) -> tuple[dict[
     return values, problems
 
 
-def read_frame(frame, dice: Sequence[str], players: Sequence[str]) -> tuple[dict[str, int], list[str]]:
-    """One camera frame -> die values (only the sure ones) and what is left to tap in."""
+def read_frame(frame, dice: Sequence[str], players: Sequence[str]) -> tuple[dict[str, int], list[str], str]:
+    """One camera frame -> die values (only the sure ones), what is left to tap in, and a word on the
+    reader itself ("" when all is well)."""
     from .dice_colours import family_reader      # the family's taught dice colours, if any
     reader = family_reader()
     values, problems = assign(reader.read(frame), dice, players)
+    aside = ""
     if reader.faces_problem:  # the learned face model is missing or altered: fewer dice are read
-        problems.append(f"read without the face model ({reader.faces_problem})")
-    return values, problems
+        logging.getLogger(__name__).warning("dice read without the face model: %s", reader.faces_problem)
+        aside = "its face model is off"
+    return values, problems, aside
 
 
 def simulated_frame(values: dict[str, int], players: Sequence[str], seed: int = 0):

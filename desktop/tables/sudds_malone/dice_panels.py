@@ -60,11 +60,11 @@ class DicePanels:
             if frame is None:
                 self.panel_note.setText("The camera is off: start it under Camera, or tap the values in.")
                 return
-        values, problems = pool_dice.read_frame(frame, dice, self.players)
+        values, problems, aside = pool_dice.read_frame(frame, dice, self.players)
         self.sel["values"].update(values)
         self.sel["die"] = next((d for d in dice if d not in self.sel["values"]), None)
         self._draw_panel()
-        self.panel_note.setText(f"The camera read {len(values)} of {len(dice)} dice"
+        self.panel_note.setText(f"The camera read {len(values)} of {len(dice)} dice" + (f" ({aside})" if aside else "")
                                 + (f" ({'; '.join(problems)}): tap in the rest." if problems else "."))
 
     def _send_roll(self) -> None:
