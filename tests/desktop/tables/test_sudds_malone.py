@@ -1421,3 +1421,32 @@ def test_an_answer_that_would_change_a_move_already_played_is_not_taken(game, gu
     t.session.undo()
     t.session.undo()
     assert board(t, "Ann").levels["calendar"] == 1 and board(t, "Ann").cash == 1
+
+
+LONG_NOTE = ("The camera read 8 of 11 dice (4 white dice seen, the pool has 3; dice of a colour not in this game: "
+             "green): tap in the rest.")
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_long_dice_note_is_whole_in_sight(game, size, qtbot, monkeypatch):
+    """A note of three lines under the dice gets its three lines' height at a laptop's size, also when the
+    window narrows after it was written, and stays above the panel's buttons."""
+    t = game
+    deal(t)
+    read = list(ROLL.items())[:8]
+    pool_dice_read = (dict(read), ["4 white dice seen, the pool has 3",
+                                   "dice of a colour not in this game: green"], "")
+    t.window.table.frame_source = lambda: object()
+    monkeypatch.setattr(pool_dice, "read_frame", lambda *a: pool_dice_read)
+    press(t, "action:roll")
+    press(t, "sm:dice:camera")
+    assert t.text("sm:note") == LONG_NOTE
+    note = t.find("sm:note")
+    t.window.resize(*size)         # the note was laid out wider first: it must grow as the panel narrows
+    qtbot.wait(50)
+    assert note.height() >= note.heightForWidth(note.width()), "a line of the note is cut off"
+    assert note.heightForWidth(note.width()) > 2 * note.fontMetrics().height()     # really several lines
+    assert note.isVisible()
+    area = sm(t).panel_box
+    bottom = note.mapTo(area, note.rect().bottomLeft()).y()
+    assert bottom < sm(t).panel_buttons.geometry().top(), "the note runs under the panel's buttons"
