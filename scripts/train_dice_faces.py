@@ -41,7 +41,7 @@ from vision.dice_faces import face_crop, standardise  # noqa: E402
 from vision.dice_synthetic import DiceTable  # noqa: E402
 
 CROP, WINDOW = 40, 1.3
-DEFAULT_USE = {"veto": 0.9, "agree": 0.6, "agree_one": 0.9, "new": 0.97, "screen": 0.7, "face_to_die": 1.74}
+DEFAULT_USE = {"veto": 0.9, "agree": 0.6, "agree_one": 0.9, "new": 0.9, "screen": 0.7, "face_to_die": 1.74}
 OTHER_COLOURS = [DieColour("purple", (140, 40, 110), "light"), DieColour("orange", (30, 120, 240), "dark"),
                  DieColour("cream", (190, 225, 235), "dark")]
 

@@ -453,9 +453,17 @@ class DicePoolReader:
             lo, hi = self.USUAL_SIZE
             # A 1's side is guessed from its region: only a region much smaller than a die (a pip and
             # its shadow on a white die that the tray hides) is refused.
-            readings = [replace(r, value=None, confidence=0.0, reason="size unlike the other dice")
-                        if r.sure and not (lo * usual if r.value >= 2 else self.ONE_MIN_SIZE * usual) <= r.side_px <= hi * usual
-                        else r for r in readings]
+            odd = [k for k, r in enumerate(readings) if r.sure and not
+                   (lo * usual if r.value >= 2 else self.ONE_MIN_SIZE * usual) <= r.side_px <= hi * usual]
+            for k in odd:
+                # A face refused for its size is one more refused face of its region: the face model
+                # may confirm it (a die that is only a little small, a 1 whose side was guessed).
+                r = readings[k]
+                holding = [g for g in regions if g.near_misses is not None and g.box[0] <= r.centre[0] <= g.box[0] + g.box[2]
+                           and g.box[1] <= r.centre[1] <= g.box[1] + g.box[3]]
+                if holding:
+                    holding[0].near_misses.append((r.value, np.array(r.centre, np.float32), r.side_px))
+                readings[k] = replace(r, value=None, confidence=0.0, reason="size unlike the other dice")
         if self.faces is not None:
             readings = self.faces.review(frame, [(r.box, r.single, r.near_misses or ()) for r in regions], readings,
                                          self.colour_name)

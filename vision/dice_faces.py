@@ -207,7 +207,7 @@ class FaceClassifier:
                     for _, pl in misses]
             likely = [(float(p[k, v]), v, pl) for (v, pl), k in zip(misses, seen)
                       if int(p[k].argmax()) == v and p[k, v] >= self.screen * (self.agree_one if v == 1 else self.agree)]
-            chosen = self._one_a_die([(q, (v, pl)) for q, v, pl in likely])
+            chosen = self._one_a_die([(q, (v, pl)) for q, v, pl in likely], place=lambda item: item[1])
             needs = [self.agree_one if v == 1 else self.agree for v, _ in chosen]
             for (v, pl), op, least in zip(chosen, self.opinions(frame, [pl for _, pl in chosen], needs), needs):
                 if op.value == v and op.views_agree and op.probability >= least and self._free(out, pl):
@@ -230,13 +230,12 @@ class FaceClassifier:
                    for r in readings if r.sure)
 
     @staticmethod
-    def _one_a_die(scored: list) -> list:
-        """The likeliest of each cluster of (score, item) whose place (item's last part, or item) is within 0.6 die."""
+    def _one_a_die(scored: list, place=lambda item: item) -> list:
+        """The likeliest of each cluster of (score, item) whose places (``place(item)``: x, y, die side) lie within 0.6 die."""
         kept: list = []
         for _, item in sorted(scored, key=lambda t: -t[0]):
-            pl = item[-1] if isinstance(item[-1], tuple) else item
-            if all(np.hypot(pl[0] - q[0], pl[1] - q[1]) >= 0.6 * max(pl[2], q[2])
-                   for q in (k[-1] if isinstance(k[-1], tuple) else k for k in kept)):
+            pl = place(item)
+            if all(np.hypot(pl[0] - q[0], pl[1] - q[1]) >= 0.6 * max(pl[2], q[2]) for q in map(place, kept)):
                 kept.append(item)
         return kept
 
@@ -276,9 +275,11 @@ def _distinct(misses: list) -> list:
 
 
 def _places(regions: Sequence[tuple], usual: float) -> list[tuple[float, float, float]]:
-    """A window on each region that holds one die (a grid over regions of several dice read 2 more
-    dice of 833 on the check half, for a quarter more time: not kept)."""
-    return [(x + w / 2, y + h / 2, float(max(w, h))) for (x, y, w, h), single, _ in regions
+    """A window on each region that holds one die, at least the pool's usual die wide (a white die on
+    a white tray is found by its pips and rim alone: its region is smaller than the die). A grid
+    over regions of several dice read 2 more dice of 833 on the check half, for a quarter more
+    time: not kept."""
+    return [(x + w / 2, y + h / 2, float(max(w, h, usual))) for (x, y, w, h), single, _ in regions
             if single and max(w, h) < 1.5 * usual]
 
 

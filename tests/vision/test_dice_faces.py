@@ -119,6 +119,62 @@ def test_an_unsure_die_takes_the_value_both_readers_agree_on():
     assert len(out) == 1 and out[0].value == 3 and out[0].colour == "red"
 
 
+@dataclass
+class _Truth(_Sure):
+    """A stand-in model that sees the value of the die nearest each place (0 away from every die), and
+    remembers the places it was asked about."""
+
+    dice: tuple = ()
+    asked: list = None
+
+    def _value_at(self, place):
+        near = [v for (x, y), side, v in self.dice if math.dist((x, y), place[:2]) < 0.4 * side]
+        return near[0] if near else 0
+
+    def probabilities(self, frame, places):
+        self.asked = (self.asked or []) + list(places)
+        p = np.zeros((len(places), 7), np.float32)
+        p[np.arange(len(places)), [self._value_at(pl) for pl in places]] = 1.0
+        return p
+
+    def opinions(self, frame, places, least=None):
+        from vision.dice_faces import FaceOpinion
+        self.asked = (self.asked or []) + list(places)
+        return [FaceOpinion(self._value_at(pl), 1.0, True) for pl in places]
+
+
+def test_a_die_refused_for_its_size_is_read_when_the_model_sees_its_value():
+    """A die much smaller than the pool's others is "unsure" for the classical reader (it may be a piece
+    of a die); where the model reads the value the classical reader fitted, the die is read."""
+    table = DiceTable(seed=3, size=(640, 480))
+    pool = table.roll([("red", 5), ("white", 3), ("black", 6), ("red", 2)], die_px=50)
+    small_pool = table.roll([("red", 4)], die_px=30)  # a die of 30 px beside dice of 50
+    x, y = (int(v) for v in small_pool.dice[0].centre)
+    frame = pool.image.copy()
+    frame[370:430, 510:570] = small_pool.image[y - 30:y + 30, x - 30:x + 30]
+    alone = {(round(r.centre[0] / 10), round(r.centre[1] / 10)): r for r in DicePoolReader(faces=False).read(frame)}
+    assert alone[(54, 40)].value is None and alone[(54, 40)].reason == "size unlike the other dice"
+    truth = [(d.centre, d.side_px, d.value) for d in pool.dice] + [((540.0, 400.0), 29.0, 4)]
+    # (new above 1: the model alone reads nothing, so the die is read as the two readers' agreement)
+    read = DicePoolReader(faces=_Truth(0, new=1.01, dice=tuple(truth))).read(frame)
+    assert sorted(r.value for r in read) == [2, 3, 4, 5, 6]
+    assert [r.value for r in DicePoolReader(faces=_Truth(0, new=1.01, dice=tuple(truth[:4]))).read(frame)
+            if math.dist(r.centre, (540, 400)) < 10] == [None]     # the model sees no die there: still unsure
+
+
+def test_a_lone_die_found_by_its_pips_alone_is_looked_at_in_a_window_of_the_usual_die():
+    """A white die on a white tray shows only its pips and rim: its region is smaller than the die. The
+    model looks at it in a window at least as wide as the pool's usual die, not the region's."""
+    frame = np.zeros((200, 200, 3), np.uint8)
+    others = [DieReading("red", v, 0.9, (30.0 + 40 * k, 30.0), 24.0) for k, v in enumerate((2, 3, 5))]
+    model = _Truth(0, dice=tuple(((r.centre, 42.0, r.value)) for r in others) + (((100.0, 150.0), 42.0, 6),))
+    regions = [((95, 145, 12, 12), True, [])] + [((int(r.centre[0]) - 20, 10, 40, 40), True, []) for r in others]
+    out = model.review(frame, regions, others, lambda look: "white")
+    assert [(r.value, r.centre) for r in out[3:]] == [(6, (101.0, 151.0))]
+    looked = [side for x, y, side in model.asked if math.dist((x, y), (101, 151)) < 2]
+    assert looked and min(looked) >= 40       # the usual die (24 px faces: 42 px dice), not the 12 px region
+
+
 def test_a_die_read_by_the_model_alone_is_named_by_its_look():
     pool = DiceTable(seed=5, size=(320, 240)).roll([("red", 4)], die_px=50)
     die = pool.dice[0]
