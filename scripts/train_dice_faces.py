@@ -41,7 +41,7 @@ from vision.dice_faces import face_crop, standardise  # noqa: E402
 from vision.dice_synthetic import DiceTable  # noqa: E402
 
 CROP, WINDOW = 40, 1.3
-DEFAULT_USE = {"veto": 0.9, "agree": 0.6, "agree_one": 0.9, "new": 0.9, "screen": 0.7, "face_to_die": 1.74}
+DEFAULT_USE = {"veto": 0.9, "agree": 0.6, "agree_one": 0.9, "new": 0.9, "screen": 0.7, "face_to_die": 1.74, "views": 7}
 OTHER_COLOURS = [DieColour("purple", (140, 40, 110), "light"), DieColour("orange", (30, 120, 240), "dark"),
                  DieColour("cream", (190, 225, 235), "dark")]
 
@@ -195,10 +195,10 @@ def export(net, out: Path, note: str) -> None:
         "# window_sides die sides wide. [use]: the reader's thresholds (probabilities 0-1), set on the first fold (a",
         "# model of the tuning half reading the check half) and checked on the other (docs/vision.md): veto, a",
         "# sure classical value the model is this sure is another face becomes unsure; agree / agree_one, a refused",
-        "# classical face (a lone pip) the model reads the",
-        "# same in all 8 views; new, a die the model alone reads in all 8 views; screen, one view must",
-        "# reach this part of what 8 views need before they are looked at;",
-        "# face_to_die, the window's die side over the classical reader's face side.",
+        "# classical face (a lone pip) is read when the model gives its value in `views` of a place's 8 views (4",
+        "# turns, each mirrored; 3-8) with this mean; new, the same for a die the model alone reads; screen, one",
+        "# view must reach this part of what 8 views need before they are looked at; face_to_die, the window's die",
+        "# side over the classical reader's face side.",
         "",
         "[model]",
         'file = "dice_faces.onnx"',

@@ -5,7 +5,7 @@ window around a die and says which face it shows (1-6) or that no die is centred
 probability. Together they read more dice than either and fewer wrong: a value the classical
 reader is sure of is kept unless this one is sure of another (then the die is "unsure" and the
 family taps it); a die the classical reader could not read is read only when this one gives the
-same value from every one of 8 views (4 turns, each mirrored) with a high probability.
+same value from at least 7 of 8 views (4 turns, each mirrored) with a high probability.
 
 The model is data: ``assets/dice/dice_faces.onnx`` with its card ``assets/dice/dice_faces.toml``
 (what it was trained on, its checksum, its window and thresholds), trained by
@@ -43,7 +43,7 @@ class FaceOpinion:
 
     value: int
     probability: float
-    views_agree: bool  # every view gave this value (only when asked for views)
+    views: int  # how many of the views looked at gave this value (8 at most; 2 when not looked at further)
 
 
 def face_crop(frame: np.ndarray, centre: tuple[float, float], side: float, size: int, window: float,
@@ -94,11 +94,12 @@ class FaceClassifier:
             self.agree_one = float(card["use"]["agree_one"])
             self.screen = float(card["use"]["screen"])
             self.face_to_die = float(card["use"]["face_to_die"])
+            self.views = int(card["use"]["views"])
             expected = str(model["sha256"])
         except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, KeyError, TypeError, ValueError) as exc:
             raise FaceModelError(f"The dice face model's card {card_path} cannot be used: {exc}") from exc
-        if not (16 <= self.size <= 96 and 1.0 <= self.window <= 2.5):
-            raise FaceModelError(f"The dice face model's card {card_path} gives a window the reader cannot use.")
+        if not (16 <= self.size <= 96 and 1.0 <= self.window <= 2.5 and 3 <= self.views <= 8):
+            raise FaceModelError(f"The dice face model's card {card_path} gives a window or a number of views the reader cannot use.")
         try:
             data = path.read_bytes() if path.stat().st_size <= MAX_MODEL_BYTES else b""
         except OSError as exc:
@@ -138,7 +139,7 @@ class FaceClassifier:
     def opinions(self, frame: np.ndarray, places: Sequence[tuple[float, float, float]],
                  least: Sequence[float] | None = None) -> list[FaceOpinion]:
         """Each place seen in 8 views (4 quarter turns, each mirrored): the value of their mean, and
-        whether every view said it.
+        how many of the views said it.
 
         least: per place, the mean probability its caller needs. The views are looked at in two
         steps, the place as it is and turned half round first: a place whose two views already
@@ -153,9 +154,9 @@ class FaceClassifier:
         p = self._probabilities(np.concatenate(views)).reshape(2, n, 7)
         mean, votes = p.mean(axis=0), p.argmax(axis=2)
         value = mean.argmax(axis=1)
-        agree = (votes == value[None]).all(axis=0)
+        said = (votes == value[None]).sum(axis=0)
         need = np.asarray(least if least is not None else np.zeros(n), np.float32)
-        go_on = np.nonzero(agree & (value > 0) & (mean[np.arange(n), value] >= need))[0]
+        go_on = np.nonzero((said == 2) & (value > 0) & (mean[np.arange(n), value] >= need))[0]
         if len(go_on):
             some = crops[go_on]
             turns = [some, np.rot90(some, 1, axes=(1, 2)), np.rot90(some, 2, axes=(1, 2)), np.rot90(some, 3, axes=(1, 2))]
@@ -164,8 +165,8 @@ class FaceClassifier:
             every = np.concatenate([p[:, go_on], q])  # 8 views
             mean[go_on] = every.mean(axis=0)
             value[go_on] = mean[go_on].argmax(axis=1)
-            agree[go_on] = (every.argmax(axis=2) == value[go_on][None]).all(axis=0)
-        return [FaceOpinion(int(value[k]), float(mean[k, value[k]]), bool(agree[k])) for k in range(n)]
+            said[go_on] = (every.argmax(axis=2) == value[go_on][None]).sum(axis=0)
+        return [FaceOpinion(int(value[k]), float(mean[k, value[k]]), int(said[k])) for k in range(n)]
 
     # --- the second opinion on a pool (used by vision.dice.DicePoolReader) ---------------------------
     def review(self, frame: np.ndarray, regions: Sequence[tuple], readings: list, colour_name) -> list:
@@ -175,9 +176,9 @@ class FaceClassifier:
         classical reader fitted there but refused (value, centre, face side); colour_name: the
         reader's FaceLook -> colour name.
         1. A sure value the model is sure (``veto``) is another face becomes unsure.
-        2. Where no sure reading lies, a refused face the model reads as the same value in all 8
-           views (``agree``; ``agree_one`` for a lone pip) is read: two readers agree.
-        3. Where still none lies, a die the model alone reads the same in all 8 views with at
+        2. Where no sure reading lies, a refused face the model reads as the same value in ``views``
+           of its 8 views (``agree``; ``agree_one`` for a lone pip) is read: two readers agree.
+        3. Where still none lies, a die the model alone reads the same in ``views`` of 8 views with at
            least ``new`` is read. An unsure reading at such a place gets the value.
         """
         out = list(readings)
@@ -210,7 +211,7 @@ class FaceClassifier:
             chosen = self._one_a_die([(q, (v, pl)) for q, v, pl in likely], place=lambda item: item[1])
             needs = [self.agree_one if v == 1 else self.agree for v, _ in chosen]
             for (v, pl), op, least in zip(chosen, self.opinions(frame, [pl for _, pl in chosen], needs), needs):
-                if op.value == v and op.views_agree and op.probability >= least and self._free(out, pl):
+                if op.value == v and op.views >= self.views and op.probability >= least and self._free(out, pl):
                     out = self._read_at(frame, out, pl, v, op.probability, colour_name)
         # 3. the model alone
         places = [pl for pl in _places(regions, usual) if self._free(out, pl)]
@@ -220,7 +221,7 @@ class FaceClassifier:
         chosen = self._one_a_die([(float(row[1:].max()), pl) for row, pl in zip(p, places)
                                   if row[1:].max() >= self.screen * self.new])
         for pl, op in zip(chosen, self.opinions(frame, chosen, [self.new] * len(chosen))):
-            if op.value and op.views_agree and op.probability >= self.new and self._free(out, pl):
+            if op.value and op.views >= self.views and op.probability >= self.new and self._free(out, pl):
                 out = self._read_at(frame, out, pl, op.value, op.probability, colour_name)
         return out
 

@@ -73,6 +73,8 @@ class _Sure:
     agree_one: float = 0.9
     new: float = 0.97
     screen: float = 0.5
+    views: int = 7
+    said: int = 8   # how many of a place's 8 views give the value
 
     def probabilities(self, frame, places):
         p = np.zeros((len(places), 7), np.float32)
@@ -81,7 +83,7 @@ class _Sure:
 
     def opinions(self, frame, places, least=None):
         from vision.dice_faces import FaceOpinion
-        return [FaceOpinion(self.value, 1.0, True) for _ in places]
+        return [FaceOpinion(self.value, 1.0, self.said) for _ in places]
 
     review = FaceClassifier.review
     _free = FaceClassifier._free
@@ -109,6 +111,14 @@ def test_a_refused_face_is_read_only_where_the_model_sees_the_same_value():
     assert _Sure(4).review(frame, [region], [], lambda look: "red")[0].value == 4  # the model alone, sure in all 8 views
     refused = _Sure(0).review(frame, [region], [], lambda look: "red")
     assert refused == []
+
+
+def test_a_die_is_read_only_when_enough_of_its_views_give_the_value():
+    """The card's ``views`` (7): a lone die whose 8 views say its value 7 times is read, 6 times is not."""
+    frame = np.zeros((100, 100, 3), np.uint8)
+    region = ((30, 30, 40, 40), True, [])
+    assert [r.value for r in _Sure(4, said=7).review(frame, [region], [], lambda look: "red")] == [4]
+    assert _Sure(4, said=6).review(frame, [region], [], lambda look: "red") == []
 
 
 def test_an_unsure_die_takes_the_value_both_readers_agree_on():
@@ -140,7 +150,7 @@ class _Truth(_Sure):
     def opinions(self, frame, places, least=None):
         from vision.dice_faces import FaceOpinion
         self.asked = (self.asked or []) + list(places)
-        return [FaceOpinion(self._value_at(pl), 1.0, True) for pl in places]
+        return [FaceOpinion(self._value_at(pl), 1.0, 8) for pl in places]
 
 
 def test_a_die_refused_for_its_size_is_read_when_the_model_sees_its_value():
@@ -208,6 +218,8 @@ def test_a_model_file_that_is_not_the_cards_is_refused_with_words(tmp_path):
         FaceClassifier(tmp_path / "no such card.toml")
     with pytest.raises(FaceModelError, match="window"):
         FaceClassifier(_card_beside(tmp_path, model, crop_px=4000))
+    with pytest.raises(FaceModelError, match="number of views"):
+        FaceClassifier(_card_beside(tmp_path, model, views=2))    # 2 views are what every place gets first
     garbage = b"not a model" * 50
     with pytest.raises(FaceModelError, match="cannot be run"):
         FaceClassifier(_card_beside(tmp_path, garbage))
