@@ -35,9 +35,9 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.dice_bench import DICE_DEV, photo_half  # noqa: E402
+from benchmarks.dice_bench import COLOUR_LABELS as DICE_COLOURS, DICE_DEV, photo_half  # noqa: E402
 from vision.dice import DieColour  # noqa: E402
-from vision.dice_faces import face_crop, standardise  # noqa: E402
+from vision.dice_faces import INPUTS, face_crop, standardise  # noqa: E402
 from vision.dice_synthetic import DiceTable  # noqa: E402
 
 CROP, WINDOW = 40, 1.3
@@ -82,8 +82,11 @@ def windows(image: np.ndarray, dice: list[tuple[int, float, float, float]], rng,
     return crops, classes
 
 
-def photo_windows(folder: Path, halves: set[str], seed: int):
+def photo_windows(folder: Path, halves: set[str], seed: int, hard: set[str] = frozenset()):
+    """Windows of the labelled photos' dice; dice of the ``hard`` colours (benchmarks/dice_dev_colours.json,
+    named by eye) get twice as many, each window cut anew (another turn, size and offset)."""
     labels = json.loads((folder / "labels.json").read_text(encoding="utf-8"))["images"]
+    colours = json.loads(DICE_COLOURS.read_text(encoding="utf-8"))["photos"] if hard else {}
     rng = np.random.default_rng(seed)
     crops, classes = [], []
     for name in sorted(labels):
@@ -94,6 +97,10 @@ def photo_windows(folder: Path, halves: set[str], seed: int):
         c, k = windows(image, dice, rng, 24, 24)
         crops += c
         classes += k
+        if hard:
+            c, k = windows(image, [d for d, colour in zip(dice, colours[name]) if colour in hard], rng, 24, 0)
+            crops += c
+            classes += k
     return np.array(crops, np.uint8), np.array(classes, np.int64)
 
 
@@ -110,7 +117,7 @@ def rendered_windows(frames: int, seed: int):
     return np.array(crops, np.uint8), np.array(classes, np.int64)
 
 
-def train(crops, classes, epochs: int, seed: int, arch: str):
+def train(crops, classes, epochs: int, seed: int, arch: str, colours: str = "bgr"):
     import torch
     import torch.nn.functional as F
 
@@ -128,7 +135,7 @@ def train(crops, classes, epochs: int, seed: int, arch: str):
         order, total = rng.permutation(len(crops)), 0.0
         for i in range(0, len(order) - batch + 1, batch):
             b = order[i:i + batch]
-            x = torch.from_numpy(standardise(augment(crops[b], rng)))
+            x = torch.from_numpy(standardise(augment(crops[b], rng), colours))
             loss = F.cross_entropy(net(x), torch.from_numpy(classes[b]), label_smoothing=0.02)
             opt.zero_grad()
             loss.backward()
@@ -176,7 +183,7 @@ def augment(crops: np.ndarray, rng) -> np.ndarray:
     return np.clip(x, 0, 255)
 
 
-def export(net, out: Path, note: str) -> None:
+def export(net, out: Path, note: str, colours: str = "bgr") -> None:
     import torch
 
     out.mkdir(parents=True, exist_ok=True)
@@ -192,7 +199,8 @@ def export(net, out: Path, note: str) -> None:
     lines = [
         "# The dice face model (vision/dice_faces.py), written by scripts/train_dice_faces.py.",
         "# [model]: the file, its checksum (the reader refuses a file that differs), its window: crop_px square,",
-        "# window_sides die sides wide. [use]: the reader's thresholds (probabilities 0-1), set on the first fold (a",
+        "# window_sides die sides wide; input, how a window is given to it (bgr: its three channels together to",
+        "# one spread; lab: lightness, red-green and yellow-blue each to its own). [use]: the reader's thresholds (probabilities 0-1), set on the first fold (a",
         "# model of the tuning half reading the check half) and checked on the other (docs/vision.md): veto, a",
         "# sure classical value the model is this sure is another face becomes unsure; agree / agree_one, a refused",
         "# classical face (a lone pip) is read when the model gives its value in `views` of a place's 8 views (4",
@@ -205,6 +213,7 @@ def export(net, out: Path, note: str) -> None:
         f'sha256 = "{digest}"',
         f"crop_px = {CROP}",
         f"window_sides = {WINDOW}",
+        f'input = "{colours}"',
         f"trained_on = {json.dumps(note)}",
         "",
         "[use]",
@@ -221,20 +230,26 @@ def main(argv=None) -> int:
     ap.add_argument("--epochs", type=int, default=8)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--arch", choices=("small", "wide"), default="small")
+    ap.add_argument("--input", choices=INPUTS, default="bgr", help="the model's input: bgr, or lab (each channel to its own spread)")
+    ap.add_argument("--hard-colours", default="",
+                    help="dice colours (by-eye names of benchmarks/dice_dev_colours.json) given twice the windows")
     ap.add_argument("--out", type=Path, default=ROOT / "assets" / "dice")
     args = ap.parse_args(argv)
     if not (args.dice_dev / "labels.json").is_file():
         print(f"{args.dice_dev}: no labelled photos there", file=sys.stderr)
         return 2
     halves = {"tune", "check"} if args.photos == "both" else {args.photos}
-    real, real_classes = photo_windows(args.dice_dev, halves, args.seed)
+    hard = {c.strip() for c in args.hard_colours.split(",") if c.strip()}
+    real, real_classes = photo_windows(args.dice_dev, halves, args.seed, hard)
     made, made_classes = rendered_windows(args.rendered, args.seed + 4)
     # The real windows twice: there are fewer of them, and they are what a family's camera sees.
     crops = np.concatenate([real, real, made])
     classes = np.concatenate([real_classes, real_classes, made_classes])
     print(f"{len(real)} real windows ({args.photos}), {len(made)} rendered; classes {np.bincount(classes).tolist()}")
-    net = train(crops, classes, args.epochs, args.seed, args.arch)
-    export(net, args.out, f"dice-dev photos ({args.photos}), {args.rendered} rendered pools, {args.arch} net, {args.epochs} epochs, seed {args.seed}")
+    net = train(crops, classes, args.epochs, args.seed, args.arch, args.input)
+    hard_note = f", twice the windows for {args.hard_colours}" if hard else ""
+    export(net, args.out, f"dice-dev photos ({args.photos}), {args.rendered} rendered pools, {args.arch} net, "
+                          f"{args.epochs} epochs, seed {args.seed}, {args.input} input{hard_note}", args.input)
     return 0
 
 

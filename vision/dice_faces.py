@@ -62,14 +62,27 @@ def face_crop(frame: np.ndarray, centre: tuple[float, float], side: float, size:
     return np.ascontiguousarray(out[:, ::-1]) if mirror else out
 
 
-def standardise(crops: np.ndarray) -> np.ndarray:
-    """N x size x size x 3 bytes -> the model's input: N x 3 x size x size, each crop to mean 0, about unit spread.
+INPUTS = ("bgr", "lab")
+
+
+def standardise(crops: np.ndarray, colours: str = "bgr") -> np.ndarray:
+    """N x size x size x 3 BGR (0-255) -> the model's input: N x 3 x size x size, each crop to mean 0, about unit spread.
 
     Each crop on its own, so the light's level and contrast do not matter (the same in training).
+    colours "bgr": the three channels together; "lab": lightness, red-green and yellow-blue each to
+    its own spread, so that pips that differ from the die in colour only (red pips on a blue
+    marbled die) stand out as much as dark pips on a white one.
     """
-    x = crops.astype(np.float32)
-    mean = x.mean(axis=(1, 2, 3), keepdims=True)
-    spread = x.std(axis=(1, 2, 3), keepdims=True) + 8.0
+    if colours == "lab":
+        n, h, w = crops.shape[:3]
+        flat = np.clip(crops, 0, 255).astype(np.uint8).reshape(n * h, w, 3)
+        x = cv2.cvtColor(flat, cv2.COLOR_BGR2LAB).reshape(n, h, w, 3).astype(np.float32)
+        mean = x.mean(axis=(1, 2), keepdims=True)
+        spread = x.std(axis=(1, 2), keepdims=True) + 4.0
+    else:
+        x = crops.astype(np.float32)
+        mean = x.mean(axis=(1, 2, 3), keepdims=True)
+        spread = x.std(axis=(1, 2, 3), keepdims=True) + 8.0
     return np.ascontiguousarray(((x - mean) / spread).transpose(0, 3, 1, 2))
 
 
@@ -88,6 +101,7 @@ class FaceClassifier:
             path = card_path.parent / str(model["file"])
             self.size = int(model["crop_px"])
             self.window = float(model["window_sides"])
+            self.input = str(model.get("input", "bgr"))
             self.veto = float(card["use"]["veto"])
             self.new = float(card["use"]["new"])
             self.agree = float(card["use"]["agree"])
@@ -98,8 +112,8 @@ class FaceClassifier:
             expected = str(model["sha256"])
         except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, KeyError, TypeError, ValueError) as exc:
             raise FaceModelError(f"The dice face model's card {card_path} cannot be used: {exc}") from exc
-        if not (16 <= self.size <= 96 and 1.0 <= self.window <= 2.5 and 3 <= self.views <= 8):
-            raise FaceModelError(f"The dice face model's card {card_path} gives a window or a number of views the reader cannot use.")
+        if not (16 <= self.size <= 96 and 1.0 <= self.window <= 2.5 and 3 <= self.views <= 8 and self.input in INPUTS):
+            raise FaceModelError(f"The dice face model's card {card_path} gives a window, a number of views or an input the reader cannot use.")
         try:
             data = path.read_bytes() if path.stat().st_size <= MAX_MODEL_BYTES else b""
         except OSError as exc:
@@ -122,7 +136,7 @@ class FaceClassifier:
     def _probabilities(self, crops: np.ndarray) -> np.ndarray:
         if not len(crops):
             return np.zeros((0, 7), np.float32)
-        logits = self._forward(standardise(crops))
+        logits = self._forward(standardise(crops, self.input))
         logits -= logits.max(axis=1, keepdims=True)
         p = np.exp(logits)
         return p / p.sum(axis=1, keepdims=True)

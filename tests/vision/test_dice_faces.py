@@ -218,6 +218,8 @@ def test_a_model_file_that_is_not_the_cards_is_refused_with_words(tmp_path):
         FaceClassifier(tmp_path / "no such card.toml")
     with pytest.raises(FaceModelError, match="window"):
         FaceClassifier(_card_beside(tmp_path, model, crop_px=4000))
+    with pytest.raises(FaceModelError, match="an input"):
+        FaceClassifier(_card_beside(tmp_path, model, window_sides='1.3\ninput = "hsv"'))
     with pytest.raises(FaceModelError, match="number of views"):
         FaceClassifier(_card_beside(tmp_path, model, views=2))    # 2 views are what every place gets first
     garbage = b"not a model" * 50
