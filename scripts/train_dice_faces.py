@@ -40,8 +40,9 @@ from vision.dice import DieColour  # noqa: E402
 from vision.dice_faces import INPUTS, face_crop, standardise  # noqa: E402
 from vision.dice_synthetic import DiceTable  # noqa: E402
 
-CROP, WINDOW = 40, 1.3
-DEFAULT_USE = {"veto": 0.9, "agree": 0.6, "agree_one": 0.9, "new": 0.9, "screen": 0.7, "face_to_die": 1.74, "views": 7}
+CROP, WINDOW = 40, 1.3  # the window's pixels (set by --crop) and die sides
+DEFAULT_USE = {"veto": 0.9, "agree": 0.6, "agree_one": 0.85, "new": 0.9, "screen": 0.7, "face_to_die": 1.74, "views": 6,
+               "own_ratio_below": 1.4, "largest": 1.3}
 OTHER_COLOURS = [DieColour("purple", (140, 40, 110), "light"), DieColour("orange", (30, 120, 240), "dark"),
                  DieColour("cream", (190, 225, 235), "dark")]
 
@@ -175,8 +176,8 @@ def augment(crops: np.ndarray, rng) -> np.ndarray:
     x = x * (1 - mix) + grey * mix
     x += rng.uniform(0, 6) * rng.standard_normal(x.shape).astype(np.float32) * rng.normal(0, 1, (n, 1, 1, 1))
     for i in np.nonzero(rng.random(n) < 0.3)[0]:  # a glint: a small bright streak, not a pip
-        centre = tuple(int(v) for v in rng.uniform(8, 32, 2))
-        axes = (int(rng.uniform(1, 4)), int(rng.uniform(1, 8)))
+        centre = tuple(int(v) for v in rng.uniform(0.2, 0.8, 2) * CROP)
+        axes = (int(rng.uniform(1, 4) * CROP / 40), int(rng.uniform(1, 8) * CROP / 40))
         cv2.ellipse(x[i], centre, axes, float(rng.uniform(0, 180)), 0, 360, (255, 255, 255), -1)
     for i in np.nonzero(rng.random(n) < 0.25)[0]:
         x[i] = cv2.GaussianBlur(x[i], (0, 0), float(rng.uniform(0.5, 1.3)))
@@ -200,13 +201,15 @@ def export(net, out: Path, note: str, colours: str = "bgr") -> None:
         "# The dice face model (vision/dice_faces.py), written by scripts/train_dice_faces.py.",
         "# [model]: the file, its checksum (the reader refuses a file that differs), its window: crop_px square,",
         "# window_sides die sides wide; input, how a window is given to it (bgr: its three channels together to",
-        "# one spread; lab: lightness, red-green and yellow-blue each to its own). [use]: the reader's thresholds (probabilities 0-1), set on the first fold (a",
-        "# model of the tuning half reading the check half) and checked on the other (docs/vision.md): veto, a",
-        "# sure classical value the model is this sure is another face becomes unsure; agree / agree_one, a refused",
-        "# classical face (a lone pip) is read when the model gives its value in `views` of a place's 8 views (4",
-        "# turns, each mirrored; 3-8) with this mean; new, the same for a die the model alone reads; screen, one",
-        "# view must reach this part of what 8 views need before they are looked at; face_to_die, the window's die",
-        "# side over the classical reader's face side.",
+        "# one spread; lab: lightness, red-green and yellow-blue each to its own).",
+        "# [use]: the reader's thresholds (probabilities 0-1), set on the first fold (a model of the tuning half",
+        "# reading the check half) and checked on the other (docs/vision.md): veto, a sure classical value the",
+        "# model is this sure is another face becomes unsure; agree / agree_one, a refused classical face (a lone",
+        "# pip) is read when the model gives its value in `views` of a place's 8 views (4 turns, each mirrored;",
+        "# 3-8) with this mean; new, the same for a die the model alone reads; screen, one view must reach this",
+        "# part of what 8 views need before they are looked at; face_to_die, the window's die side over the",
+        "# classical reader's face side; own_ratio_below, a frame whose lone dice give a median ratio under this",
+        "# uses its own (0: never); largest, no window wider than this many of the frame's usual dice (0: no limit).",
         "",
         "[model]",
         'file = "dice_faces.onnx"',
@@ -223,6 +226,7 @@ def export(net, out: Path, note: str, colours: str = "bgr") -> None:
 
 
 def main(argv=None) -> int:
+    global CROP
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--dice-dev", type=Path, default=DICE_DEV)
     ap.add_argument("--photos", choices=("both", "tune", "check"), default="both", help="which halves of the real photos")
@@ -233,8 +237,11 @@ def main(argv=None) -> int:
     ap.add_argument("--input", choices=INPUTS, default="bgr", help="the model's input: bgr, or lab (each channel to its own spread)")
     ap.add_argument("--hard-colours", default="",
                     help="dice colours (by-eye names of benchmarks/dice_dev_colours.json) given twice the windows")
+    ap.add_argument("--crop", type=int, default=CROP, choices=(32, 36, 40),
+                    help="the window's side in pixels (32: about 0.6 of the model's time a window at 40)")
     ap.add_argument("--out", type=Path, default=ROOT / "assets" / "dice")
     args = ap.parse_args(argv)
+    CROP = args.crop
     if not (args.dice_dev / "labels.json").is_file():
         print(f"{args.dice_dev}: no labelled photos there", file=sys.stderr)
         return 2
@@ -248,7 +255,7 @@ def main(argv=None) -> int:
     print(f"{len(real)} real windows ({args.photos}), {len(made)} rendered; classes {np.bincount(classes).tolist()}")
     net = train(crops, classes, args.epochs, args.seed, args.arch, args.input)
     hard_note = f", twice the windows for {args.hard_colours}" if hard else ""
-    export(net, args.out, f"dice-dev photos ({args.photos}), {args.rendered} rendered pools, {args.arch} net, "
+    export(net, args.out, f"dice-dev photos ({args.photos}), {args.rendered} rendered pools, {args.arch} net, {CROP} px, "
                           f"{args.epochs} epochs, seed {args.seed}, {args.input} input{hard_note}", args.input)
     return 0
 

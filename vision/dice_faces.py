@@ -73,17 +73,22 @@ def standardise(crops: np.ndarray, colours: str = "bgr") -> np.ndarray:
     its own spread, so that pips that differ from the die in colour only (red pips on a blue
     marbled die) stand out as much as dark pips on a white one.
     """
+    n, h, w = crops.shape[:3]
+    if not n:
+        return np.zeros((0, 3, h, w), np.float32)
+    x = cv2.cvtColor(np.clip(crops, 0, 255).astype(np.uint8).reshape(n * h, w, 3), cv2.COLOR_BGR2LAB) \
+        if colours == "lab" else crops
+    # n x 3 x (h w): each channel's pixels in one row, so that the sums below run along rows (Lab's
+    # spreads taken over a window's rows and columns at once took 2 of the review's 10 ms a photo)
+    x = x.reshape(n, h * w, 3).transpose(0, 2, 1).astype(np.float32, order="C")
     if colours == "lab":
-        n, h, w = crops.shape[:3]
-        flat = np.clip(crops, 0, 255).astype(np.uint8).reshape(n * h, w, 3)
-        x = cv2.cvtColor(flat, cv2.COLOR_BGR2LAB).reshape(n, h, w, 3).astype(np.float32)
-        mean = x.mean(axis=(1, 2), keepdims=True)
-        spread = x.std(axis=(1, 2), keepdims=True) + 4.0
+        mean, spread = x.mean(axis=2, keepdims=True), x.std(axis=2, keepdims=True) + 4.0
     else:
-        x = crops.astype(np.float32)
-        mean = x.mean(axis=(1, 2, 3), keepdims=True)
-        spread = x.std(axis=(1, 2, 3), keepdims=True) + 8.0
-    return np.ascontiguousarray(((x - mean) / spread).transpose(0, 3, 1, 2))
+        flat = x.reshape(n, -1)
+        mean, spread = flat.mean(axis=1)[:, None, None], flat.std(axis=1)[:, None, None] + 8.0
+    x -= mean
+    x /= spread
+    return x.reshape(n, 3, h, w)
 
 
 class FaceClassifier:
@@ -108,12 +113,15 @@ class FaceClassifier:
             self.agree_one = float(card["use"]["agree_one"])
             self.screen = float(card["use"]["screen"])
             self.face_to_die = float(card["use"]["face_to_die"])
+            self.own_ratio_below = float(card["use"].get("own_ratio_below", 0.0))
+            self.largest = float(card["use"].get("largest", 0.0))
             self.views = int(card["use"]["views"])
             expected = str(model["sha256"])
         except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, KeyError, TypeError, ValueError) as exc:
             raise FaceModelError(f"The dice face model's card {card_path} cannot be used: {exc}") from exc
-        if not (16 <= self.size <= 96 and 1.0 <= self.window <= 2.5 and 3 <= self.views <= 8 and self.input in INPUTS):
-            raise FaceModelError(f"The dice face model's card {card_path} gives a window, a number of views or an input the reader cannot use.")
+        if not (16 <= self.size <= 96 and 1.0 <= self.window <= 2.5 and 3 <= self.views <= 8 and self.input in INPUTS
+                and 0.0 <= self.own_ratio_below <= self.face_to_die and (self.largest == 0.0 or 1.0 <= self.largest <= 3.0)):
+            raise FaceModelError(f"The dice face model's card {card_path} gives a window, a number of views, a ratio or an input the reader cannot use.")
         try:
             data = path.read_bytes() if path.stat().st_size <= MAX_MODEL_BYTES else b""
         except OSError as exc:
@@ -151,7 +159,7 @@ class FaceClassifier:
         return self._probabilities(self.crops(frame, places))
 
     def opinions(self, frame: np.ndarray, places: Sequence[tuple[float, float, float]],
-                 least: Sequence[float] | None = None) -> list[FaceOpinion]:
+                 least: Sequence[float] | None = None, first: Sequence[np.ndarray | None] | None = None) -> list[FaceOpinion]:
         """Each place seen in 8 views (4 quarter turns, each mirrored): the value of their mean, and
         how many of the views said it.
 
@@ -159,13 +167,20 @@ class FaceClassifier:
         steps, the place as it is and turned half round first: a place whose two views already
         disagree, say no die, or fall below least is not looked at further (its opinion says so,
         from those two), which spares most of the model's work: most places looked at are not read.
+        first: per place, the model's answer for the place as it is when the caller has it already
+        (``probabilities`` at the same place), or None.
         """
         crops = self.crops(frame, places)
         if not len(crops):
             return []
         n = len(crops)
-        views = [crops, np.rot90(crops, 2, axes=(1, 2))]
-        p = self._probabilities(np.concatenate(views)).reshape(2, n, 7)
+        known = [k for k in range(n) if first is not None and first[k] is not None]
+        unknown = [k for k in range(n) if k not in set(known)]
+        q = self._probabilities(np.concatenate([crops[unknown], np.rot90(crops, 2, axes=(1, 2))]))
+        p = np.empty((2, n, 7), np.float32)
+        p[0, unknown], p[1] = q[:len(unknown)], q[len(unknown):]
+        if known:
+            p[0, known] = np.stack([first[k] for k in known])
         mean, votes = p.mean(axis=0), p.argmax(axis=2)
         value = mean.argmax(axis=1)
         said = (votes == value[None]).sum(axis=0)
@@ -196,24 +211,26 @@ class FaceClassifier:
            least ``new`` is read. An unsure reading at such a place gets the value.
         """
         out = list(readings)
+        ratio = self.frame_face_to_die(regions, out)
         sure = [k for k, r in enumerate(out) if r.sure]
         if sure:
-            p = self.probabilities(frame, [(*out[k].centre, out[k].side_px * self.face_to_die) for k in sure])
+            p = self.probabilities(frame, [(*out[k].centre, out[k].side_px * ratio) for k in sure])
             for k, row in zip(sure, p):
                 value = int(row.argmax())
                 if value and value != out[k].value and row[value] >= self.veto:
                     out[k] = _unsure(out[k], "the two readers disagree")
         sides = [max(box[2], box[3]) for box, single, _ in regions if single]
-        sides += [r.side_px * self.face_to_die for r in out if r.sure]
+        sides += [r.side_px * ratio for r in out if r.sure]
         if not sides:
             return out
         usual = float(np.median(sides))
         # 2. faces the classical reader fitted but refused, where the model sees the same value
         # (A refused face may be part of a die, such as one column of a 4 fitted as a 2: its window
         # is at least the pool's usual die, so that the model sees the whole die, not those pips alone.)
-        misses = [(v, (float(c[0]), float(c[1]), max(side * self.face_to_die, 0.9 * usual))) for _, _, refused in regions
+        most = self.largest * usual if self.largest else np.inf
+        misses = [(v, (float(c[0]), float(c[1]), min(max(side * ratio, 0.9 * usual), most))) for _, _, refused in regions
                   for v, c, side in refused]
-        misses = _distinct([(v, pl) for v, pl in misses if self._free(out, pl)])
+        misses = _distinct([(v, pl) for v, pl in misses if self._free(out, pl, ratio)])
         if misses:
             # One look a place: refused faces of other values at about the same place share it.
             looks = _distinct([(0, pl) for _, pl in misses])
@@ -224,24 +241,46 @@ class FaceClassifier:
                       if int(p[k].argmax()) == v and p[k, v] >= self.screen * (self.agree_one if v == 1 else self.agree)]
             chosen = self._one_a_die([(q, (v, pl)) for q, v, pl in likely], place=lambda item: item[1])
             needs = [self.agree_one if v == 1 else self.agree for v, _ in chosen]
-            for (v, pl), op, least in zip(chosen, self.opinions(frame, [pl for _, pl in chosen], needs), needs):
-                if op.value == v and op.views >= self.views and op.probability >= least and self._free(out, pl):
-                    out = self._read_at(frame, out, pl, v, op.probability, colour_name)
+            # (the look already made at a refused face's own place is its first view)
+            first = [next((p[k] for k, (_, q) in enumerate(looks) if q is pl), None) for _, pl in chosen]
+            for (v, pl), op, least in zip(chosen, self.opinions(frame, [pl for _, pl in chosen], needs, first), needs):
+                if op.value == v and op.views >= self.views and op.probability >= least and self._free(out, pl, ratio):
+                    out = self._read_at(frame, out, pl, v, op.probability, colour_name, ratio)
         # 3. the model alone
-        places = [pl for pl in _places(regions, usual) if self._free(out, pl)]
+        places = [(x, y, min(side, most)) for x, y, side in _places(regions, usual) if self._free(out, (x, y, side), ratio)]
         if not places:
             return out
         p = self.probabilities(frame, places)
-        chosen = self._one_a_die([(float(row[1:].max()), pl) for row, pl in zip(p, places)
-                                  if row[1:].max() >= self.screen * self.new])
-        for pl, op in zip(chosen, self.opinions(frame, chosen, [self.new] * len(chosen))):
-            if op.value and op.views >= self.views and op.probability >= self.new and self._free(out, pl):
-                out = self._read_at(frame, out, pl, op.value, op.probability, colour_name)
+        chosen = self._one_a_die([(float(row[1:].max()), k) for k, row in enumerate(p)
+                                  if row[1:].max() >= self.screen * self.new], place=lambda k: places[k])
+        first = [p[k] for k in chosen]
+        chosen = [places[k] for k in chosen]
+        for pl, op in zip(chosen, self.opinions(frame, chosen, [self.new] * len(chosen), first)):
+            if op.value and op.views >= self.views and op.probability >= self.new and self._free(out, pl, ratio):
+                out = self._read_at(frame, out, pl, op.value, op.probability, colour_name, ratio)
         return out
 
-    def _free(self, readings: list, place: tuple[float, float, float]) -> bool:
+    def frame_face_to_die(self, regions: Sequence[tuple], readings: list) -> float:
+        """The die side over the classical face side for this frame: the card's (the photos' median),
+        unless the frame's own lone dice read sure say their pips lie much nearer their edges.
+
+        Dice differ: the real photos' dice have their pips near the middle (a lone die's region over
+        its face side: 1.72 median, each photo's median 1.48 or more for 95% of them), the rendered
+        ones near the edges (1.2). A window 1.74 face sides wide on such a die also holds its
+        neighbours, and the model may see another value there. So a frame where at least 3 lone dice
+        read sure give a median under ``own_ratio_below`` (1.4) uses that median (at least 1).
+        """
+        ratios = [max(w, h) / r.side_px for r in readings if r.sure and r.side_px > 0
+                  for (x, y, w, h), single, _ in regions
+                  if single and x <= r.centre[0] <= x + w and y <= r.centre[1] <= y + h]
+        if len(ratios) >= 3 and (own := float(np.median(ratios))) < self.own_ratio_below:
+            return max(1.0, own)
+        return self.face_to_die
+
+    def _free(self, readings: list, place: tuple[float, float, float], ratio: float) -> bool:
         """No sure reading within half a die of place."""
-        return all(np.hypot(place[0] - r.centre[0], place[1] - r.centre[1]) >= 0.5 * max(place[2], r.side_px * self.face_to_die)
+        x, y, side = place
+        return all((x - r.centre[0]) ** 2 + (y - r.centre[1]) ** 2 >= (0.5 * max(side, r.side_px * ratio)) ** 2
                    for r in readings if r.sure)
 
     @staticmethod
@@ -254,18 +293,18 @@ class FaceClassifier:
                 kept.append(item)
         return kept
 
-    def _read_at(self, frame, readings: list, place, value: int, probability: float, colour_name) -> list:
+    def _read_at(self, frame, readings: list, place, value: int, probability: float, colour_name, ratio: float) -> list:
         """readings with a die of value at place: an unsure reading there takes it, else a new reading."""
         from vision.dice import DieReading
 
         out = list(readings)
         near = [k for k, r in enumerate(out)
-                if np.hypot(r.centre[0] - place[0], r.centre[1] - place[1]) < 0.5 * max(place[2], r.side_px * self.face_to_die)]
+                if np.hypot(r.centre[0] - place[0], r.centre[1] - place[1]) < 0.5 * max(place[2], r.side_px * ratio)]
         if near:
             out[near[0]] = _with_value(out[near[0]], value, probability)
             return out
         look = window_look(frame, place)
-        out.append(DieReading(colour_name(look), value, probability, (place[0], place[1]), place[2] / self.face_to_die,
+        out.append(DieReading(colour_name(look), value, probability, (place[0], place[1]), place[2] / ratio,
                               "", look))
         return out
 

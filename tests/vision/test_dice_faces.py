@@ -68,6 +68,8 @@ class _Sure:
 
     value: int
     face_to_die: float = 1.74
+    own_ratio_below: float = 1.4
+    largest: float = 0.0
     veto: float = 0.9
     agree: float = 0.6
     agree_one: float = 0.9
@@ -81,11 +83,12 @@ class _Sure:
         p[:, self.value] = 1.0
         return p
 
-    def opinions(self, frame, places, least=None):
+    def opinions(self, frame, places, least=None, first=None):
         from vision.dice_faces import FaceOpinion
         return [FaceOpinion(self.value, 1.0, self.said) for _ in places]
 
     review = FaceClassifier.review
+    frame_face_to_die = FaceClassifier.frame_face_to_die
     _free = FaceClassifier._free
     _one_a_die = staticmethod(FaceClassifier._one_a_die)
     _read_at = FaceClassifier._read_at
@@ -147,7 +150,7 @@ class _Truth(_Sure):
         p[np.arange(len(places)), [self._value_at(pl) for pl in places]] = 1.0
         return p
 
-    def opinions(self, frame, places, least=None):
+    def opinions(self, frame, places, least=None, first=None):
         from vision.dice_faces import FaceOpinion
         self.asked = (self.asked or []) + list(places)
         return [FaceOpinion(self._value_at(pl), 1.0, 8) for pl in places]
@@ -185,6 +188,63 @@ def test_a_lone_die_found_by_its_pips_alone_is_looked_at_in_a_window_of_the_usua
     assert looked and min(looked) >= 40       # the usual die (24 px faces: 42 px dice), not the 12 px region
 
 
+def _lone_dice(sides: tuple[float, ...], face: float = 24.0):
+    """Sure readings of 24 px faces on lone dice whose regions are these sides wide, in a row."""
+    readings = [DieReading("red", 2 + k % 4, 0.9, (40.0 + 60 * k, 40.0), face) for k in range(len(sides))]
+    regions = [((int(r.centre[0] - s / 2), int(r.centre[1] - s / 2), int(s), int(s)), True, [])
+               for r, s in zip(readings, sides)]
+    return readings, regions
+
+
+def test_a_frame_whose_dice_have_their_pips_near_the_edges_is_looked_at_in_its_own_windows():
+    """The photos' dice have their pips near the middle (a die 1.74 face sides wide); dice whose pips lie
+    near their edges (1.2) looked at in windows of 1.74 face sides hold their neighbours too. A frame
+    whose lone dice say so (3 at least, median under the card's 1.4) is looked at with its own ratio."""
+    frame = np.zeros((120, 400, 3), np.uint8)
+    wide, wide_regions = _lone_dice((29.0, 29.0, 30.0, 28.0))      # pips near the edges: 1.2 face sides
+    model = _Truth(0)
+    model.review(frame, wide_regions, wide, lambda look: "red")
+    assert [round(side, 1) for _, _, side in model.asked[:4]] == [29.0] * 4    # the veto's: the dice's median
+    usual, usual_regions = _lone_dice((42.0, 41.0, 43.0, 40.0))    # the photos' dice: 1.74 stays
+    model = _Truth(0)
+    model.review(frame, usual_regions, usual, lambda look: "red")
+    assert [round(side, 2) for _, _, side in model.asked[:4]] == [24 * 1.74] * 4
+    two, two_regions = _lone_dice((29.0, 29.0))                    # two dice are too few to say
+    model = _Truth(0)
+    model.review(frame, two_regions, two, lambda look: "red")
+    assert [round(side, 2) for _, _, side in model.asked[:2]] == [24 * 1.74] * 2
+
+
+def test_no_window_is_wider_than_the_cards_largest_share_of_the_usual_die():
+    """Two touching dice each showing a 1 look like one die's 2 in a window over both (a real photo
+    read so): with the card's ``largest`` no window is wider than that many usual dice."""
+    frame = np.zeros((120, 400, 3), np.uint8)
+    dice, regions = _lone_dice((42.0, 42.0, 42.0))                # usual die: 42 px
+    pair = ((200, 70, 60, 30), True, [(2, np.array([230.0, 85.0]), 38.0)])   # 60 px: 1.43 usual dice
+    model = _Truth(0, largest=1.3)
+    model.review(frame, regions + [pair], dice, lambda look: "red")
+    looked = [side for x, y, side in model.asked if math.dist((x, y), (230, 85)) < 2]
+    assert looked and max(looked) <= 1.3 * 42 + 1e-6
+    model = _Truth(0)                                               # largest 0: no limit
+    model.review(frame, regions + [pair], dice, lambda look: "red")
+    assert max(side for x, y, side in model.asked if math.dist((x, y), (230, 85)) < 2) >= 60
+
+
+def test_a_places_first_view_already_looked_at_is_not_looked_at_again():
+    faces = FaceClassifier()
+    pool = DiceTable(seed=4, size=(320, 240)).roll([("red", 4), ("white", 2)], die_px=50)
+    places = [(*d.centre, 1.1 * d.side_px) for d in pool.dice]
+    first = faces.probabilities(pool.image, places)
+    looked = []
+    forward = faces._forward
+    faces._forward = lambda blob: looked.append(len(blob)) or forward(blob)
+    fresh = faces.opinions(pool.image, places, [0.5, 0.5])
+    again = faces.opinions(pool.image, places, [0.5, 0.5], first=[first[0], None])
+    assert [(o.value, o.views) for o in again] == [(o.value, o.views) for o in fresh]
+    assert [round(o.probability, 5) for o in again] == [round(o.probability, 5) for o in fresh]
+    assert looked[2] == looked[0] - 1          # one view fewer for the place looked at already
+
+
 def test_a_die_read_by_the_model_alone_is_named_by_its_look():
     pool = DiceTable(seed=5, size=(320, 240)).roll([("red", 4)], die_px=50)
     die = pool.dice[0]
@@ -204,6 +264,9 @@ def _card_beside(tmp_path, model: bytes, **changes) -> Path:
     lines = [ln for ln in text.splitlines() if not ln.startswith("sha256")]
     lines.insert(lines.index("[model]") + 1, f'sha256 = "{changes.pop("sha256", hashlib.sha256(model).hexdigest())}"')
     for key, value in changes.items():
+        if not any(ln.startswith(f"{key} =") for ln in lines):  # (a key the card leaves at its default)
+            section = "[use]" if key in ("own_ratio_below", "largest") else "[model]"
+            lines.insert(lines.index(section) + 1, f"{key} = {value}")
         lines = [f"{key} = {value}" if ln.startswith(f"{key} =") else ln for ln in lines]
     card = tmp_path / "c.toml"
     card.write_text("\n".join(lines) + "\n", encoding="utf-8")
@@ -219,7 +282,11 @@ def test_a_model_file_that_is_not_the_cards_is_refused_with_words(tmp_path):
     with pytest.raises(FaceModelError, match="window"):
         FaceClassifier(_card_beside(tmp_path, model, crop_px=4000))
     with pytest.raises(FaceModelError, match="an input"):
-        FaceClassifier(_card_beside(tmp_path, model, window_sides='1.3\ninput = "hsv"'))
+        FaceClassifier(_card_beside(tmp_path, model, input='"hsv"'))
+    with pytest.raises(FaceModelError, match="a ratio"):
+        FaceClassifier(_card_beside(tmp_path, model, largest=9))
+    with pytest.raises(FaceModelError, match="a ratio"):
+        FaceClassifier(_card_beside(tmp_path, model, own_ratio_below=2.5))
     with pytest.raises(FaceModelError, match="number of views"):
         FaceClassifier(_card_beside(tmp_path, model, views=2))    # 2 views are what every place gets first
     garbage = b"not a model" * 50
