@@ -41,8 +41,8 @@ How a frame is read (tuned on real phone photos of rolled dice, see docs/vision.
    changes no die's place or value, only its colour's name.
 6. Second opinion (vision.dice_faces): a small learned model of a die's face checks every sure
    value (one it is sure is another face makes the die "unsure"), confirms faces step 3 fitted
-   but refused where it reads the same value in 7 of its 8 views, and reads a lone die neither
-   found when it is sure in 7 of 8 views. ``faces=False``: the classical reader alone.
+   but refused where it reads the same value in 6 of its 8 views (the card's ``views``), and reads
+   a lone die neither found when it is sure in as many. ``faces=False``: the classical reader alone.
 """
 
 from __future__ import annotations

@@ -5,7 +5,8 @@ window around a die and says which face it shows (1-6) or that no die is centred
 probability. Together they read more dice than either and fewer wrong: a value the classical
 reader is sure of is kept unless this one is sure of another (then the die is "unsure" and the
 family taps it); a die the classical reader could not read is read only when this one gives the
-same value from at least 7 of 8 views (4 turns, each mirrored) with a high probability.
+same value from at least 6 of 8 views (4 turns, each mirrored; the card's ``views``) with a high
+probability.
 
 The model is data: ``assets/dice/dice_faces.onnx`` with its card ``assets/dice/dice_faces.toml``
 (what it was trained on, its checksum, its window and thresholds), trained by
@@ -209,6 +210,8 @@ class FaceClassifier:
            of its 8 views (``agree``; ``agree_one`` for a lone pip) is read: two readers agree.
         3. Where still none lies, a die the model alone reads the same in ``views`` of 8 views with at
            least ``new`` is read. An unsure reading at such a place gets the value.
+        A die's window is its face side times the frame's ratio (``frame_face_to_die``); in steps 2
+        and 3 no wider than ``largest`` usual dice (two touching dice showing 1s look like a 2).
         """
         out = list(readings)
         ratio = self.frame_face_to_die(regions, out)
