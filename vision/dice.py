@@ -435,8 +435,8 @@ class DicePoolReader:
     # --- public ---------------------------------------------------------------------------------
     def read(self, frame: np.ndarray) -> list[DieReading]:
         """Every die found; `value` None where the reader is not sure (ask the player)."""
-        if frame.ndim != 3 or frame.shape[2] != 3:
-            raise ValueError("the dice reader needs a colour (BGR) frame")
+        if frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
+            raise ValueError("the dice reader needs an 8-bit colour (BGR) frame")
         if min(frame.shape[:2]) < 16:
             return []
         frame = np.ascontiguousarray(frame)

@@ -77,6 +77,20 @@ def test_an_empty_table_gives_no_dice():
     assert DicePoolReader().read(table.roll([], die_px=50).image) == []
 
 
+def test_a_frame_that_is_not_an_8_bit_colour_picture_is_refused_with_words_and_odd_sizes_are_read():
+    """A frame of floats, one channel or four gets a clear ValueError (a float frame raised a TypeError
+    from deep inside the reader); frames of odd sizes and strides are read or give no dice, never fail."""
+    rng = np.random.default_rng(5)
+    for frame in (rng.random((240, 320, 3)).astype(np.float32), np.zeros((240, 320), np.uint8),
+                  np.zeros((240, 320, 4), np.uint8), np.zeros((17, 33, 3), np.float64)):
+        with pytest.raises(ValueError, match="8-bit colour"):
+            DicePoolReader().read(frame)
+    pool = DiceTable(seed=4, size=(320, 240)).random_pool(6, die_px=(20, 60)).image
+    for frame in (pool[37:, 61:], pool[::-1], pool[:, ::2], np.zeros((2, 500, 3), np.uint8),
+                  rng.integers(0, 256, (17, 33, 3)).astype(np.uint8), rng.integers(0, 256, (3000, 40, 3)).astype(np.uint8)):
+        assert isinstance(DicePoolReader().read(frame), list)
+
+
 def test_the_palette_is_data(tmp_path):
     path = tmp_path / "palette.toml"
     path.write_text('[[colour]]\nname = "purple"\nbgr = [140, 40, 120]\npips = "light"\n'
