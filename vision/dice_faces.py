@@ -176,7 +176,7 @@ class FaceClassifier:
             return []
         n = len(crops)
         known = [k for k in range(n) if first is not None and first[k] is not None]
-        unknown = [k for k in range(n) if k not in set(known)]
+        unknown = [k for k in range(n) if first is None or first[k] is None]
         q = self._probabilities(np.concatenate([crops[unknown], np.rot90(crops, 2, axes=(1, 2))]))
         p = np.empty((2, n, 7), np.float32)
         p[0, unknown], p[1] = q[:len(unknown)], q[len(unknown):]
