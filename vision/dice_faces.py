@@ -110,6 +110,10 @@ class FaceClassifier:
             self.input = str(model.get("input", "bgr"))
             self.veto = float(card["use"]["veto"])
             self.new = float(card["use"]["new"])
+            self.new_all = float(card["use"].get("new_all", self.new))
+            self.alone_at_refused = card["use"].get("alone_at_refused", False)
+            if not isinstance(self.alone_at_refused, bool):
+                raise ValueError("alone_at_refused must be true or false")
             self.agree = float(card["use"]["agree"])
             self.agree_one = float(card["use"]["agree_one"])
             self.screen = float(card["use"]["screen"])
@@ -121,8 +125,10 @@ class FaceClassifier:
         except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, KeyError, TypeError, ValueError) as exc:
             raise FaceModelError(f"The dice face model's card {card_path} cannot be used: {exc}") from exc
         if not (16 <= self.size <= 96 and 1.0 <= self.window <= 2.5 and 3 <= self.views <= 8 and self.input in INPUTS
-                and 0.0 <= self.own_ratio_below <= self.face_to_die and (self.largest == 0.0 or 1.0 <= self.largest <= 3.0)):
-            raise FaceModelError(f"The dice face model's card {card_path} gives a window, a number of views, a ratio or an input the reader cannot use.")
+                and 0.0 <= self.own_ratio_below <= self.face_to_die and (self.largest == 0.0 or 1.0 <= self.largest <= 3.0)
+                and 0.0 < self.new_all <= self.new <= 1.0):
+            raise FaceModelError(f"The dice face model's card {card_path} gives a window, a number of views, a ratio, "
+                                 "a threshold or an input the reader cannot use.")
         try:
             data = path.read_bytes() if path.stat().st_size <= MAX_MODEL_BYTES else b""
         except OSError as exc:
@@ -209,7 +215,9 @@ class FaceClassifier:
         2. Where no sure reading lies, a refused face the model reads as the same value in ``views``
            of its 8 views (``agree``; ``agree_one`` for a lone pip) is read: two readers agree.
         3. Where still none lies, a die the model alone reads the same in ``views`` of 8 views with at
-           least ``new`` is read. An unsure reading at such a place gets the value.
+           least ``new`` is read; at a lone die's region, ``new_all`` when all 8 views give it. The
+           places: each lone die's region, and (``alone_at_refused``) each refused face's place. An
+           unsure reading at such a place gets the value.
         A die's window is its face side times the frame's ratio (``frame_face_to_die``); in steps 2
         and 3 no wider than ``largest`` usual dice (two touching dice showing 1s look like a 2).
         """
@@ -233,7 +241,8 @@ class FaceClassifier:
         most = self.largest * usual if self.largest else np.inf
         misses = [(v, (float(c[0]), float(c[1]), min(max(side * ratio, 0.9 * usual), most))) for _, _, refused in regions
                   for v, c, side in refused]
-        misses = _distinct([(v, pl) for v, pl in misses if self._free(out, pl, ratio)])
+        misses = _distinct([m for m, free in zip(misses, self._free_all(out, [pl for _, pl in misses], ratio)) if free])
+        candidates: list = []  # (place, its first view, at a refused face) where the model alone may read a die
         if misses:
             # One look a place: refused faces of other values at about the same place share it.
             looks = _distinct([(0, pl) for _, pl in misses])
@@ -249,17 +258,24 @@ class FaceClassifier:
             for (v, pl), op, least in zip(chosen, self.opinions(frame, [pl for _, pl in chosen], needs, first), needs):
                 if op.value == v and op.views >= self.views and op.probability >= least and self._free(out, pl, ratio):
                     out = self._read_at(frame, out, pl, v, op.probability, colour_name, ratio)
-        # 3. the model alone
-        places = [(x, y, min(side, most)) for x, y, side in _places(regions, usual) if self._free(out, (x, y, side), ratio)]
-        if not places:
-            return out
-        p = self.probabilities(frame, places)
-        chosen = self._one_a_die([(float(row[1:].max()), k) for k, row in enumerate(p)
-                                  if row[1:].max() >= self.screen * self.new], place=lambda k: places[k])
-        first = [p[k] for k in chosen]
-        chosen = [places[k] for k in chosen]
-        for pl, op in zip(chosen, self.opinions(frame, chosen, [self.new] * len(chosen), first)):
-            if op.value and op.views >= self.views and op.probability >= self.new and self._free(out, pl, ratio):
+            if self.alone_at_refused:  # (a refused face may be a die of another value: the model alone may read it)
+                candidates = [(pl, p[k], True) for k, (_, pl) in enumerate(looks)]
+        # 3. the model alone, at lone dice and (alone_at_refused) at the refused faces' places
+        places = _places(regions, usual)
+        places = [(x, y, min(side, most)) for (x, y, side), free in zip(places, self._free_all(out, places, ratio)) if free]
+        if places:
+            candidates += [(pl, row, False) for pl, row in zip(places, self.probabilities(frame, places))]
+        candidates = [c for c, free in zip(candidates, self._free_all(out, [c[0] for c in candidates], ratio)) if free]
+        least = min(self.new, self.new_all)
+        chosen = self._one_a_die([(float(row[1:].max()), k) for k, (_, row, refused) in enumerate(candidates)
+                                  if row[1:].max() >= self.screen * (self.new if refused else least)],
+                                 place=lambda k: candidates[k][0])
+        places = [candidates[k][0] for k in chosen]
+        first = [candidates[k][1] for k in chosen]
+        at_refused = [candidates[k][2] for k in chosen]
+        for pl, op, refused in zip(places, self.opinions(frame, places, [least] * len(places), first), at_refused):
+            if op.value and op.views >= self.views and self._free(out, pl, ratio) \
+                    and op.probability >= (self.new_all if op.views == 8 and not refused else self.new):
                 out = self._read_at(frame, out, pl, op.value, op.probability, colour_name, ratio)
         return out
 
@@ -282,9 +298,15 @@ class FaceClassifier:
 
     def _free(self, readings: list, place: tuple[float, float, float], ratio: float) -> bool:
         """No sure reading within half a die of place."""
-        x, y, side = place
-        return all((x - r.centre[0]) ** 2 + (y - r.centre[1]) ** 2 >= (0.5 * max(side, r.side_px * ratio)) ** 2
-                   for r in readings if r.sure)
+        return bool(self._free_all(readings, [place], ratio)[0])
+
+    @staticmethod
+    def _free_all(readings: list, places: Sequence[tuple[float, float, float]], ratio: float) -> np.ndarray:
+        """For each place (x, y, die side): no sure reading within half a die (the larger side) of it."""
+        sure = np.array([(*r.centre, r.side_px * ratio) for r in readings if r.sure], np.float64).reshape(-1, 3)
+        at = np.asarray(places, np.float64).reshape(-1, 3)
+        apart = (at[:, None, 0] - sure[None, :, 0]) ** 2 + (at[:, None, 1] - sure[None, :, 1]) ** 2
+        return (apart >= (0.5 * np.maximum(at[:, None, 2], sure[None, :, 2])) ** 2).all(axis=1)
 
     @staticmethod
     def _one_a_die(scored: list, place=lambda item: item) -> list:

@@ -74,22 +74,32 @@ class _Sure:
     agree: float = 0.6
     agree_one: float = 0.9
     new: float = 0.97
+    new_all: float = 0.97
+    alone_at_refused: bool = False
     screen: float = 0.5
     views: int = 7
     said: int = 8   # how many of a place's 8 views give the value
+    sure: float = 1.0  # the mean probability of the value over the views
+    at: tuple | None = None  # (x, y): the model sees the value only within 10 px of this; no die elsewhere
+
+    def _sees(self, place) -> bool:
+        return self.at is None or np.hypot(place[0] - self.at[0], place[1] - self.at[1]) < 10
 
     def probabilities(self, frame, places):
         p = np.zeros((len(places), 7), np.float32)
-        p[:, self.value] = 1.0
+        for k, pl in enumerate(places):
+            p[k, self.value if self._sees(pl) else 0] = self.sure if self._sees(pl) else 1.0
         return p
 
     def opinions(self, frame, places, least=None, first=None):
         from vision.dice_faces import FaceOpinion
-        return [FaceOpinion(self.value, 1.0, self.said) for _ in places]
+        return [FaceOpinion(self.value, self.sure, self.said) if self._sees(pl) else FaceOpinion(0, 1.0, 8)
+                for pl in places]
 
     review = FaceClassifier.review
     frame_face_to_die = FaceClassifier.frame_face_to_die
     _free = FaceClassifier._free
+    _free_all = staticmethod(FaceClassifier._free_all)
     _one_a_die = staticmethod(FaceClassifier._one_a_die)
     _read_at = FaceClassifier._read_at
 
@@ -122,6 +132,30 @@ def test_a_die_is_read_only_when_enough_of_its_views_give_the_value():
     region = ((30, 30, 40, 40), True, [])
     assert [r.value for r in _Sure(4, said=7).review(frame, [region], [], lambda look: "red")] == [4]
     assert _Sure(4, said=6).review(frame, [region], [], lambda look: "red") == []
+
+
+def test_a_lone_die_all_eight_views_agree_on_needs_less_than_one_seven_agree_on():
+    """The card's ``new_all`` (0.87 against ``new`` 0.9): a lone die the model alone reads in all 8 views
+    is read at a lower mean than one where only 7 views agree (docs/vision.md, fourth round)."""
+    frame = np.zeros((100, 100, 3), np.uint8)
+    region = ((30, 30, 40, 40), True, [])
+    model = dict(value=4, new=0.9, new_all=0.85, sure=0.87)
+    assert [r.value for r in _Sure(**model, said=8).review(frame, [region], [], lambda look: "red")] == [4]
+    assert _Sure(**model, said=7).review(frame, [region], [], lambda look: "red") == []
+    assert _Sure(**{**model, "sure": 0.84}, said=8).review(frame, [region], [], lambda look: "red") == []
+
+
+def test_the_model_alone_looks_where_a_face_was_refused_only_when_the_card_says_so():
+    """``alone_at_refused``: a refused 2 among touching dice where the model sees a 6 is read as 6
+    (the classical reader fitted two pips of the 6), at ``new`` even when all 8 views agree."""
+    frame = np.zeros((200, 200, 3), np.uint8)
+    several = ((20, 20, 120, 60), False, [(2, np.array([50.0, 50.0]), 24.0)])
+    lone = ((140, 140, 40, 40), True, [])  # (where the model sees no die; it gives the pool's usual die)
+    six = dict(value=6, at=(50.0, 50.0), new=0.9, new_all=0.85)
+    read = _Sure(**six, alone_at_refused=True).review(frame, [several, lone], [], lambda look: "red")
+    assert [(r.value, round(r.centre[0])) for r in read] == [(6, 50)]
+    assert _Sure(**six).review(frame, [several, lone], [], lambda look: "red") == []
+    assert _Sure(**six, alone_at_refused=True, sure=0.87).review(frame, [several, lone], [], lambda look: "red") == []
 
 
 def test_an_unsure_die_takes_the_value_both_readers_agree_on():
@@ -265,7 +299,7 @@ def _card_beside(tmp_path, model: bytes, **changes) -> Path:
     lines.insert(lines.index("[model]") + 1, f'sha256 = "{changes.pop("sha256", hashlib.sha256(model).hexdigest())}"')
     for key, value in changes.items():
         if not any(ln.startswith(f"{key} =") for ln in lines):  # (a key the card leaves at its default)
-            section = "[use]" if key in ("own_ratio_below", "largest") else "[model]"
+            section = "[use]" if key in ("own_ratio_below", "largest", "new_all") else "[model]"
             lines.insert(lines.index(section) + 1, f"{key} = {value}")
         lines = [f"{key} = {value}" if ln.startswith(f"{key} =") else ln for ln in lines]
     card = tmp_path / "c.toml"
@@ -287,6 +321,10 @@ def test_a_model_file_that_is_not_the_cards_is_refused_with_words(tmp_path):
         FaceClassifier(_card_beside(tmp_path, model, largest=9))
     with pytest.raises(FaceModelError, match="a ratio"):
         FaceClassifier(_card_beside(tmp_path, model, own_ratio_below=2.5))
+    with pytest.raises(FaceModelError, match="a threshold"):
+        FaceClassifier(_card_beside(tmp_path, model, new_all=0.95))  # all 8 views agreeing never asks more
+    with pytest.raises(FaceModelError, match="cannot be used"):
+        FaceClassifier(_card_beside(tmp_path, model, alone_at_refused='"yes"'))
     with pytest.raises(FaceModelError, match="number of views"):
         FaceClassifier(_card_beside(tmp_path, model, views=2))    # 2 views are what every place gets first
     garbage = b"not a model" * 50
