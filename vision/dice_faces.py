@@ -273,7 +273,10 @@ class FaceClassifier:
         places = [candidates[k][0] for k in chosen]
         first = [candidates[k][1] for k in chosen]
         at_refused = [candidates[k][2] for k in chosen]
-        for pl, op, refused in zip(places, self.opinions(frame, places, [least] * len(places), first), at_refused):
+        # (A place goes on to all 8 views when its first two reach the screening share of what it needs:
+        # needing the whole of it there missed dice whose 8 views reach it, 3 on the two folds.)
+        looked = self.opinions(frame, places, [self.screen * least] * len(places), first)
+        for pl, op, refused in zip(places, looked, at_refused):
             if op.value and op.views >= self.views and self._free(out, pl, ratio) \
                     and op.probability >= (self.new_all if op.views == 8 and not refused else self.new):
                 out = self._read_at(frame, out, pl, op.value, op.probability, colour_name, ratio)
