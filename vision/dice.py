@@ -251,20 +251,19 @@ def fit_layout(points: np.ndarray) -> tuple[float, float, np.ndarray, float] | N
         dx, dy = x1 - x0, y1 - y0
         centre = np.array([(x0 + x1) / 2, (y0 + y1) / 2], np.float32)
         return math.hypot(dx, dy) * math.sqrt(2.0), math.atan2(dy, dx) - math.pi / 4, centre, 0.0
-    centre = points.mean(axis=0)
+    centre = np.add.reduce(points, axis=0) / n  # (points.mean(axis=0), without numpy's per-call checks)
     q = points - centre
     layout = _CENTRED[n]
-    side = math.sqrt(float((q ** 2).sum()) / float((layout ** 2).sum()))
+    side = math.sqrt(float((q ** 2).sum()) / _LAYOUT_SPREAD[n])
     # Candidate turns: every pip laid onto every layout place off the centre.
     q_angle = np.arctan2(q[:, 1], q[:, 0])[np.hypot(q[:, 0], q[:, 1]) > 1e-6]
-    l_angle = np.arctan2(layout[:, 1], layout[:, 0])[np.hypot(layout[:, 0], layout[:, 1]) > 1e-6]
-    turns = (q_angle[None, :] - l_angle[:, None]).ravel()
+    turns = (q_angle[None, :] - _LAYOUT_ANGLES[n][:, None]).ravel()
     cos, sin = np.cos(turns)[:, None], np.sin(turns)[:, None]
     tx = (layout[None, :, 0] * cos - layout[None, :, 1] * sin) * side
     ty = (layout[None, :, 0] * sin + layout[None, :, 1] * cos) * side
     d = np.hypot(q[None, :, None, 0] - tx[:, None, :], q[None, :, None, 1] - ty[:, None, :])  # turn, pip, place
-    nearest = d.argmin(axis=2)
-    one_to_one = np.array([len(set(row)) == n for row in nearest.tolist()])
+    nearest = np.sort(d.argmin(axis=2), axis=1)
+    one_to_one = (nearest[:, 1:] != nearest[:, :-1]).all(axis=1)  # no place nearest to two pips
     if not one_to_one.any():
         return None
     err = d.min(axis=2).max(axis=1)
@@ -305,6 +304,8 @@ def _spread_ratio(points: np.ndarray) -> float:
 
 _SPREAD = {n: _spread_ratio(v) for n, v in _CENTRED.items()}  # farthest / nearest pip of each layout
 _LAYOUT_SPREAD = {n: float((v ** 2).sum()) for n, v in _CENTRED.items()}  # sum of squared distances from the centre
+# each layout's places off its centre, as angles from it (fit_layout's candidate turns)
+_LAYOUT_ANGLES = {n: np.arctan2(v[:, 1], v[:, 0])[np.hypot(v[:, 0], v[:, 1]) > 1e-6] for n, v in _CENTRED.items()}
 
 
 @dataclass
@@ -666,6 +667,7 @@ class DicePoolReader:
             contours, _ = cv2.findContours(binary, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
             cv2.drawContours(binary, contours, -1, 1, -1)  # a pip ringed by its glint is one blob
         n, labels, stats, centres = cv2.connectedComponentsWithStats(binary, 8)
+        stats, centres = stats.tolist(), centres.tolist()  # (plain numbers: far quicker one by one)
         for j in range(1, n):
             x, y, w, h, area = stats[j]
             if area < 3:
@@ -710,6 +712,8 @@ class DicePoolReader:
         round_pips = region.elongation[kind] <= self.MAX_ELONGATION
         round_ones = [i for i in everyone if round_pips[i]]
         found, shaped = [], []
+        fits: dict = {}  # group -> its layout's fit, as _check made it (a refused face's place needs it again)
+        near = apart = None  # together and dist as lists, for _groups
         for m in range(min(6, n), 0, -1):
             if m == 1:
                 # Cheap first: a lone pip with a comparable pip near it, or off a lone die's middle, is no 1.
@@ -723,11 +727,13 @@ class DicePoolReader:
                         & round_pips[:, None] & round_pips[None, :])
                 groups = [[int(i), int(j)] for i, j in zip(*np.nonzero(np.triu(band, 1)))]
             else:
-                groups = _groups(together, round_ones if m == 3 else everyone, m, dist)
+                if near is None:
+                    near, apart = together.tolist(), dist.tolist()
+                groups = _groups(near, round_ones if m == 3 else everyone, m, apart)
             for group in groups:
                 if shaped and any(set(group) < bigger for bigger in shaped):
                     continue  # vetoed below whatever it makes: pips of a bigger face-shaped group
-                result = self._check(region, kind, pips, group, lo, hi)
+                result = self._check(region, kind, pips, group, lo, hi, fits)
                 if isinstance(result, _Face):
                     found.append(result)
                     continue
@@ -736,7 +742,7 @@ class DicePoolReader:
                     # of the next die, has no face's shape and vetoes no 1.)
                     shaped.append(set(group))
                 if region.near_misses is not None and result not in ("layout", "pips squashed (a side face)"):
-                    miss = self._near_miss(region, pips[0][group])
+                    miss = self._near_miss(region, pips[0][group], fits.get(tuple(group)))
                     if miss is not None:
                         region.near_misses.append(miss)
         if region.halves[kind]:
@@ -752,11 +758,12 @@ class DicePoolReader:
             used |= own
         return faces
 
-    def _near_miss(self, region: _Region, points: np.ndarray) -> tuple[int, np.ndarray, float] | None:
-        """(value, centre, face side) of a group of pips refused as a face after its layout was fitted."""
+    def _near_miss(self, region: _Region, points: np.ndarray, fit=None) -> tuple[int, np.ndarray, float] | None:
+        """(value, centre, face side) of a group of pips refused as a face after its layout was fitted
+        (``fit``: fit_layout(points), when known)."""
         if len(points) == 1:
             return 1, points[0].astype(np.float32), self.ONE_SIDE * region.s_ref
-        fit = fit_layout(points)
+        fit = fit_layout(points) if fit is None else fit
         if fit is None or fit[3] > self.FIT_ERROR:
             return None
         return len(points), np.asarray(fit[2], np.float32), float(fit[0])
@@ -808,11 +815,12 @@ class DicePoolReader:
         region.elongation[kind] = e
         groups = []
         seen = set()
+        near, apart = together.tolist(), dist.tolist()
         for blob in blobs:
             # A row of three is also a 5's diagonal (its middle pip the 5's centre): its pips are as
             # close as a 3's, which a marbled die's red veins join.
             for size in ((6, 5) if len(blob) == 3 else (6,)):
-                for group in _groups(together, members, size, dist, sorted(blob)):
+                for group in _groups(near, members, size, apart, sorted(blob)):
                     chosen = set(group)
                     if tuple(sorted(group)) not in seen and all(t <= chosen or not t & chosen for t in threes):
                         seen.add(tuple(sorted(group)))
@@ -857,13 +865,18 @@ class DicePoolReader:
             return False
         return bool(within[q[:, 1], q[:, 0]].all())
 
-    def _check(self, region: _Region, kind: str, pips, group: list[int], lo: float, hi: float) -> _Face | str:
-        """The face these pips make, or the reason (words) why they make none."""
+    def _check(self, region: _Region, kind: str, pips, group: list[int], lo: float, hi: float,
+               fits: dict | None = None) -> _Face | str:
+        """The face these pips make, or the reason (words) why they make none (``fits``: where their
+        layout's fit is kept, by group)."""
         centres, areas, contrasts = pips
         points, n = centres[group], len(group)
         smooth = region.smooth[kind]
-        diameter = 2 * math.sqrt(float(areas[group].mean()) / math.pi)
-        comparable = (areas >= 0.35 * float(np.sort(areas[group])[(n - 1) // 2])) & (contrasts >= 0.5 * float(contrasts[group].min()))
+        own_areas = areas[group]
+        # (np.add.reduce, not .mean(): the same float32 mean without numpy's per-call checks, in this hot path)
+        diameter = 2 * math.sqrt(float(np.add.reduce(own_areas) / n) / math.pi)
+        middle_area = sorted(own_areas.tolist())[(n - 1) // 2]
+        comparable = (areas >= 0.35 * middle_area) & (contrasts >= 0.5 * float(np.minimum.reduce(contrasts[group])))
         comparable[group] = False
         comparable &= region.elongation[kind] <= self.MAX_ELONGATION  # a long pip is on a side face, not on this one
         others = centres[comparable]
@@ -874,6 +887,8 @@ class DicePoolReader:
         if n == 3 and _far_from_a_row(points, self.FIT_ERROR):
             return "layout"
         fit = fit_layout(points)
+        if fits is not None:
+            fits[tuple(group)] = fit
         if fit is None or fit[3] > self.FIT_ERROR:
             return "layout"
         side, turn, centre, error = fit
@@ -1097,14 +1112,14 @@ def _face_classifier(faces) -> tuple:
     return faces, ""
 
 
-def _groups(together: np.ndarray, members: list[int], size: int, dist: np.ndarray,
+def _groups(near: list[list[bool]], members: list[int], size: int, apart: list[list[float]],
             seed: Sequence[int] = ()) -> list[list[int]]:
-    """Every group of `size` pips that are pairwise `together`, spread like a layout of that many
-    (and holding every pip of `seed`)."""
+    """Every group of `size` pips that are pairwise `near` (together), spread like a layout of that
+    many (and holding every pip of `seed`). `near` and `apart` (distances) are lists of rows:
+    plain numbers are far quicker one by one. Pairs of a group are together, so never at one
+    place (no zero distance)."""
     ratio = _SPREAD[size]
     most = 1.3 * ratio
-    apart = dist.tolist()  # pairs of a group are `together`, so never at one place (no zero distance)
-    near = together.tolist()
     out: list[list[int]] = []
 
     def grow(group: list[int], candidates: list[int], shortest: float, longest: float) -> None:
@@ -1138,7 +1153,7 @@ def _groups(together: np.ndarray, members: list[int], size: int, dist: np.ndarra
 def _elongation_and_halves(blob: np.ndarray) -> tuple[float, float, float]:
     """Length / width of a blob (from its second moments, 1 for a round pip), and the offset (dx, dy)
     from its centre to each half's centre were it two round pips side by side."""
-    m = cv2.moments(blob.astype(np.uint8), binaryImage=True)
+    m = cv2.moments(blob.view(np.uint8), binaryImage=True)
     if m["m00"] <= 0:
         return 1.0, 0.0, 0.0
     a, b, c = m["mu20"] / m["m00"], m["mu11"] / m["m00"], m["mu02"] / m["m00"]
@@ -1154,7 +1169,7 @@ def _elongation_and_halves(blob: np.ndarray) -> tuple[float, float, float]:
 def _three_pips(blob: np.ndarray) -> tuple[float, float, float, float]:
     """Length / width of a blob (second moments), the offset (dx, dy) from its centre to an end pip
     were it three round pips in a row, evenly spaced, and how many pips as wide as it its area holds."""
-    m = cv2.moments(blob.astype(np.uint8), binaryImage=True)
+    m = cv2.moments(blob.view(np.uint8), binaryImage=True)
     if m["m00"] <= 0:
         return 1.0, 0.0, 0.0, 0.0
     a, b, c = m["mu20"] / m["m00"], m["mu11"] / m["m00"], m["mu02"] / m["m00"]
