@@ -86,6 +86,14 @@ _NEAR_RING = np.concatenate([np.stack([r * np.cos(_ring_angles + o), r * np.sin(
                              for r, o in ((0.25, 0.0), (0.35, 0.26))]).astype(np.float32)
 _eight = np.linspace(0, 2 * math.pi, 8, endpoint=False)
 _ROUND = (0.38 * np.stack([np.cos(_eight), np.sin(_eight)], 1)).astype(np.float32)
+_SIXTEEN = np.linspace(0, 2 * math.pi, 16, endpoint=False)  # rays around a 1's pip
+_RING16 = np.stack([np.cos(_SIXTEEN), np.sin(_SIXTEEN)], 1).astype(np.float32)
+_twelve = np.linspace(0, 2 * math.pi, 12, endpoint=False)
+_RING12 = np.stack([np.cos(_twelve), np.sin(_twelve)], 1).astype(np.float32)
+_SIDES = np.arange(4) * math.pi / 2  # a face's four sides, from its turn
+# Where a face of each value (2-6) shows the die's own colour: the empty spots and edge middles clear of its pips.
+_BODY_SPOTS = {n: spots[np.linalg.norm(spots[:, None] - v[None], axis=2).min(axis=1) >= 0.15]
+               for n, v in _CENTRED.items() for spots in [np.concatenate([_EMPTY_SPOTS[n], _EDGE_MIDDLES])]}
 # Refusals that come after the pips were found to have a face's shape: such pips also veto any
 # smaller face made of some of them.
 _SHAPE_FITTED = {"size", "pip size", "other pips in face", "pip-like spot", "face not on the die", "no edges",
@@ -519,7 +527,9 @@ class DicePoolReader:
         half = labels[y0 // 2:(y1 + 1) // 2, x0 // 2:(x1 + 1) // 2] == i
         mask = cv2.resize(half.astype(np.uint8), None, fx=2, fy=2, interpolation=cv2.INTER_NEAREST)
         mask = mask[y0 % 2:y0 % 2 + (y1 - y0), x0 % 2:x0 % 2 + (x1 - x0)]
-        mask = np.pad(mask, ((0, y1 - y0 - mask.shape[0]), (0, x1 - x0 - mask.shape[1])))
+        full = np.zeros((y1 - y0, x1 - x0), np.uint8)  # (the last half pixel, when the crop is odd)
+        full[:mask.shape[0], :mask.shape[1]] = mask
+        mask = full
         search = cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * grow + 1, 2 * grow + 1)))
         return _Region(np.array([x0, y0], np.float32), mask, search, s_ref, single, (x, y, bw, bh))
 
@@ -609,7 +619,8 @@ class DicePoolReader:
     def _pips(self, region: _Region, kind: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Centres (frame px), areas and contrasts of the round blobs of one kind in the region."""
         top = region.tops[kind]
-        values = top[region.search > 0]
+        searched = region.search.view(bool)  # (the search mask is 0/1)
+        values = top[searched]
         found: list[tuple] = []
         rows: list[tuple] = []  # blobs three pips long: (centre x, y, area, contrast, offset x, y to the end pips)
         if values.size and int(values.max()) > 14:  # no blob is above the lowest pip level (14) otherwise
@@ -618,9 +629,9 @@ class DicePoolReader:
                 # Several dice in one region: each die's pips against the strongest pips near them
                 # (within half a die), so bright pips on one die do not hide faint ones on the next.
                 k = _odd(self.LOCAL_WINDOW * region.s_ref)
-                near = cv2.dilate(top * (region.search > 0), cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+                near = cv2.dilate(top * searched, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
                 threshold = np.maximum(14.0, self.PIP_LEVEL * near.astype(np.float32))
-            self._blobs(top, region.search, threshold, region.s_ref, 0, 0, found, 0, rows)
+            self._blobs(top, searched, threshold, region.s_ref, 0, 0, found, 0, rows)
         halves = []
         channel, sign = {"dark": (0, -1), "light": (0, 1), "red": (1, 1)}[kind]
         body = self._body(region, channel) if found or rows else 0.0
@@ -661,8 +672,10 @@ class DicePoolReader:
         region.elongation[kind] = np.array([f[4] for f in found], np.float32).reshape(-1)
         return centres, np.array([f[2] for f in found], np.float32), np.array([f[3] for f in found], np.float32)
 
-    def _blobs(self, top, mask, threshold, s_ref, ox, oy, found, depth, rows=None) -> None:
-        binary = ((top > threshold) & (mask > 0)).astype(np.uint8)
+    def _blobs(self, top, inside, threshold, s_ref, ox, oy, found, depth, rows=None) -> None:
+        """Round blobs of ``top`` above ``threshold`` (a number, or one a pixel) within the bool mask
+        ``inside`` into found, as (x, y, area, contrast, elongation, dx, dy); blobs three pips long into rows."""
+        binary = ((top > threshold) & inside).view(np.uint8)
         if depth == 0:
             contours, _ = cv2.findContours(binary, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
             cv2.drawContours(binary, contours, -1, 1, -1)  # a pip ringed by its glint is one blob
@@ -690,8 +703,12 @@ class DicePoolReader:
                 # Pips run together (blur, a glint between them): split at a higher level.
                 sub = top[y:y + h, x:x + w]
                 peak = float(sub[own].max())
-                level = threshold if np.isscalar(threshold) else float(threshold[y:y + h, x:x + w][own].mean())
-                self._blobs(sub, own.astype(np.uint8), level + 0.4 * (peak - level), s_ref, ox + x, oy + y, found, depth + 1,
+                if isinstance(threshold, np.ndarray):
+                    part = threshold[y:y + h, x:x + w][own]
+                    level = float(np.add.reduce(part) / part.size)  # (its mean, without numpy's per-call checks)
+                else:
+                    level = threshold
+                self._blobs(sub, own, level + 0.4 * (peak - level), s_ref, ox + x, oy + y, found, depth + 1,
                             rows)
 
     def _faces(self, region: _Region, kind: str) -> list[_Face]:
@@ -699,7 +716,7 @@ class DicePoolReader:
         n = len(centres)
         if n == 0 and not region.halves[kind]:  # (a 6 whose pips all run together in rows has no round pip)
             return []
-        dist = np.linalg.norm(centres[:, None] - centres[None], axis=2)
+        dist = _distances(centres)
         lo = (0.5 if region.single else self.MIN_SIDE_MULTI) * region.s_ref
         hi = (self.MAX_SIDE_SINGLE if region.single else 1.3) * region.s_ref
         area_ratio = areas[:, None] / areas[None, :]
@@ -725,7 +742,7 @@ class DicePoolReader:
             elif m == 2:
                 band = ((dist >= 0.707 * lo * (1 - self.FIT_ERROR)) & (dist <= 0.707 * hi * (1 + self.FIT_ERROR)) & together
                         & round_pips[:, None] & round_pips[None, :])
-                groups = [[int(i), int(j)] for i, j in zip(*np.nonzero(np.triu(band, 1)))]
+                groups = [[i, j] for i, j in zip(*(k.tolist() for k in np.nonzero(band))) if i < j]  # (each pair once)
             else:
                 if near is None:
                     near, apart = together.tolist(), dist.tolist()
@@ -807,7 +824,7 @@ class DicePoolReader:
         threes = [blob for blob in blobs if len(blob) == 3]
         if len(members) < (5 if threes else 6):
             return []
-        dist = np.linalg.norm(c[:, None] - c[None], axis=2)
+        dist = _distances(c)
         area_ratio, contrast_ratio = a[:, None] / a[None, :], t[:, None] / t[None, :]
         together = ((dist >= 0.22 * lo) & (dist <= 0.8 * hi) & (np.maximum(area_ratio, 1 / area_ratio) <= self.AREA_RATIO)
                     & (np.maximum(contrast_ratio, 1 / contrast_ratio) <= self.CONTRAST_RATIO))
@@ -871,6 +888,20 @@ class DicePoolReader:
         layout's fit is kept, by group)."""
         centres, areas, contrasts = pips
         points, n = centres[group], len(group)
+        if n >= 2:
+            # (The tests on the pips' shape and layout first: most groups fail them, and they need no other pip.)
+            if n <= 3 and float(region.elongation[kind][group].max()) > self.MAX_ELONGATION:
+                return "pips squashed (a side face)"
+            if n == 3 and _far_from_a_row(points, self.FIT_ERROR):
+                return "layout"
+            fit = fit_layout(points)
+            if fits is not None:
+                fits[tuple(group)] = fit
+            if fit is None or fit[3] > self.FIT_ERROR:
+                return "layout"
+            side, turn, centre, error = fit
+            if not lo <= side <= hi:
+                return "size"
         smooth = region.smooth[kind]
         own_areas = areas[group]
         # (np.add.reduce, not .mean(): the same float32 mean without numpy's per-call checks, in this hot path)
@@ -882,18 +913,6 @@ class DicePoolReader:
         others = centres[comparable]
         if n == 1:
             return self._check_one(region, smooth, points, others, diameter, group, kind)
-        if n <= 3 and float(region.elongation[kind][group].max()) > self.MAX_ELONGATION:
-            return "pips squashed (a side face)"
-        if n == 3 and _far_from_a_row(points, self.FIT_ERROR):
-            return "layout"
-        fit = fit_layout(points)
-        if fits is not None:
-            fits[tuple(group)] = fit
-        if fit is None or fit[3] > self.FIT_ERROR:
-            return "layout"
-        side, turn, centre, error = fit
-        if not lo <= side <= hi:
-            return "size"
         if not self.PIP_SIZE[0] * side <= diameter <= self.PIP_SIZE[1] * side:
             return "pip size"
         rot = _turn(turn)
@@ -911,7 +930,7 @@ class DicePoolReader:
             return "pip-like spot"
         if not self._on_die(region, (_FACE_POINTS @ rot.T) * side + centre):
             return "face not on the die"
-        if n == 2 and self._edge_distances(region, centre, side, turn + np.arange(4) * math.pi / 2).min() < self.TWO_EDGE:
+        if n == 2 and self._edge_distances(region, centre, side, turn + _SIDES).min() < self.TWO_EDGE:
             return "pips on two dice"
         die_turn, agreement = self._die_turn(region, centre, side)
         off_turn = abs((turn - die_turn + math.pi / 4) % (math.pi / 2) - math.pi / 4)
@@ -956,8 +975,8 @@ class DicePoolReader:
             return "face not on the die"
         if self._ring_colour(region, centre, side) > self.ONE_RING:
             return "1: not one colour around the pip"
-        edges = self._edge_distances(region, centre, side, np.linspace(0, 2 * math.pi, 16, endpoint=False), self.ONE_REACH)
-        asymmetry = float(np.median(np.abs(edges[:8] - edges[8:])))
+        edges = self._edge_distances(region, centre, side, _SIXTEEN, self.ONE_REACH)
+        asymmetry = float(_median(np.abs(edges[:8] - edges[8:])))
         # Among touching dice the face's size is a guess from the pool's (a tray's holes can make it
         # too small, and then a 2's other pip looks far): the pip must sit squarely in the middle.
         edge, asymmetry_max = (self.ONE_EDGE, self.ONE_ASYMMETRY) if region.single and centred else self.ONE_EDGE_TOUCHING
@@ -983,7 +1002,7 @@ class DicePoolReader:
                         reach: float = 0.95) -> np.ndarray:
         """Distance (face sides) from centre to the strongest colour edge along each ray (out to `reach` sides)."""
         self._edges(region)
-        r = np.linspace(0.27, reach, 18) * side
+        r = _rays(reach) * side
         px = centre[0] - region.off[0] + np.cos(angles)[:, None] * r[None]
         py = centre[1] - region.off[1] + np.sin(angles)[:, None] * r[None]
         xi = np.clip(np.rint(px).astype(np.intp), 0, region.grad.shape[1] - 1)
@@ -994,10 +1013,8 @@ class DicePoolReader:
         return self._sample(region, region.lab, points)
 
     def _ring_colour(self, region: _Region, centre: np.ndarray, side: float) -> float:
-        a = np.linspace(0, 2 * math.pi, 16, endpoint=False)
-        unit = np.stack([np.cos(a), np.sin(a)], 1).astype(np.float32)
-        body = np.median(self._lab_at(region, unit * 0.24 * side + centre), axis=0)
-        return float(lab_distance(self._lab_at(region, unit * 0.4 * side + centre) - body).max())
+        body = _median(self._lab_at(region, _RING16 * 0.24 * side + centre))
+        return float(lab_distance(self._lab_at(region, _RING16 * 0.4 * side + centre) - body).max())
 
     def _looks_like_a_die(self, region: _Region) -> bool:
         """A die-sized square region: worth an "unsure" (a round tray hole or a shadow is not)."""
@@ -1024,19 +1041,16 @@ class DicePoolReader:
     def _look(self, region: _Region, face: _Face) -> FaceLook | None:
         """The face's colour where it has no pip, how even it is, and its pips' kind (None: too few places)."""
         if face.value == 1:
-            a = np.linspace(0, 2 * math.pi, 12, endpoint=False)
-            points = np.stack([np.cos(a), np.sin(a)], 1).astype(np.float32) * 0.3 * face.side + face.centre
+            points = _RING12 * 0.3 * face.side + face.centre
         else:
-            layout = _CENTRED[face.value]
-            spots = np.concatenate([_EMPTY_SPOTS[face.value], _EDGE_MIDDLES])
-            spots = spots[np.linalg.norm(spots[:, None] - layout[None], axis=2).min(axis=1) >= 0.15]
+            spots = _BODY_SPOTS[face.value]
             die_turn, _ = self._die_turn(region, face.centre, face.side)
             points = (spots @ _turn(die_turn).T) * face.side + face.centre
         if len(points) < 3:
             return None
         samples = self._lab_at(region, points)
-        body = np.median(samples, axis=0)
-        return FaceLook(tuple(float(v) for v in body), face.kind, float(np.median(lab_distance(samples - body))))
+        body = _median(samples)
+        return FaceLook(tuple(float(v) for v in body), face.kind, float(_median(lab_distance(samples - body))))
 
     def colour_name(self, look: FaceLook | None) -> str:
         """The palette colour of a face's look, or UNKNOWN_COLOUR.
@@ -1182,6 +1196,29 @@ def _three_pips(blob: np.ndarray) -> tuple[float, float, float, float]:
     angle = 0.5 * math.atan2(2 * b, a - c)
     o = math.sqrt(1.5 * (large - small))
     return math.sqrt(large / small), o * math.cos(angle), o * math.sin(angle), m["m00"] / (4 * math.pi * small)
+
+
+@functools.lru_cache(maxsize=8)
+def _rays(reach: float) -> np.ndarray:
+    """18 steps along a ray from a face's centre, 0.27 to ``reach`` face sides (_edge_distances)."""
+    return np.linspace(0.27, reach, 18)
+
+
+def _distances(points: np.ndarray) -> np.ndarray:
+    """The distance of every point to every other (np.linalg.norm's own sum, without its per-call checks)."""
+    d = points[:, None] - points[None]
+    return np.sqrt(np.add.reduce(d * d, axis=2))
+
+
+def _median(values: np.ndarray) -> np.ndarray:
+    """np.median(values, axis=0), from a sort: the same numbers, far quicker for a face's few samples.
+
+    >>> _median(np.array([[1.0, 5.0], [3.0, 2.0], [2.0, 9.0], [8.0, 4.0]], np.float32)).tolist()
+    [2.5, 4.5]
+    """
+    s = np.sort(values, axis=0)
+    k = len(s) // 2
+    return s[k] if len(s) % 2 else (s[k - 1] + s[k]) / 2
 
 
 def _percentile(values: np.ndarray, q: float) -> float:
