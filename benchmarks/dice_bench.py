@@ -26,6 +26,10 @@ unsure (the reader says it cannot tell: the player taps it) / missed (no reading
 "no die": readings where no die is (the sure ones among them in brackets). Time: CPU time per
 frame, one thread, the least of 3 reads of the frame (--repeat; on a shared machine the other
 programs' load otherwise decides the figure); median and 95th percentile over the frames.
+Each frame is read by three readers in turn: the reader as it was when issue 30 was filed
+(vision/dice.py at commit FILED_AT, taken from git: the issue's time limit is 1.2 times its
+time), today's classical reader alone and today's with the face model; the ratios of the medians
+are printed. A clone without that commit (a shallow one) says so and leaves the first out.
 Colours (--part colours; --smoke runs it too): the family teaching the camera its dice
 (vision.dice_colours), simulated. Per dice set (the photos of one day), tuning-half photos are
 chosen until every kind of die found is shown --least times, their dice grouped and each group
@@ -45,8 +49,10 @@ import argparse
 import hashlib
 import json
 import math
+import subprocess
 import sys
 import time
+import types
 from collections import Counter
 from pathlib import Path
 
@@ -62,12 +68,34 @@ from vision.dice_synthetic import DiceTable  # noqa: E402
 from vision.synthetic import Degradation  # noqa: E402
 
 DICE_DEV = ROOT.parent / "shared" / "dice-dev"
+FILED_AT = "4edd21f"  # the commit issue 30's figures were measured on (its reader: vision/dice.py then)
+FILED_LABEL = f": as filed ({FILED_AT}: the time baseline)"
+ALONE_LABEL = ": classical alone (the reader before the face model)"
+MODEL_LABEL = ": with the face model"
 KEYS = ("right", "wrong", "unsure", "missed")
 
 
 def photo_half(name: str) -> str:
     """'tune' or 'check', by a hash of the photo's name (stable, independent of the reader)."""
     return "tune" if hashlib.sha256(name.encode()).digest()[0] % 2 == 0 else "check"
+
+
+def reader_as_filed() -> tuple[object | None, str]:
+    """(The dice reader as it was when issue 30 was filed, or None; why not.)
+
+    Its vision/dice.py is taken from git at FILED_AT and run as a module of its own (it needs only
+    OpenCV, numpy and the palette beside it, which has not changed since).
+    """
+    try:
+        source = subprocess.run(["git", "-C", str(ROOT), "show", f"{FILED_AT}:vision/dice.py"], capture_output=True,
+                                text=True, check=True, timeout=60).stdout
+    except (OSError, subprocess.SubprocessError) as exc:
+        return None, f"commit {FILED_AT} is not in this clone ({type(exc).__name__})"
+    module = types.ModuleType("dice_as_filed")
+    module.__file__ = str(ROOT / "vision" / "dice.py")  # (its palette path: the file beside it)
+    sys.modules[module.__name__] = module  # (dataclasses look their module up)
+    exec(compile(source, f"vision/dice.py at {FILED_AT}", "exec"), module.__dict__)
+    return module.DicePoolReader(), ""
 
 
 def timed_read(reader: DicePoolReader, image, times: list[float], repeat: int = 1) -> list:
@@ -392,17 +420,21 @@ def report(results: list[dict], show_wrong: bool, show_where: bool = False) -> N
         times = res["times"] or [0.0]
         print(f"{res['name']:{width}s} {t['dice']:5d} {cells} {t['no die']:6d} ({t['no die, sure']:3d})   "
               f"{np.median(times):5.1f} / {np.percentile(times, 95):5.1f}")
-    pairs = {}
-    for res in results:  # the same frames read by the classical reader alone and with the face model
+    parts: dict[str, dict] = {}
+    for res in results:  # the same frames read by each reader in turn
         part, _, reader = res["name"].partition(": ")
-        pairs.setdefault(part, {})[reader] = res
-    for part, both in pairs.items():
-        if len(both) == 2 and all(r["times"] for r in both.values()):
-            before, after = both.values()
-            tb, ta = np.median(before["times"]), np.median(after["times"])
-            right = after["tally"]["right"] - before["tally"]["right"]
-            print(f"  {part}: with the face model / alone: time {ta / tb:.2f}x ({tb:.1f} -> {ta:.1f} ms median), "
-                  f"right {right:+d} dice, wrong {after['tally']['wrong'] - before['tally']['wrong']:+d}")
+        parts.setdefault(part, {})[": " + reader] = res
+    for part, readers in parts.items():
+        after = readers.get(MODEL_LABEL)
+        if not after or not after["times"]:
+            continue
+        for label, words in ((FILED_LABEL, "the reader as filed"), (ALONE_LABEL, "the classical reader alone")):
+            before = readers.get(label)
+            if before and before["times"]:
+                tb, ta = np.median(before["times"]), np.median(after["times"])
+                right = after["tally"]["right"] - before["tally"]["right"]
+                print(f"  {part}: with the face model / {words}: time {ta / tb:.2f}x ({tb:.1f} -> {ta:.1f} ms median), "
+                      f"right {right:+d} dice, wrong {after['tally']['wrong'] - before['tally']['wrong']:+d}")
     for res in results:
         if res.get("colours"):
             print(f"  colours said, {res['name']}: " + ", ".join(f"{c} {k}" for c, k in res["colours"].most_common()))
@@ -433,13 +465,18 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
     repeat = args.repeat or (1 if args.smoke else 3)
-    readers = [(": classical alone (the reader before the face model)", DicePoolReader(faces=False))]
+    readers = [(ALONE_LABEL, DicePoolReader(faces=False))]
+    as_filed, why_not = reader_as_filed()
+    if as_filed is None:
+        print(f"the reader as filed is left out: {why_not}")
+    else:
+        readers.insert(0, (FILED_LABEL, as_filed))
     if args.faces != "none":
         with_faces = DicePoolReader(faces=True if args.faces == "shipped" else FaceClassifier(args.faces))
         if with_faces.faces is None:
             print(f"the face model cannot be used: {with_faces.faces_problem}")
             return 1
-        readers.append((": with the face model", with_faces))
+        readers.append((MODEL_LABEL, with_faces))
     results = []
     if args.part in ("both", "rendered"):
         results += rendered(args.frames or (1 if args.smoke else 8 if args.quick else 60), args.seed, repeat=repeat,

@@ -438,6 +438,8 @@ class DicePoolReader:
         self._region_palette = self._fixed or load_palette()
         self._labs = np.stack([c.lab for c in self._region_palette])
         self._fixed_labs = np.stack([c.lab for c in self._fixed]) if self._fixed else np.zeros((0, 3), np.float32)
+        self._fixed_neutral = np.linalg.norm(self._fixed_labs[:, 1:] - 128.0, axis=1) < 10
+        self._fixed_pips = {kind: np.array([c.pips == kind for c in self._fixed], bool) for kind in ("dark", "light")}
         self._learned_labs = np.stack([c.lab for c in self._learned]) if self._learned else np.zeros((0, 3), np.float32)
         self._textured_table = False
 
@@ -1081,11 +1083,11 @@ class DicePoolReader:
             return UNKNOWN_COLOUR  # marbled, speckled or not one face
         d_ab = np.linalg.norm(self._fixed_labs[:, 1:] - body[1:], axis=1)
         d_l = np.abs(self._fixed_labs[:, 0] - body[0])
-        neutral = np.linalg.norm(self._fixed_labs[:, 1:] - 128.0, axis=1) < 10
+        neutral = self._fixed_neutral
         # A neutral die may look a little coloured in warm light, less so when dark (dark purple is no black).
         neutral_ab = self.NEUTRAL_AB[0] + self.NEUTRAL_AB[1] * float(body[0]) / 255.0
         tol_ab = np.where(neutral, min(self.max_ab, neutral_ab), self.max_ab)
-        allowed = np.array([c.pips == look.pips for c in self._fixed]) & (d_ab <= tol_ab) & (d_l <= self.max_l)
+        allowed = self._fixed_pips[look.pips] & (d_ab <= tol_ab) & (d_l <= self.max_l)
         if not allowed.any():
             return UNKNOWN_COLOUR
         score = np.where(allowed, d_ab + 0.5 * d_l, np.inf)
