@@ -331,6 +331,7 @@ class _Region:
     lab_bytes: np.ndarray = None  # the same, 8-bit
     tops: dict = None        # pip contrast per kind of pip
     smooth: dict = None
+    lightness_gradient: tuple = None  # (x, y)
     grad: np.ndarray = None  # colour gradient magnitude
     edge_cos: np.ndarray = None  # edge orientation, 4 x angle (a square's edges agree)
     edge_sin: np.ndarray = None
@@ -524,7 +525,7 @@ class DicePoolReader:
         single = area < 1.6 * usual * usual
         s_ref = math.sqrt(area) if single else usual
         grow = int(0.3 * s_ref)
-        pad = _odd(np.clip(0.35 * s_ref, 5, 25)) + grow
+        pad = _odd(min(max(0.35 * s_ref, 5), 25)) + grow
         x0, y0, x1, y1 = max(0, x - pad), max(0, y - pad), min(w, x + bw + pad), min(h, y + bh + pad)
         half = labels[y0 // 2:(y1 + 1) // 2, x0 // 2:(x1 + 1) // 2] == i
         mask = cv2.resize(half.astype(np.uint8), None, fx=2, fy=2, interpolation=cv2.INTER_NEAREST)
@@ -568,7 +569,7 @@ class DicePoolReader:
         crop = cv2.cvtColor(frame[y0:y1, x0:x1], cv2.COLOR_BGR2LAB)
         region.lab = crop.astype(np.float32)
         region.lab_bytes = crop
-        k = _odd(np.clip(0.35 * region.s_ref, 5, 25))  # larger than a pip, smaller than a face
+        k = _odd(min(max(0.35 * region.s_ref, 5), 25))  # larger than a pip, smaller than a face
         kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
         L = crop[:, :, 0]
         region.tops = {"dark": cv2.morphologyEx(L, cv2.MORPH_BLACKHAT, kernel),
@@ -576,7 +577,7 @@ class DicePoolReader:
                        "red": cv2.morphologyEx(crop[:, :, 1], cv2.MORPH_TOPHAT, kernel)}
         region.smooth = {kind: cv2.blur(t, (3, 3)) for kind, t in region.tops.items()}
         ys, xs = np.nonzero(region.mask)
-        region.centroid = (np.array([xs.mean(), ys.mean()], np.float32) if len(xs) else
+        region.centroid = (np.array([int(xs.sum()) / len(xs), int(ys.sum()) / len(ys)], np.float32) if len(xs) else
                            np.array(region.mask.shape[::-1], np.float32) / 2) + region.off
         region.elongation = {}
         region.halves = {}
@@ -597,15 +598,29 @@ class DicePoolReader:
         return readings
 
     @staticmethod
-    def _edges(region: _Region) -> None:
-        """Colour gradients of the region, and its edges' turn (4 x angle), computed once when first needed."""
-        if region.grad is not None:
+    def _lightness_gradient(region: _Region) -> tuple[np.ndarray, np.ndarray]:
+        """The region's lightness gradient (x, y), computed once when first needed."""
+        if region.lightness_gradient is None:
+            Lf = region.lab[:, :, 0]
+            region.lightness_gradient = (cv2.Sobel(Lf, cv2.CV_32F, 1, 0, ksize=3), cv2.Sobel(Lf, cv2.CV_32F, 0, 1, ksize=3))
+        return region.lightness_gradient
+
+    @classmethod
+    def _gradient(cls, region: _Region) -> np.ndarray:
+        """Colour gradients of the region, computed once when first needed (by a 1 or a 2's edges)."""
+        if region.grad is None:
+            gx, gy = cls._lightness_gradient(region)
+            ax, ay = cv2.Sobel(region.lab[:, :, 1], cv2.CV_32F, 1, 0, ksize=3), cv2.Sobel(region.lab[:, :, 1], cv2.CV_32F, 0, 1, ksize=3)
+            bx, by = cv2.Sobel(region.lab[:, :, 2], cv2.CV_32F, 1, 0, ksize=3), cv2.Sobel(region.lab[:, :, 2], cv2.CV_32F, 0, 1, ksize=3)
+            region.grad = np.sqrt(gx * gx + gy * gy + 2 * (ax * ax + ay * ay + bx * bx + by * by))
+        return region.grad
+
+    @classmethod
+    def _edges(cls, region: _Region) -> None:
+        """The region's edges' turn (4 x angle), computed once when first needed (by a face's turn)."""
+        if region.edge_mag is not None:
             return
-        Lf = region.lab[:, :, 0]
-        gx, gy = cv2.Sobel(Lf, cv2.CV_32F, 1, 0, ksize=3), cv2.Sobel(Lf, cv2.CV_32F, 0, 1, ksize=3)
-        ax, ay = cv2.Sobel(region.lab[:, :, 1], cv2.CV_32F, 1, 0, ksize=3), cv2.Sobel(region.lab[:, :, 1], cv2.CV_32F, 0, 1, ksize=3)
-        bx, by = cv2.Sobel(region.lab[:, :, 2], cv2.CV_32F, 1, 0, ksize=3), cv2.Sobel(region.lab[:, :, 2], cv2.CV_32F, 0, 1, ksize=3)
-        region.grad = np.sqrt(gx * gx + gy * gy + 2 * (ax * ax + ay * ay + bx * bx + by * by))
+        gx, gy = cls._lightness_gradient(region)
         near_region = cv2.dilate(region.mask, np.ones((5, 5), np.uint8)) > 0
         mag = (gx * gx + gy * gy) * near_region
         angle4 = 4 * np.arctan2(gy, gx)
@@ -801,7 +816,7 @@ class DicePoolReader:
         new_c, new_a, new_k, new_ids, blobs = [], [], [], [], []
         for k, (parts, area, contrast) in enumerate(region.halves[kind]):
             if len(centres) and len(parts) == 2:
-                inside = np.nonzero(np.hypot(*(centres - parts.mean(axis=0)).T) < 1.0)[0]
+                inside = np.nonzero(np.hypot(*(centres - np.add.reduce(parts, axis=0) / 2).T) < 1.0)[0]
             elif len(centres):
                 gap = 0.5 * float(np.hypot(*(parts[1] - parts[0])))
                 inside = np.nonzero(np.linalg.norm(centres[:, None] - parts[None], axis=2).min(axis=1) < gap)[0]
@@ -1003,13 +1018,13 @@ class DicePoolReader:
     def _edge_distances(self, region: _Region, centre: np.ndarray, side: float, angles: np.ndarray,
                         reach: float = 0.95) -> np.ndarray:
         """Distance (face sides) from centre to the strongest colour edge along each ray (out to `reach` sides)."""
-        self._edges(region)
+        grad = self._gradient(region)
         r = _rays(reach) * side
         px = centre[0] - region.off[0] + np.cos(angles)[:, None] * r[None]
         py = centre[1] - region.off[1] + np.sin(angles)[:, None] * r[None]
-        xi = np.clip(np.rint(px).astype(np.intp), 0, region.grad.shape[1] - 1)
-        yi = np.clip(np.rint(py).astype(np.intp), 0, region.grad.shape[0] - 1)
-        return r[region.grad[yi, xi].argmax(axis=1)] / side
+        xi = np.minimum(np.maximum(np.rint(px).astype(np.intp), 0), grad.shape[1] - 1)
+        yi = np.minimum(np.maximum(np.rint(py).astype(np.intp), 0), grad.shape[0] - 1)
+        return r[grad[yi, xi].argmax(axis=1)] / side
 
     def _lab_at(self, region: _Region, points: np.ndarray) -> np.ndarray:
         return self._sample(region, region.lab, points)
