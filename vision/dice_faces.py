@@ -373,7 +373,7 @@ def _places(regions: Sequence[tuple], usual: float) -> list[tuple[float, float, 
 
 def window_look(frame: np.ndarray, place: tuple[float, float, float]):
     """A die's look from the middle of its window (no pip layout known): its body colour, evenness, pips' kind."""
-    from vision.dice import FaceLook, _median, lab_distance
+    from vision.dice import FaceLook, lab_distance, median_by_column
 
     x, y, side = place
     r = max(2, int(0.3 * side))
@@ -382,14 +382,14 @@ def window_look(frame: np.ndarray, place: tuple[float, float, float]):
     if patch.size < 27:
         return None
     lab = cv2.cvtColor(patch, cv2.COLOR_BGR2LAB).reshape(-1, 3).astype(np.float32)
-    body = _median(lab)
+    body = median_by_column(lab)
     d = lab_distance(lab - body)
     near = d <= np.percentile(d, 60)
     far = d >= np.percentile(d, 90)
-    body = _median(lab[near])
+    body = median_by_column(lab[near])
     pips_lab = lab[far].mean(axis=0)
     if pips_lab[1] - body[1] > 15 and pips_lab[1] > 150:
         kind = "red"
     else:
         kind = "dark" if pips_lab[0] < body[0] else "light"
-    return FaceLook(tuple(float(v) for v in body), kind, float(_median(lab_distance(lab[near] - body))))
+    return FaceLook(tuple(float(v) for v in body), kind, float(median_by_column(lab_distance(lab[near] - body))))

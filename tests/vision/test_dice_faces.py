@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from vision.dice import DicePoolReader, DieReading
-from vision.dice_faces import CARD_PATH, FaceClassifier, FaceModelError, face_crop, window_look
+from vision.dice_faces import CARD_PATH, FaceClassifier, FaceModelError, face_crop, standardise, window_look
 from vision.dice_synthetic import DiceTable
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -391,3 +391,21 @@ def test_damaged_model_files_are_refused_or_run_never_crash_the_app(tmp_path):
         assert done.returncode == 0, (k, done.returncode, done.stderr[-500:])
         outcomes.append(done.stdout.strip())
     assert set(outcomes) <= {"loaded", "refused"} and "refused" in outcomes
+
+
+def test_windows_are_standardised_to_their_own_mean_and_spread_to_the_last_bit():
+    """The model's input: each window's Lab channels to mean 0 and spread 1 (+4 levels), as in
+    training. Taken in one pass for time (issue 30), it must give x.mean and x.std's very numbers,
+    or the model's answers, and so readings, would drift from those measured."""
+    import cv2
+
+    rng = np.random.default_rng(6)
+    for n in (1, 3, 26):
+        crops = rng.integers(0, 256, (n, 40, 40, 3), dtype=np.uint8)
+        crops[0, :20] = 200  # a flat half, as on a die's face
+        lab = cv2.cvtColor(crops.reshape(n * 40, 40, 3), cv2.COLOR_BGR2LAB)
+        x = lab.reshape(n, 1600, 3).transpose(0, 2, 1).astype(np.float32, order="C")
+        expected = (x - x.mean(axis=2, keepdims=True)) / (x.std(axis=2, keepdims=True) + 4.0)
+        got = standardise(crops, "lab")
+        assert got.shape == (n, 3, 40, 40) and np.array_equal(got.reshape(n, 3, 1600), expected)
+        assert np.array_equal(standardise(crops.astype(np.float32), "lab"), got)  # float windows: the same

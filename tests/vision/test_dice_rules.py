@@ -10,7 +10,7 @@ import math
 import numpy as np
 
 from vision.dice import (_CENTRED, DicePoolReader, _byte_percentile, _elongation_and_halves, _far_from_a_row, _percentile,
-                         _turn, fit_layout)
+                         _turn, fit_layout, median_by_column)
 from vision.dice_synthetic import DiceTable
 
 
@@ -83,6 +83,35 @@ def test_quick_percentiles_are_numpys():
         for q in (50, 75, 99.5):
             assert math.isclose(_byte_percentile(small, q), float(np.percentile(small, q)), abs_tol=1e-9)
             assert math.isclose(_percentile(wide, q), float(np.percentile(wide, q)), rel_tol=1e-6, abs_tol=1e-4)
+
+
+def test_the_quick_median_gives_numpys_very_numbers():
+    """The reader's hot paths take a face's medians from a sort (issue 30, for time): the same
+    numbers as np.median to the last bit, odd and even counts, one column or three, so that no
+    reading changes."""
+    rng = np.random.default_rng(4)
+    for n in range(0, 24):
+        for shape in ((n,), (n, 3)):
+            for dtype in (np.float32, np.float64):
+                values = rng.normal(120, 40, shape).astype(dtype)
+                quick = median_by_column(values)
+                expected = np.median(values, axis=0) if n else np.full(shape[1:], np.nan, dtype)
+                assert np.array_equal(quick, expected, equal_nan=True) and quick.dtype == expected.dtype, (n, shape, dtype)
+
+
+def test_a_layout_fits_as_the_one_to_one_rule_says():
+    """fit_layout keeps only turns where every pip is nearest a place of its own (issue 30: tested
+    for all pips at once): four pips of a 4 fit, and four pips of which two crowd one place do not."""
+    rng = np.random.default_rng(8)
+    for _ in range(50):
+        side, turn = rng.uniform(15, 60), rng.uniform(0, 2 * math.pi)
+        centre = rng.uniform(50, 500, 2)
+        pips = (_CENTRED[4] @ _turn(turn).T) * side + centre + rng.normal(0, 0.02 * side, (4, 2))
+        fit = fit_layout(pips.astype(np.float32))
+        assert fit is not None and fit[3] < 0.1 and abs(fit[0] - side) < 0.1 * side
+    crowded = np.array([(0, 0), (1, 0), (0, 20), (20, 20)], np.float32)  # two pips on one corner
+    fit = fit_layout(crowded)
+    assert fit is None or fit[3] > DicePoolReader.FIT_ERROR
 
 
 def test_two_pips_fit_a_two_exactly():
