@@ -500,14 +500,14 @@ class DicePoolReader:
         differs = _fill_small_holes(differs, (self.die_px[1] / 2) ** 2 / 3)
         differs = cv2.morphologyEx(differs, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
         n, labels, stats, _ = cv2.connectedComponentsWithStats(differs, 8)
-        stats = stats.astype(np.int64) * np.array([2, 2, 2, 2, 4])
+        stats = (stats.astype(np.int64) * np.array([2, 2, 2, 2, 4])).tolist()  # (plain numbers: quicker one by one)
         lo, hi = self.die_px
         big = 3.0 * hi * hi
-        kept = [i for i in range(1, n) if 0.75 * lo * lo <= stats[i, 4] <= big]
-        covered = sum(int(stats[i, 4]) for i in range(1, n) if stats[i, 4] > big)
-        sides = [math.sqrt(stats[i, 4]) for i in kept
-                 if 0.7 < stats[i, 2] / stats[i, 3] < 1.4 and stats[i, 4] > 0.6 * stats[i, 2] * stats[i, 3]
-                 and lo <= max(stats[i, 2], stats[i, 3]) <= hi]
+        kept = [i for i in range(1, n) if 0.75 * lo * lo <= stats[i][4] <= big]
+        covered = sum(int(stats[i][4]) for i in range(1, n) if stats[i][4] > big)
+        sides = [math.sqrt(stats[i][4]) for i in kept
+                 if 0.7 < stats[i][2] / stats[i][3] < 1.4 and stats[i][4] > 0.6 * stats[i][2] * stats[i][3]
+                 and lo <= max(stats[i][2], stats[i][3]) <= hi]
         usual = float(np.median(sides)) if sides else float(np.sqrt(lo * hi))
         extra: list[_Region] = []
         if covered > 0.25 * h * w or self._textured_table:
@@ -517,8 +517,8 @@ class DicePoolReader:
             usual = max(usual, palette_usual or 0.0)  # pieces of dice make either estimate too small
         # A region much larger than a die and mostly empty is a ring (a box's walls), not a heap of dice.
         return extra + [self._region(labels, i, stats[i], usual, h, w) for i in kept
-                        if max(stats[i, 2], stats[i, 3]) >= 0.45 * usual
-                        and (max(stats[i, 2], stats[i, 3]) <= 4 * usual or stats[i, 4] >= 0.3 * stats[i, 2] * stats[i, 3])]
+                        if max(stats[i][2], stats[i][3]) >= 0.45 * usual
+                        and (max(stats[i][2], stats[i][3]) <= 4 * usual or stats[i][4] >= 0.3 * stats[i][2] * stats[i][3])]
 
     def _region(self, labels: np.ndarray, i: int, stat, usual: float, h: int, w: int) -> _Region:
         x, y, bw, bh, area = (int(v) for v in stat)
@@ -1271,5 +1271,5 @@ def lab_distance(d: np.ndarray) -> np.ndarray:
 
 def _fill_small_holes(mask: np.ndarray, max_area: float) -> np.ndarray:
     n, labels, stats, _ = cv2.connectedComponentsWithStats(1 - mask, 4)
-    small = stats[:, cv2.CC_STAT_AREA] <= max_area
-    return (mask | small[labels]).astype(np.uint8)
+    small = (stats[:, cv2.CC_STAT_AREA] <= max_area).view(np.uint8)
+    return mask | np.take(small, labels)  # (0/1 bytes, as mask)
