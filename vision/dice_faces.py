@@ -253,7 +253,7 @@ class FaceClassifier:
             # One look a place: refused faces of other values at about the same place share it.
             looks = _distinct([(0, pl) for _, pl in misses])
             p = self.probabilities(frame, [pl for _, pl in looks])
-            seen = [next(k for k, (_, q) in enumerate(looks) if np.hypot(pl[0] - q[0], pl[1] - q[1]) < 0.25 * q[2])
+            seen = [next(k for k, (_, q) in enumerate(looks) if math.hypot(pl[0] - q[0], pl[1] - q[1]) < 0.25 * q[2])
                     for _, pl in misses]
             likely = [(float(p[k, v]), v, pl) for (v, pl), k in zip(misses, seen)
                       if int(p[k].argmax()) == v and p[k, v] >= self.screen * (self.agree_one if v == 1 else self.agree)]
@@ -323,7 +323,7 @@ class FaceClassifier:
         kept: list = []
         for _, item in sorted(scored, key=lambda t: -t[0]):
             pl = place(item)
-            if all(np.hypot(pl[0] - q[0], pl[1] - q[1]) >= 0.6 * max(pl[2], q[2]) for q in map(place, kept)):
+            if all(math.hypot(pl[0] - q[0], pl[1] - q[1]) >= 0.6 * max(pl[2], q[2]) for q in map(place, kept)):
                 kept.append(item)
         return kept
 
@@ -333,7 +333,7 @@ class FaceClassifier:
 
         out = list(readings)
         near = [k for k, r in enumerate(out)
-                if np.hypot(r.centre[0] - place[0], r.centre[1] - place[1]) < 0.5 * max(place[2], r.side_px * ratio)]
+                if math.hypot(r.centre[0] - place[0], r.centre[1] - place[1]) < 0.5 * max(place[2], r.side_px * ratio)]
         if near:
             out[near[0]] = _with_value(out[near[0]], value, probability)
             return out
@@ -357,7 +357,7 @@ def _distinct(misses: list) -> list:
     """One of each refused face found several times (by several groups or kinds of pips): same value, within 0.25 die."""
     out: list = []
     for v, pl in misses:
-        if not any(v == w and np.hypot(pl[0] - q[0], pl[1] - q[1]) < 0.25 * q[2] for w, q in out):
+        if not any(v == w and math.hypot(pl[0] - q[0], pl[1] - q[1]) < 0.25 * q[2] for w, q in out):
             out.append((v, pl))
     return out
 
