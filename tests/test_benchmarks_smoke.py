@@ -57,3 +57,12 @@ def test_the_dice_benchmark_times_against_the_reader_as_issue_30_filed_it(monkey
     monkeypatch.setattr(dice_bench, "FILED_AT", "0000000")  # a shallow clone: said, not a crash
     filed, why_not = dice_bench.reader_as_filed()
     assert filed is None and "0000000" in why_not
+
+    def old_code_that_no_longer_runs(*args, **kwargs):  # (git answers, but the old source fails on today's libraries)
+        class Shown:
+            stdout = "import a_module_gone_since\n"
+        return Shown()
+
+    monkeypatch.setattr(dice_bench.subprocess, "run", old_code_that_no_longer_runs)
+    filed, why_not = dice_bench.reader_as_filed()
+    assert filed is None and "does not run here" in why_not and "a_module_gone_since" in why_not
