@@ -6,6 +6,7 @@ restores the page; an answer sent twice is applied once."""
 from __future__ import annotations
 
 import json
+import re
 import time
 
 import cv2
@@ -291,17 +292,23 @@ def test_the_readers_phone_shows_the_question_and_its_answer_until_it_is_judged(
     bob = browser.current_window_handle
     until(t, lambda: "Ann's Evidence Journal" in text_of(browser, ann))
     until(t, lambda: "Bob's Evidence Journal" in text_of(browser, bob))
+    ann_before = text_of(browser, ann)
     t.click("action:ask")
     session = t.session
     assert session.state.reader == "Bob" and session.state.answerer == "Ann"
     q = session.rules.bank.question(session.state.question)
+
+    def times_shown(text: str) -> int:  # the answer as a word of its own ("4" is not in "24 Clue Cards")
+        return len(re.findall(rf"(?<!\w){re.escape(q.answer)}(?!\w)", text))
 
     def note(handle: str) -> str:
         browser.switch_to.window(handle)
         return browser.execute_script("const n = document.getElementById('note'); return n.hidden ? '' : n.innerText")
 
     until(t, lambda: q.answer in note(bob))
-    assert q.text in note(bob) and note(ann) == "" and q.answer not in text_of(browser, ann)
+    ann_after = text_of(browser, ann)
+    assert q.text in note(bob) and note(ann) == "" and "only you see it" not in ann_after
+    assert times_shown(ann_after) <= times_shown(ann_before), "the answer reached the answering agent's page"
     t.click("action:answer")
     until(t, lambda: note(bob) == "")
     for handle in (ann, bob):
